@@ -1,0 +1,1 @@
+"""Code shared by the Swick Online services: game engines, message models and the bus."""

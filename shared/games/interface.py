@@ -1,0 +1,117 @@
+"""What every game module offers the services, and what the services send it.
+
+A game is a pure state machine in the sans-I/O style: the table worker turns a player's message
+into a ``Command``, asks the game to ``decide`` it against the current state, stores the events it
+returns, and folds them into the state with ``evolve``. The game never reads a clock, draws a
+random number or does I/O: times arrive in ``Command.at`` and seeds inside actions.
+
+The services know games only through ``GameModule``; Swick is the first module, and a Euchre or
+Contract Whist module plugs in by implementing the same protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+ActionT = TypeVar("ActionT")
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+StateT = TypeVar("StateT")
+EventT = TypeVar("EventT")
+ViewT = TypeVar("ViewT")
+ConfigT = TypeVar("ConfigT")
+
+TABLE = None
+"""The ``actor`` of commands the table itself issues (timeouts, seating a player)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command(Generic[ActionT]):
+    """One request to change a table.
+
+    ``actor`` is the seat acting, or ``None`` for the table itself. ``action_id`` is unique per
+    request, so a duplicate takes effect once. ``seq`` is the table sequence number the sender
+    had seen: a decision sent before it was offered is stale. ``at`` is the table worker's clock
+    in milliseconds, stamped on receipt; clients never set it.
+    """
+
+    actor: int | None
+    action: ActionT
+    action_id: str
+    seq: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Generic[ActionT_co]):
+    """An action a seat could take now; ``reason`` says why it may not, when ``legal`` is false."""
+
+    action: ActionT_co
+    legal: bool = True
+    reason: str = ""
+
+
+class IllegalCommand(Exception):
+    """A refused command. ``code`` is stable for programs; ``message`` is for the player."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
+    """A pure game engine, as the services see it."""
+
+    name: str
+
+    def make_config(self, settings: Mapping[str, Any]) -> ConfigT:
+        """Validate table settings (seats, timer, stakes...); raises ``IllegalCommand``."""
+        ...
+
+    def new_table(self, config: ConfigT) -> StateT: ...
+
+    def decide(self, state: StateT, command: Command[ActionT]) -> list[EventT]:
+        """The events a command causes; raises ``IllegalCommand`` and changes nothing."""
+        ...
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """The state after one event. The given state is never modified."""
+        ...
+
+    def step(self, state: StateT, command: Command[ActionT]) -> tuple[StateT, list[EventT]]:
+        """``decide`` then ``evolve`` in one pass: the new state and the events to store."""
+        ...
+
+    def seq(self, state: StateT) -> int:
+        """The table sequence number: how many commands the table has accepted."""
+        ...
+
+    def to_act(self, state: StateT) -> tuple[int, ...]:
+        """The seats whose decision the table is waiting for."""
+        ...
+
+    def legal_actions(self, state: StateT, seat: int) -> Sequence[Option[ActionT]]:
+        """What ``seat`` may decide now, and each option it may not take with the reason."""
+        ...
+
+    def deadline(self, state: StateT) -> int | None:
+        """When the pending decision times out (ms), or ``None`` if it never does."""
+        ...
+
+    def timeout(self, state: StateT, action_id: str, at: int) -> Command[ActionT]:
+        """The command the table issues when ``deadline`` has passed."""
+        ...
+
+    def view_for(self, state: StateT, seat: int | None) -> ViewT:
+        """Everything ``seat`` may see (``None``: a spectator), and nothing more."""
+        ...
+
+    def dump_state(self, state: StateT) -> Any: ...
+    def load_state(self, data: Any) -> StateT: ...
+    def dump_event(self, event: EventT) -> Any: ...
+    def load_event(self, data: Any) -> EventT: ...
+    def dump_action(self, action: ActionT) -> Any: ...
+    def load_action(self, data: Any) -> ActionT: ...
+    def dump_view(self, view: ViewT) -> Any: ...

@@ -1,0 +1,96 @@
+"""Table actions every game accepts: seating, sitting out, starting and ending a game.
+
+The services build these directly; each game's own decisions (bids, cards...) come from the
+game module. A game's action type is the union of these and its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits in a seat. ``bot`` is the strategy's level or name for bots, ``None`` for people."""
+
+    id: str
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A person sits down (issued by the table for an authenticated player)."""
+
+    seat: int
+    player: Player
+    stack: int
+    kind: Literal["take_seat"] = "take_seat"
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    """The host seats a bot in an empty seat."""
+
+    seat: int
+    player: Player
+    stack: int
+    kind: Literal["add_bot"] = "add_bot"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the table: at once between hands, at the end of the hand during one."""
+
+    kind: Literal["leave"] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut:
+    """Sit out from the next hand on (``True``) or come back (``False``)."""
+
+    sitting_out: bool
+    kind: Literal["sit_out"] = "sit_out"
+
+
+@dataclass(frozen=True, slots=True)
+class SetConnected:
+    """The table reports a seat's connection; a disconnected seat is decided for."""
+
+    seat: int
+    connected: bool
+    kind: Literal["set_connected"] = "set_connected"
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """The host starts a game; the table supplies the secret seed."""
+
+    seed: str
+    kind: Literal["start_game"] = "start_game"
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """The host ends the game between hands."""
+
+    kind: Literal["end_game"] = "end_game"
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverHost:
+    seat: int
+    kind: Literal["hand_over_host"] = "hand_over_host"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The pending decision's deadline passed: the table decides by the default."""
+
+    kind: Literal["timeout"] = "timeout"
+
+
+LifecycleAction: TypeAlias = (
+    TakeSeat | AddBot | Leave | SitOut | SetConnected | StartGame | EndGame | HandOverHost | Timeout
+)

@@ -1,0 +1,52 @@
+"""Lossless JSON for states, actions, events and views (cards as codes such as ``"10D"``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from shared.games.interface import IllegalCommand
+from shared.games.swick.actions import Action
+from shared.games.swick.events import Event
+from shared.games.swick.state import State
+from shared.games.swick.views import SwickView
+
+_STATE = TypeAdapter(State)
+_EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
+_ACTION: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
+_VIEW = TypeAdapter(SwickView)
+
+
+def dump_state(state: State) -> Any:
+    return _STATE.dump_python(state, mode="json")
+
+
+def load_state(data: Any) -> State:
+    return _STATE.validate_python(data)
+
+
+def dump_event(event: Event) -> Any:
+    return _EVENT.dump_python(event, mode="json")
+
+
+def load_event(data: Any) -> Event:
+    return _EVENT.validate_python(data)
+
+
+def dump_action(action: Action) -> Any:
+    return _ACTION.dump_python(action, mode="json")
+
+
+def load_action(data: Any) -> Action:
+    """Parse an action from JSON; raises ``IllegalCommand("malformed", ...)`` with the reason."""
+    try:
+        return _ACTION.validate_python(data, strict=False)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise IllegalCommand("malformed", f"{where}: {first['msg']}" if where else first["msg"]) from None
+
+
+def dump_view(view: SwickView) -> Any:
+    return _VIEW.dump_python(view, mode="json")

@@ -1,0 +1,208 @@
+"""What happened at a Swick table: the facts ``decide`` finds and ``evolve`` applies.
+
+Every random outcome is recorded as data (the dealt cards, the recycled stock), so replaying a
+table's events reproduces it exactly without the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from shared.games.lifecycle import Player
+from shared.games.swick.cards import Card
+from shared.games.swick.state import HandResult, Phase, Standing
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """Opens the events of every accepted command; ``actor`` is ``None`` for the table."""
+
+    action_id: str
+    actor: int | None
+    kind: Literal["accepted"] = "accepted"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    seat: int
+    player: Player
+    stack: int
+    kind: Literal["seat_taken"] = "seat_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    seat: int
+    kind: Literal["seat_left"] = "seat_left"
+
+
+@dataclass(frozen=True, slots=True)
+class LeavingAfterHand:
+    seat: int
+    kind: Literal["leaving_after_hand"] = "leaving_after_hand"
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    seat: int
+    sitting_out: bool
+    kind: Literal["sat_out"] = "sat_out"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionChanged:
+    seat: int
+    connected: bool
+    kind: Literal["connection_changed"] = "connection_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class HostChanged:
+    seat: int | None
+    kind: Literal["host_changed"] = "host_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """``first_dealer`` was drawn from the seed among ``dealer_candidates``."""
+
+    seed: str
+    fingerprint: str
+    first_dealer: int
+    dealer_candidates: tuple[int, ...]
+    kind: Literal["game_started"] = "game_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Fewer than three seats can be dealt in: the table waits for players."""
+
+    kind: Literal["waiting"] = "waiting"
+
+
+@dataclass(frozen=True, slots=True)
+class HandOpened:
+    """A hand begins: ``candidates`` are the seats asked to ready up besides the dealer."""
+
+    dealer: int
+    free_ride: bool
+    candidates: tuple[int, ...]
+    kind: Literal["hand_opened"] = "hand_opened"
+
+
+@dataclass(frozen=True, slots=True)
+class AnteChosen:
+    amount: int
+    entropy: str
+    kind: Literal["ante_chosen"] = "ante_chosen"
+
+
+@dataclass(frozen=True, slots=True)
+class Readied:
+    seat: int
+    entropy: str
+    kind: Literal["readied"] = "readied"
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """Antes paid and cards dealt. ``order`` runs from the dealer's left; the dealer is last."""
+
+    hand_no: int
+    order: tuple[int, ...]
+    antes: tuple[int, ...]
+    context: str
+    hands: tuple[tuple[Card, ...], ...]
+    trump_card: Card
+    stock: tuple[Card, ...]
+    kind: Literal["hand_dealt"] = "hand_dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted:
+    phase: Phase
+    turn: int | None
+    kind: Literal["phase_started"] = "phase_started"
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpDecided:
+    keep: bool
+    kind: Literal["trump_decided"] = "trump_decided"
+
+
+@dataclass(frozen=True, slots=True)
+class Knocked:
+    seat: int
+    knock: bool
+    kind: Literal["knocked"] = "knocked"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """``recycled``: earlier discards, reshuffled and put under the stock before this draw."""
+
+    seat: int
+    discards: tuple[Card, ...]
+    drawn: tuple[Card, ...]
+    recycled: tuple[Card, ...] = ()
+    kind: Literal["drew"] = "drew"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDiscarded:
+    card: Card
+    kind: Literal["dealer_discarded"] = "dealer_discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class FaceTrumpDecided:
+    play: bool
+    kind: Literal["face_trump_decided"] = "face_trump_decided"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    kind: Literal["card_played"] = "card_played"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    winner: int
+    kind: Literal["trick_taken"] = "trick_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettled:
+    result: HandResult
+    kind: Literal["hand_settled"] = "hand_settled"
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    seat: int
+    kind: Literal["timed_out"] = "timed_out"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineSet:
+    at: int | None
+    kind: Literal["deadline_set"] = "deadline_set"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    seed: str
+    standings: tuple[Standing, ...]
+    kind: Literal["game_ended"] = "game_ended"
+
+
+Event: TypeAlias = (
+    Accepted | SeatTaken | SeatLeft | LeavingAfterHand | SatOut | ConnectionChanged | HostChanged
+    | GameStarted | Waiting | HandOpened | AnteChosen | Readied | HandDealt | PhaseStarted
+    | TrumpDecided | Knocked | Drew | DealerDiscarded | FaceTrumpDecided | CardPlayed | TrickTaken
+    | HandSettled | TimedOut | DeadlineSet | GameEnded
+)

@@ -1,0 +1,318 @@
+"""Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
+
+Appliers only record facts and do the bookkeeping that follows from them without a choice:
+whose turn it is next within a phase, and when the current decision was opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from shared.games.swick import events as ev
+from shared.games.swick.state import RECENT_IDS, Phase, SeatStatus, State, replaced
+
+E = TypeVar("E", bound=ev.Event)
+
+
+def evolve(state: State, event: ev.Event) -> State:
+    clone = state.copy()
+    apply(clone, event)
+    return clone
+
+
+def apply(state: State, event: ev.Event) -> None:
+    _APPLIERS[type(event)](state, event)
+
+
+def _give_turn(s: State, seat: int | None) -> None:
+    s.turn = seat
+    s.turn_seq = s.seq
+
+
+def _clear_hand(s: State) -> None:
+    n = len(s.stacks)
+    s.candidates = ()
+    s.entropy = (None,) * n
+    s.context = ""
+    s.order = ()
+    s.antes = (0,) * n
+    s.pot = 0
+    s.hands = ((),) * n
+    s.trump_card = None
+    s.kept = False
+    s.status = ("",) * n
+    s.drawn = (-1,) * n
+    s.stock = ()
+    s.discards = ()
+    s.discarded = ((),) * n
+    s.recycles = 0
+    s.face_play = False
+    s.early_sets = ("",) * n
+    s.trick = ()
+    s.tricks_won = (0,) * n
+
+
+def _accepted(s: State, e: ev.Accepted) -> None:
+    s.seq += 1
+    ids = s.recent_ids
+    s.recent_ids = (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
+    if e.actor is not None and s.timeouts[e.actor]:
+        s.timeouts = replaced(s.timeouts, e.actor, 0)
+
+
+def _seat_taken(s: State, e: ev.SeatTaken) -> None:
+    seat = e.seat
+    s.players = replaced(s.players, seat, e.player)
+    s.stacks = replaced(s.stacks, seat, e.stack)
+    s.nets = replaced(s.nets, seat, 0)
+    s.sitting_out = replaced(s.sitting_out, seat, False)
+    s.leaving = replaced(s.leaving, seat, False)
+    s.connected = replaced(s.connected, seat, True)
+    s.timeouts = replaced(s.timeouts, seat, 0)
+
+
+def _seat_left(s: State, e: ev.SeatLeft) -> None:
+    seat = e.seat
+    s.players = replaced(s.players, seat, None)
+    s.stacks = replaced(s.stacks, seat, 0)
+    s.nets = replaced(s.nets, seat, 0)
+    s.sitting_out = replaced(s.sitting_out, seat, False)
+    s.leaving = replaced(s.leaving, seat, False)
+    s.connected = replaced(s.connected, seat, False)
+    s.timeouts = replaced(s.timeouts, seat, 0)
+    if seat in s.candidates:
+        s.candidates = tuple(c for c in s.candidates if c != seat)
+        s.entropy = replaced(s.entropy, seat, None)
+
+
+def _leaving(s: State, e: ev.LeavingAfterHand) -> None:
+    s.leaving = replaced(s.leaving, e.seat, True)
+    s.connected = replaced(s.connected, e.seat, False)
+
+
+def _sat_out(s: State, e: ev.SatOut) -> None:
+    s.sitting_out = replaced(s.sitting_out, e.seat, e.sitting_out)
+
+
+def _connection(s: State, e: ev.ConnectionChanged) -> None:
+    s.connected = replaced(s.connected, e.seat, e.connected)
+
+
+def _host(s: State, e: ev.HostChanged) -> None:
+    s.host = e.seat
+
+
+def _game_started(s: State, e: ev.GameStarted) -> None:
+    s.game_no += 1
+    s.seed = e.seed
+    s.fingerprint = e.fingerprint
+    s.first_dealer = e.first_dealer
+    s.button = None
+    s.hand_no = 0
+    s.carry = 0
+    s.nets = (0,) * len(s.stacks)
+    s.standings = ()
+    s.result = None
+
+
+def _waiting(s: State, e: ev.Waiting) -> None:
+    _clear_hand(s)
+    s.phase = Phase.WAITING
+    s.dealer = None
+    _give_turn(s, None)
+
+
+def _hand_opened(s: State, e: ev.HandOpened) -> None:
+    _clear_hand(s)
+    s.dealer = e.dealer
+    s.free_ride = e.free_ride
+    s.candidates = e.candidates
+    s.ante = 0
+    if e.free_ride:
+        s.phase = Phase.READY
+        _give_turn(s, None)
+    else:
+        s.phase = Phase.ANTE
+        _give_turn(s, e.dealer)
+
+
+def _ante_chosen(s: State, e: ev.AnteChosen) -> None:
+    assert s.dealer is not None
+    s.ante = e.amount
+    s.entropy = replaced(s.entropy, s.dealer, e.entropy)
+    s.candidates = tuple(seat for seat in s.candidates if s.stacks[seat] >= e.amount)
+    s.phase = Phase.READY
+    _give_turn(s, None)
+
+
+def _readied(s: State, e: ev.Readied) -> None:
+    s.entropy = replaced(s.entropy, e.seat, e.entropy)
+
+
+def _hand_dealt(s: State, e: ev.HandDealt) -> None:
+    s.hand_no = e.hand_no
+    s.button = s.dealer
+    s.order = e.order
+    s.antes = e.antes
+    s.stacks = tuple(stack - ante for stack, ante in zip(s.stacks, e.antes, strict=True))
+    s.pot = s.carry + sum(e.antes)
+    s.carry = 0
+    s.context = e.context
+    s.hands = e.hands
+    s.trump_card = e.trump_card
+    s.stock = e.stock
+    status: list[SeatStatus] = ["" for _ in s.stacks]
+    for seat in e.order:
+        status[seat] = "dealt"
+    s.status = tuple(status)
+    s.played = ()
+    s.phase = Phase.TRUMP
+    _give_turn(s, s.dealer)
+
+
+def _phase_started(s: State, e: ev.PhaseStarted) -> None:
+    s.phase = e.phase
+    _give_turn(s, e.turn)
+
+
+def _trump_decided(s: State, e: ev.TrumpDecided) -> None:
+    dealer = s.dealer
+    assert dealer is not None and s.trump_card is not None
+    s.kept = e.keep
+    if e.keep:
+        s.hands = replaced(s.hands, dealer, (*s.hands[dealer], s.trump_card))
+    s.phase = Phase.KNOCK
+    _give_turn(s, s.order[0])
+
+
+def _knocked(s: State, e: ev.Knocked) -> None:
+    seat = e.seat
+    s.status = replaced(s.status, seat, "in" if e.knock else "passed")
+    if seat == s.dealer:
+        if not e.knock and s.kept:
+            s.early_sets = replaced(s.early_sets, seat, "single")
+        _give_turn(s, None)
+        return
+    # The next non-dealer to knock, in order; the dealer is last in ``order``.
+    i = s.order.index(seat) + 1
+    _give_turn(s, s.order[i] if i < len(s.order) - 1 else None)
+
+
+def _drew(s: State, e: ev.Drew) -> None:
+    seat = e.seat
+    hand = s.hands[seat]
+    kept = tuple(card for card in hand if card not in e.discards)
+    s.hands = replaced(s.hands, seat, kept + e.drawn)
+    stock = s.stock
+    discards = s.discards
+    if e.recycled:
+        stock += e.recycled
+        discards = ()
+        s.recycles += 1
+    s.stock = stock[len(e.drawn) :]
+    s.discards = discards + e.discards
+    s.discarded = replaced(s.discarded, seat, e.discards)
+    s.drawn = replaced(s.drawn, seat, len(e.drawn))
+    if seat == s.dealer:
+        _give_turn(s, None)
+        return
+    status, drawn, order = s.status, s.drawn, s.order
+    nxt = next(
+        (p for p in order[order.index(seat) + 1 : -1] if status[p] == "in" and drawn[p] < 0), None
+    )
+    _give_turn(s, nxt)
+
+
+def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
+    dealer = s.dealer
+    assert dealer is not None
+    s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
+    s.discards = (*s.discards, e.card)
+    s.discarded = replaced(s.discarded, dealer, (*s.discarded[dealer], e.card))
+    _give_turn(s, None)
+
+
+def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
+    dealer = s.dealer
+    assert dealer is not None
+    s.face_play = e.play
+    if not e.play:
+        s.status = replaced(s.status, dealer, "dropped")
+        s.early_sets = replaced(s.early_sets, dealer, "single")
+    _give_turn(s, None)
+
+
+def _card_played(s: State, e: ev.CardPlayed) -> None:
+    seat = e.seat
+    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
+    s.trick = (*s.trick, (seat, e.card))
+    players = s.in_hand()
+    if len(s.trick) == len(players):
+        _give_turn(s, None)
+    else:
+        _give_turn(s, players[(players.index(seat) + 1) % len(players)])
+
+
+def _trick_taken(s: State, e: ev.TrickTaken) -> None:
+    s.tricks_won = replaced(s.tricks_won, e.winner, s.tricks_won[e.winner] + 1)
+    s.played = (*s.played, s.trick)
+    s.trick = ()
+    _give_turn(s, e.winner if sum(s.tricks_won) < 3 else None)
+
+
+def _hand_settled(s: State, e: ev.HandSettled) -> None:
+    r = e.result
+    s.stacks = tuple(
+        stack + paid - owed for stack, paid, owed in zip(s.stacks, r.payouts, r.penalties, strict=True)
+    )
+    s.nets = tuple(net + d for net, d in zip(s.nets, r.delta, strict=True))
+    s.carry = r.carry_out
+    s.result = r
+    _clear_hand(s)
+    _give_turn(s, None)
+
+
+def _timed_out(s: State, e: ev.TimedOut) -> None:
+    s.timeouts = replaced(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
+
+
+def _deadline(s: State, e: ev.DeadlineSet) -> None:
+    s.deadline = e.at
+
+
+def _game_ended(s: State, e: ev.GameEnded) -> None:
+    _clear_hand(s)
+    s.phase = Phase.ENDED
+    s.standings = e.standings
+    s.dealer = None
+    _give_turn(s, None)
+
+
+_APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
+    ev.Accepted: _accepted,
+    ev.SeatTaken: _seat_taken,
+    ev.SeatLeft: _seat_left,
+    ev.LeavingAfterHand: _leaving,
+    ev.SatOut: _sat_out,
+    ev.ConnectionChanged: _connection,
+    ev.HostChanged: _host,
+    ev.GameStarted: _game_started,
+    ev.Waiting: _waiting,
+    ev.HandOpened: _hand_opened,
+    ev.AnteChosen: _ante_chosen,
+    ev.Readied: _readied,
+    ev.HandDealt: _hand_dealt,
+    ev.PhaseStarted: _phase_started,
+    ev.TrumpDecided: _trump_decided,
+    ev.Knocked: _knocked,
+    ev.Drew: _drew,
+    ev.DealerDiscarded: _dealer_discarded,
+    ev.FaceTrumpDecided: _face_trump,
+    ev.CardPlayed: _card_played,
+    ev.TrickTaken: _trick_taken,
+    ev.HandSettled: _hand_settled,
+    ev.TimedOut: _timed_out,
+    ev.DeadlineSet: _deadline,
+    ev.GameEnded: _game_ended,
+}

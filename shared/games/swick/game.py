@@ -1,0 +1,110 @@
+"""Swick as a ``GameModule``: the one object the services use to run a Swick table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from shared.games.interface import Command, IllegalCommand, Option
+from shared.games.lifecycle import Timeout
+from shared.games.swick import actions as ac
+from shared.games.swick import codec
+from shared.games.swick import events as ev
+from shared.games.swick.decide import decide, step
+from shared.games.swick.evolve import evolve
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import (
+    MAX_SEATS,
+    MIN_SEATS,
+    TIMER_RANGE_MS,
+    State,
+    TableConfig,
+    new_table,
+)
+from shared.games.swick.views import SwickView, view_for
+
+MAX_ANTE = 300
+
+
+class SwickGame:
+    name = "swick"
+
+    def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
+        seats = settings.get("seats", MIN_SEATS)
+        antes = tuple(settings.get("antes", TableConfig.antes))
+        private = bool(settings.get("private", False))
+        timer_ms = settings.get("timer_ms", TableConfig.timer_ms)
+        if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
+            raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
+        if not antes or any(
+            isinstance(a, bool) or not isinstance(a, int) or a <= 0 or a % 3 or a > MAX_ANTE
+            for a in antes
+        ):
+            raise IllegalCommand(
+                "bad_config", f"Antes are multiples of 3 cents, from 3 to {MAX_ANTE}"
+            )
+        low, high = TIMER_RANGE_MS
+        if timer_ms is None:
+            if not private:
+                raise IllegalCommand("bad_config", "Only a private table may play without a timer")
+        elif isinstance(timer_ms, bool) or not isinstance(timer_ms, int) or not low <= timer_ms <= high:
+            raise IllegalCommand(
+                "bad_config", f"The decision timer is {low // 1000} to {high // 1000} seconds"
+            )
+        return TableConfig(
+            seats=seats, antes=tuple(sorted(set(antes))), timer_ms=timer_ms, private=private
+        )
+
+    def new_table(self, config: TableConfig) -> State:
+        return new_table(config)
+
+    def decide(self, state: State, command: Command[ac.Action]) -> list[ev.Event]:
+        return decide(state, command)
+
+    def evolve(self, state: State, event: ev.Event) -> State:
+        return evolve(state, event)
+
+    def step(self, state: State, command: Command[ac.Action]) -> tuple[State, list[ev.Event]]:
+        return step(state, command)
+
+    def seq(self, state: State) -> int:
+        return state.seq
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
+        return legal_actions(state, seat)
+
+    def deadline(self, state: State) -> int | None:
+        return state.deadline
+
+    def timeout(self, state: State, action_id: str, at: int) -> Command[ac.Action]:
+        return Command(actor=None, action=Timeout(), action_id=action_id, seq=state.seq, at=at)
+
+    def view_for(self, state: State, seat: int | None) -> SwickView:
+        return view_for(state, seat)
+
+    def dump_state(self, state: State) -> Any:
+        return codec.dump_state(state)
+
+    def load_state(self, data: Any) -> State:
+        return codec.load_state(data)
+
+    def dump_event(self, event: ev.Event) -> Any:
+        return codec.dump_event(event)
+
+    def load_event(self, data: Any) -> ev.Event:
+        return codec.load_event(data)
+
+    def dump_action(self, action: ac.Action) -> Any:
+        return codec.dump_action(action)
+
+    def load_action(self, data: Any) -> ac.Action:
+        return codec.load_action(data)
+
+    def dump_view(self, view: SwickView) -> Any:
+        return codec.dump_view(view)
+
+
+SWICK = SwickGame()

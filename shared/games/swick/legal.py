@@ -1,0 +1,149 @@
+"""Who must decide now, what they may decide, and what the table decides for them (rules §3)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from shared.games import lifecycle as lc
+from shared.games.interface import Option
+from shared.games.swick import actions as ac
+from shared.games.swick.cards import label
+from shared.games.swick.play import lowest, play_reasons
+from shared.games.swick.state import DEALER_EXTRA, Phase, State
+
+PHASE_NAMES = {
+    Phase.LOBBY: "the lobby",
+    Phase.WAITING: "waiting for players",
+    Phase.ANTE: "the ante",
+    Phase.READY: "the ready-up",
+    Phase.TRUMP: "the dealer's trump decision",
+    Phase.KNOCK: "the knock-in",
+    Phase.DRAW: "the draw",
+    Phase.DEALER_KNOCK: "the dealer's knock",
+    Phase.DEALER_DRAW: "the dealer's draw",
+    Phase.DEALER_DISCARD: "the dealer's discard",
+    Phase.FACE_TRUMP: "the dealer's face-trump decision",
+    Phase.TRICKS: "the tricks",
+    Phase.ENDED: "the end of the game",
+}
+
+_DEALER_PHASES = frozenset(
+    {
+        Phase.ANTE,
+        Phase.TRUMP,
+        Phase.DEALER_KNOCK,
+        Phase.DEALER_DRAW,
+        Phase.DEALER_DISCARD,
+        Phase.FACE_TRUMP,
+    }
+)
+
+KEEP_TRUMP = ac.DecideTrump(keep=True)
+LEAVE_TRUMP = ac.DecideTrump(keep=False)
+KNOCK = ac.Knock(knock=True)
+PASS = ac.Knock(knock=False)
+PLAY_FACE = ac.FaceTrump(play=True)
+SET_SINGLE = ac.FaceTrump(play=False)
+READY = ac.Ready()
+
+
+def to_act(s: State) -> tuple[int, ...]:
+    phase = s.phase
+    if phase is Phase.TRICKS or phase is Phase.KNOCK or phase is Phase.DRAW:
+        return () if s.turn is None else (s.turn,)
+    if phase in _DEALER_PHASES:
+        return () if s.dealer is None else (s.dealer,)
+    if phase is Phase.READY:
+        entropy, out = s.entropy, s.sitting_out
+        return tuple(c for c in s.candidates if entropy[c] is None and not out[c])
+    return ()
+
+
+def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
+    """Every option of ``seat``'s pending decision; illegal ones carry the reason."""
+    if seat not in to_act(s):
+        return []
+    phase = s.phase
+    if phase is Phase.TRICKS:
+        trump = s.trump_suit
+        assert trump is not None
+        first_lead = not s.trick and sum(s.tricks_won) == 0
+        return [
+            Option(ac.PlayCard(card), not why, why)
+            for card, why in play_reasons(s.hands[seat], s.trick, trump, first_lead)
+        ]
+    if phase is Phase.KNOCK or phase is Phase.DEALER_KNOCK:
+        return [Option(KNOCK), Option(PASS)]
+    if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
+        return _draw_options(s, seat)
+    if phase is Phase.READY:
+        return [Option(READY)]
+    if phase is Phase.TRUMP:
+        return [Option(KEEP_TRUMP), Option(LEAVE_TRUMP)]
+    if phase is Phase.ANTE:
+        stack = s.stacks[seat]
+        return [
+            Option(ac.ChooseAnte(amount), *_cover(stack, amount + DEALER_EXTRA))
+            for amount in s.config.antes
+        ]
+    if phase is Phase.DEALER_DISCARD:
+        return [Option(ac.DiscardFourth(card), *_discardable(s, card)) for card in s.hands[seat]]
+    if phase is Phase.FACE_TRUMP:
+        return [Option(PLAY_FACE), Option(SET_SINGLE)]
+    return []
+
+
+def _cover(stack: int, pay: int) -> tuple[bool, str]:
+    if stack >= pay:
+        return True, ""
+    return False, f"You would pay {pay}¢ and you have {stack}¢"
+
+
+def _discardable(s: State, card: int) -> tuple[bool, str]:
+    if s.kept and card == s.trump_card:
+        return False, f"The kept trump card {label(card)} can never be discarded"
+    return True, ""
+
+
+def _draw_options(s: State, seat: int) -> list[Option[ac.Action]]:
+    hand = s.hands[seat]
+    options: list[Option[ac.Action]] = []
+    for size in range(4):
+        for cards in combinations(hand, size):
+            legal, why = True, ""
+            if seat == s.dealer:
+                for card in cards:
+                    legal, why = _discardable(s, card)
+                    if not legal:
+                        break
+            options.append(Option(ac.Draw(cards), legal, why))
+    return options
+
+
+def default_action(s: State, seat: int) -> ac.Action:
+    """What the table decides for a seat whose deadline passed (rules §3)."""
+    phase = s.phase
+    if phase is Phase.TRICKS:
+        return ac.PlayCard(lowest([o.action.card for o in _legal_plays(s, seat)], s.trump_suit))
+    if phase is Phase.KNOCK:
+        return PASS
+    if phase is Phase.DEALER_KNOCK:
+        return KNOCK if s.kept else PASS  # passing would set a dealer who kept the trump
+    if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
+        return ac.Draw(())
+    if phase is Phase.READY:
+        return lc.SitOut(sitting_out=True)
+    if phase is Phase.TRUMP:
+        return LEAVE_TRUMP
+    if phase is Phase.ANTE:
+        return ac.ChooseAnte(min(s.config.antes))
+    if phase is Phase.DEALER_DISCARD:
+        cards = [card for card in s.hands[seat] if not (s.kept and card == s.trump_card)]
+        return ac.DiscardFourth(lowest(cards, s.trump_suit))
+    if phase is Phase.FACE_TRUMP:
+        return PLAY_FACE
+    raise ValueError(f"nothing to decide at {phase}")
+
+
+def _legal_plays(s: State, seat: int) -> list[Option[ac.PlayCard]]:
+    return [o for o in legal_actions(s, seat) if o.legal and isinstance(o.action, ac.PlayCard)]

@@ -1,0 +1,148 @@
+"""What one seat may see (rules §4), built fresh from the state for every update.
+
+A seat sees its own cards (a dealer: not the three dealt cards until the dealer's knock turn),
+its own discards, how many cards everyone holds and drew, the trump card and who kept it, all
+knocks and passes, the cards played to tricks, the pot, the carry and every balance. Nobody sees
+another player's hand, the stock, or anyone else's discards; a winning special hand is shown in
+the hand's result. Spectators (seat ``None``) see no hand at all. The seed appears only once the
+game has ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from shared.games.interface import Option
+from shared.games.lifecycle import Player
+from shared.games.swick.actions import Action
+from shared.games.swick.cards import Card
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import (
+    HandResult,
+    Phase,
+    SeatStatus,
+    Standing,
+    State,
+    TableConfig,
+)
+
+Trick = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    player: Player | None
+    stack: int
+    net: int  # won or lost this game
+    ante: int  # paid into this hand
+    status: SeatStatus
+    cards: int  # how many cards the seat holds
+    drew: int | None  # how many it drew, once it has
+    tricks: int
+    connected: bool
+    away: bool
+    sitting_out: bool
+    ready: bool
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SwickView:
+    seat: int | None  # whose view this is; None for a spectator
+    seq: int
+    phase: Phase
+    config: TableConfig
+    host: int | None
+    game_no: int
+    hand_no: int
+    fingerprint: str
+    seed: str | None  # revealed when the game ends
+    dealer: int | None
+    to_act: tuple[int, ...]
+    deadline: int | None
+    free_ride: bool
+    ante: int
+    pot: int
+    carry: int
+    trump_card: Card | None
+    kept: bool
+    stock: int
+    seats: tuple[SeatView, ...]
+    hand: tuple[Card | None, ...]  # None: a card the seat may not see yet (a blind dealer's)
+    discarded: tuple[Card, ...]
+    options: tuple[Option[Action], ...]
+    trick: Trick
+    played: tuple[Trick, ...]
+    result: HandResult | None
+    standings: tuple[Standing, ...]
+    game: Literal["swick"] = "swick"
+
+
+def dealer_sees_own_cards(s: State) -> bool:
+    """The dealer is blind until their knock turn (rules §2.2)."""
+    return s.phase is Phase.DEALER_KNOCK or (s.dealer is not None and s.status[s.dealer] != "dealt")
+
+
+def view_for(s: State, seat: int | None) -> SwickView:
+    hand: tuple[Card | None, ...] = ()
+    discarded: tuple[Card, ...] = ()
+    options: tuple[Option[Action], ...] = ()
+    if seat is not None and s.players[seat] is not None:
+        hand = s.hands[seat]
+        if seat == s.dealer and hand and not dealer_sees_own_cards(s):
+            hand = tuple(card if s.kept and card == s.trump_card else None for card in hand)
+        discarded = s.discarded[seat]
+        options = tuple(legal_actions(s, seat))
+    else:
+        seat = None
+    ready = set(s.candidates if s.phase is Phase.READY else ())
+    seats = tuple(
+        SeatView(
+            seat=i,
+            player=player,
+            stack=s.stacks[i],
+            net=s.nets[i],
+            ante=s.antes[i],
+            status=s.status[i],
+            cards=len(s.hands[i]),
+            drew=s.drawn[i] if s.drawn[i] >= 0 else None,
+            tricks=s.tricks_won[i],
+            connected=s.connected[i],
+            away=player is not None and s.away(i),
+            sitting_out=s.sitting_out[i],
+            ready=i in ready and s.entropy[i] is not None,
+            leaving=s.leaving[i],
+        )
+        for i, player in enumerate(s.players)
+    )
+    return SwickView(
+        seat=seat,
+        seq=s.seq,
+        phase=s.phase,
+        config=s.config,
+        host=s.host,
+        game_no=s.game_no,
+        hand_no=s.hand_no,
+        fingerprint=s.fingerprint,
+        seed=s.seed if s.phase is Phase.ENDED else None,
+        dealer=s.dealer,
+        to_act=to_act(s),
+        deadline=s.deadline,
+        free_ride=s.free_ride,
+        ante=s.ante,
+        pot=s.pot if s.order else s.carry,
+        carry=s.carry,
+        trump_card=s.trump_card,
+        kept=s.kept,
+        stock=len(s.stock),
+        seats=seats,
+        hand=hand,
+        discarded=discarded,
+        options=options,
+        trick=s.trick,
+        played=s.played,
+        result=s.result,
+        standings=s.standings,
+    )
