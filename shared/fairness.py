@@ -68,7 +68,11 @@ class Stream:
             raise ValueError("context must be 32 bytes")
         self._key = seed
         self._message = (
-            _PREFIX + purpose.encode() + b"\x00" + hand.to_bytes(4, "big") + context
+            _PREFIX
+            + purpose.encode()
+            + b"\x00"
+            + hand.to_bytes(4, "big")
+            + context
             + index.to_bytes(4, "big")
         )
         self._words = self._generate()

@@ -72,5 +72,7 @@ class PlayCard:
     kind: Literal["play"] = "play"
 
 
-HandAction: TypeAlias = ChooseAnte | Ready | DecideTrump | Knock | Draw | DiscardFourth | FaceTrump | PlayCard
+HandAction: TypeAlias = (
+    ChooseAnte | Ready | DecideTrump | Knock | Draw | DiscardFourth | FaceTrump | PlayCard
+)
 Action: TypeAlias = HandAction | LifecycleAction

@@ -45,7 +45,9 @@ def load_action(data: Any) -> Action:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise IllegalCommand("malformed", f"{where}: {first['msg']}" if where else first["msg"]) from None
+        raise IllegalCommand(
+            "malformed", f"{where}: {first['msg']}" if where else first["msg"]
+        ) from None
 
 
 def dump_view(view: SwickView) -> Any:

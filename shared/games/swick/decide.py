@@ -117,7 +117,9 @@ def _decision(s: State, actor: int | None, seq: int, *phases: Phase) -> int:
         )
     if seat not in to_act(s):
         waiting = [_name(s, p) for p in to_act(s)]
-        raise IllegalCommand("not_your_turn", f"It is not your turn: waiting for {', '.join(waiting)}")
+        raise IllegalCommand(
+            "not_your_turn", f"It is not your turn: waiting for {', '.join(waiting)}"
+        )
     if seq < s.turn_seq:
         raise IllegalCommand(
             "stale", f"You acted on #{seq}, but this decision opened at #{s.turn_seq}: look again"
@@ -132,9 +134,7 @@ def _name(s: State, seat: int) -> str:
 
 def _check_entropy(text: str) -> None:
     if not isinstance(text, str) or len(text) > MAX_ENTROPY or not text.isprintable():
-        raise IllegalCommand(
-            "bad_entropy", f"Entropy is up to {MAX_ENTROPY} printable characters"
-        )
+        raise IllegalCommand("bad_entropy", f"Entropy is up to {MAX_ENTROPY} printable characters")
 
 
 def _check_new_player(s: State, seat: int, player: lc.Player, stack: int) -> None:
@@ -330,9 +330,7 @@ def _open_hand(w: _Work) -> None:
         if s.phase is not Phase.WAITING:
             w.emit(ev.Waiting())
         return
-    candidates = tuple(
-        seat for k in range(1, n) if (seat := (dealer + k) % n) in players
-    )
+    candidates = tuple(seat for k in range(1, n) if (seat := (dealer + k) % n) in players)
     w.emit(ev.HandOpened(dealer, free_ride, candidates))
 
 
@@ -387,7 +385,13 @@ def _maybe_deal(w: _Work) -> None:
     antes[dealer] = s.ante + DEALER_EXTRA
     w.emit(
         ev.HandDealt(
-            hand_no, order, tuple(antes), context.hex(), tuple(hands), deck[top], tuple(deck[top + 1 :])
+            hand_no,
+            order,
+            tuple(antes),
+            context.hex(),
+            tuple(hands),
+            deck[top],
+            tuple(deck[top + 1 :]),
         )
     )
 
@@ -476,13 +480,14 @@ def _before_tricks(w: _Work) -> None:
 
 def _face_trump(w: _Work, actor: int | None, a: ac.FaceTrump, seq: int) -> None:
     s = w.state
-    if s.phase is not Phase.FACE_TRUMP and actor == s.dealer and s.trump_card is not None:
-        if not s.kept or not is_face(s.trump_card):
-            kept = f"kept {label(s.trump_card)}" if s.kept else "left the trump card"
-            raise IllegalCommand(
-                "no_face_trump",
-                f"Play or Set single is only for a dealer who kept a face trump; you {kept}",
-            )
+    card = s.trump_card
+    offered = s.kept and card is not None and is_face(card)
+    if s.phase is not Phase.FACE_TRUMP and actor == s.dealer and card is not None and not offered:
+        kept = f"kept {label(card)}" if s.kept else "left the trump card"
+        raise IllegalCommand(
+            "no_face_trump",
+            f"Play or Set single is only for a dealer who kept a face trump; you {kept}",
+        )
     _decision(s, actor, seq, Phase.FACE_TRUMP)
     w.emit(ev.FaceTrumpDecided(a.play))
     if a.play:

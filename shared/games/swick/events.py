@@ -201,8 +201,29 @@ class GameEnded:
 
 
 Event: TypeAlias = (
-    Accepted | SeatTaken | SeatLeft | LeavingAfterHand | SatOut | ConnectionChanged | HostChanged
-    | GameStarted | Waiting | HandOpened | AnteChosen | Readied | HandDealt | PhaseStarted
-    | TrumpDecided | Knocked | Drew | DealerDiscarded | FaceTrumpDecided | CardPlayed | TrickTaken
-    | HandSettled | TimedOut | DeadlineSet | GameEnded
+    Accepted
+    | SeatTaken
+    | SeatLeft
+    | LeavingAfterHand
+    | SatOut
+    | ConnectionChanged
+    | HostChanged
+    | GameStarted
+    | Waiting
+    | HandOpened
+    | AnteChosen
+    | Readied
+    | HandDealt
+    | PhaseStarted
+    | TrumpDecided
+    | Knocked
+    | Drew
+    | DealerDiscarded
+    | FaceTrumpDecided
+    | CardPlayed
+    | TrickTaken
+    | HandSettled
+    | TimedOut
+    | DeadlineSet
+    | GameEnded
 )

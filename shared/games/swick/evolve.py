@@ -10,7 +10,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from shared.games.swick import events as ev
-from shared.games.swick.state import RECENT_IDS, Phase, SeatStatus, State, replaced
+from shared.games.swick.state import (
+    NOT_DEALT,
+    NOT_SET,
+    RECENT_IDS,
+    Phase,
+    SeatStatus,
+    State,
+    replaced,
+)
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -41,14 +49,14 @@ def _clear_hand(s: State) -> None:
     s.hands = ((),) * n
     s.trump_card = None
     s.kept = False
-    s.status = ("",) * n
+    s.status = NOT_DEALT * n
     s.drawn = (-1,) * n
     s.stock = ()
     s.discards = ()
     s.discarded = ((),) * n
     s.recycles = 0
     s.face_play = False
-    s.early_sets = ("",) * n
+    s.early_sets = NOT_SET * n
     s.trick = ()
     s.tricks_won = (0,) * n
 
@@ -56,7 +64,9 @@ def _clear_hand(s: State) -> None:
 def _accepted(s: State, e: ev.Accepted) -> None:
     s.seq += 1
     ids = s.recent_ids
-    s.recent_ids = (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
+    s.recent_ids = (
+        (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
+    )
     if e.actor is not None and s.timeouts[e.actor]:
         s.timeouts = replaced(s.timeouts, e.actor, 0)
 
@@ -264,7 +274,8 @@ def _trick_taken(s: State, e: ev.TrickTaken) -> None:
 def _hand_settled(s: State, e: ev.HandSettled) -> None:
     r = e.result
     s.stacks = tuple(
-        stack + paid - owed for stack, paid, owed in zip(s.stacks, r.payouts, r.penalties, strict=True)
+        stack + paid - owed
+        for stack, paid, owed in zip(s.stacks, r.payouts, r.penalties, strict=True)
     )
     s.nets = tuple(net + d for net, d in zip(s.nets, r.delta, strict=True))
     s.carry = r.carry_out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from shared.games.interface import Command, IllegalCommand, Option
 from shared.games.lifecycle import Timeout
@@ -14,6 +14,8 @@ from shared.games.swick.decide import decide, step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import (
+    DEFAULT_ANTES,
+    DEFAULT_TIMER_MS,
     MAX_SEATS,
     MIN_SEATS,
     TIMER_RANGE_MS,
@@ -26,20 +28,21 @@ from shared.games.swick.views import SwickView, view_for
 MAX_ANTE = 300
 
 
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class SwickGame:
     name = "swick"
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
         seats = settings.get("seats", MIN_SEATS)
-        antes = tuple(settings.get("antes", TableConfig.antes))
+        antes = tuple(settings.get("antes", DEFAULT_ANTES))
         private = bool(settings.get("private", False))
-        timer_ms = settings.get("timer_ms", TableConfig.timer_ms)
-        if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
+        timer_ms = settings.get("timer_ms", DEFAULT_TIMER_MS)
+        if not _whole(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
             raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
-        if not antes or any(
-            isinstance(a, bool) or not isinstance(a, int) or a <= 0 or a % 3 or a > MAX_ANTE
-            for a in antes
-        ):
+        if not antes or any(not _whole(a) or a <= 0 or a % 3 or a > MAX_ANTE for a in antes):
             raise IllegalCommand(
                 "bad_config", f"Antes are multiples of 3 cents, from 3 to {MAX_ANTE}"
             )
@@ -47,7 +50,7 @@ class SwickGame:
         if timer_ms is None:
             if not private:
                 raise IllegalCommand("bad_config", "Only a private table may play without a timer")
-        elif isinstance(timer_ms, bool) or not isinstance(timer_ms, int) or not low <= timer_ms <= high:
+        elif not _whole(timer_ms) or not low <= timer_ms <= high:
             raise IllegalCommand(
                 "bad_config", f"The decision timer is {low // 1000} to {high // 1000} seconds"
             )

@@ -124,7 +124,11 @@ def default_action(s: State, seat: int) -> ac.Action:
     """What the table decides for a seat whose deadline passed (rules §3)."""
     phase = s.phase
     if phase is Phase.TRICKS:
-        return ac.PlayCard(lowest([o.action.card for o in _legal_plays(s, seat)], s.trump_suit))
+        trump = s.trump_suit
+        assert trump is not None
+        first_lead = not s.trick and sum(s.tricks_won) == 0
+        plays = play_reasons(s.hands[seat], s.trick, trump, first_lead)
+        return ac.PlayCard(lowest([card for card, why in plays if not why], trump))
     if phase is Phase.KNOCK:
         return PASS
     if phase is Phase.DEALER_KNOCK:
@@ -143,7 +147,3 @@ def default_action(s: State, seat: int) -> ac.Action:
     if phase is Phase.FACE_TRUMP:
         return PLAY_FACE
     raise ValueError(f"nothing to decide at {phase}")
-
-
-def _legal_plays(s: State, seat: int) -> list[Option[ac.PlayCard]]:
-    return [o for o in legal_actions(s, seat) if o.legal and isinstance(o.action, ac.PlayCard)]

@@ -14,7 +14,7 @@ from shared.games.swick.state import HandEnding, HandResult, SetKind, SpecialHan
 def settle(
     state: State, ending: HandEnding, winner: int | None = None, special: SpecialHand | None = None
 ) -> HandResult:
-    """The result of the hand in ``state``; ``winner`` takes the whole pot unless tricks ended it."""
+    """The result of the hand in ``state``; ``winner`` takes the whole pot when no tricks ran."""
     pot = state.pot
     n = len(state.stacks)
     payouts = [0] * n

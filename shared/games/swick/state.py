@@ -48,6 +48,8 @@ SeatStatus: TypeAlias = Literal["", "dealt", "in", "passed", "dropped"]
 (a dealer who chose Set single)."""
 
 SetKind: TypeAlias = Literal["", "single", "double"]
+NOT_DEALT: tuple[SeatStatus] = ("",)
+NOT_SET: tuple[SetKind] = ("",)
 HandEnding: TypeAlias = Literal["tricks", "all_passed", "last_standing", "special"]
 SpecialKind: TypeAlias = Literal["three_aces", "three_sevens", "ace_king_queen_of_trump"]
 
@@ -185,10 +187,10 @@ def new_table(config: TableConfig) -> State:
         entropy=(None,) * n,
         antes=(0,) * n,
         hands=((),) * n,
-        status=("",) * n,
+        status=NOT_DEALT * n,
         drawn=(-1,) * n,
         discarded=((),) * n,
-        early_sets=("",) * n,
+        early_sets=NOT_SET * n,
         tricks_won=(0,) * n,
     )
 
@@ -196,4 +198,3 @@ def new_table(config: TableConfig) -> State:
 def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with one item replaced."""
     return (*values[:index], value, *values[index + 1 :])
-
