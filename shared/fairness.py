@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import secrets
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 ALGORITHM = "swick-fair-v1"
@@ -32,7 +32,8 @@ SEED_BYTES = 32
 NO_CONTEXT = bytes(32)
 _PREFIX = ALGORITHM.encode() + b"\x00"
 _WORD_SPACE = 1 << 32
-_WORDS = struct.Struct(">8I")
+_BLOCKS_PER_REFILL = 4
+_REFILL_WORDS = struct.Struct(f">{8 * _BLOCKS_PER_REFILL}I")
 
 T = TypeVar("T")
 
@@ -59,7 +60,7 @@ def entropy_digest(contributions: Sequence[tuple[int, str]]) -> bytes:
 class Stream:
     """Uniform integers drawn from the HMAC-SHA256 counter stream of one purpose."""
 
-    __slots__ = ("_key", "_message", "_words")
+    __slots__ = ("_counter", "_key", "_message", "_position", "_words")
 
     def __init__(
         self, seed: bytes, purpose: str, hand: int, context: bytes = NO_CONTEXT, index: int = 0
@@ -75,31 +76,41 @@ class Stream:
             + context
             + index.to_bytes(4, "big")
         )
-        self._words = self._generate()
+        self._counter = 0
+        self._words: tuple[int, ...] = ()
+        self._position = 0
 
-    def _generate(self) -> Iterator[int]:
-        counter = 0
-        while True:
-            block = hmac.digest(self._key, self._message + counter.to_bytes(8, "big"), "sha256")
-            yield from _WORDS.unpack(block)
-            counter += 1
+    def _refill(self) -> None:
+        """The next blocks of the stream: four at a time, enough for one 32-card shuffle."""
+        key, message, first = self._key, self._message, self._counter
+        blocks = b"".join(
+            hmac.digest(key, message + counter.to_bytes(8, "big"), "sha256")
+            for counter in range(first, first + _BLOCKS_PER_REFILL)
+        )
+        self._counter = first + _BLOCKS_PER_REFILL
+        self._words = _REFILL_WORDS.unpack(blocks)
+        self._position = 0
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``."""
         if not 0 < n <= _WORD_SPACE:
             raise ValueError("n out of range")
         limit = _WORD_SPACE - _WORD_SPACE % n
-        for word in self._words:
+        while True:
+            if self._position == len(self._words):
+                self._refill()
+            word = self._words[self._position]
+            self._position += 1
             if word < limit:
                 return word % n
-        raise AssertionError("unreachable: the stream is endless")
 
 
 def shuffle(items: Sequence[T], stream: Stream) -> list[T]:
     """Fisher-Yates shuffle of a copy of ``items``."""
     deck = list(items)
+    below = stream.below
     for i in range(len(deck) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

@@ -19,10 +19,11 @@ from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
-from shared.games.swick.cards import DECK, Card, is_face, label
+from shared.games.swick.cards import Card, is_face, label
+from shared.games.swick.dealing import deal, entropy_context, recycled
 from shared.games.swick.evolve import apply
 from shared.games.swick.legal import PHASE_NAMES, default_action, to_act
-from shared.games.swick.play import best_special, play_reasons, trick_winner
+from shared.games.swick.play import best_special, play_rule, trick_winner
 from shared.games.swick.settlement import settle
 from shared.games.swick.state import (
     BETWEEN_HANDS,
@@ -115,8 +116,9 @@ def _decision(s: State, actor: int | None, seq: int, *phases: Phase) -> int:
         raise IllegalCommand(
             "wrong_phase", f"That can't be done now: the table is at {PHASE_NAMES[s.phase]}"
         )
-    if seat not in to_act(s):
-        waiting = [_name(s, p) for p in to_act(s)]
+    pending = to_act(s)
+    if seat not in pending:
+        waiting = [_name(s, p) for p in pending]
         raise IllegalCommand(
             "not_your_turn", f"It is not your turn: waiting for {', '.join(waiting)}"
         )
@@ -371,29 +373,14 @@ def _maybe_deal(w: _Work) -> None:
         return
     n = len(s.players)
     order = tuple(seat for k in range(1, n + 1) if (seat := (dealer + k) % n) in ready or k == n)
-    context = fairness.entropy_digest([(seat, s.entropy[seat] or "") for seat in order])
+    context = entropy_context(order, s.entropy)
     hand_no = s.hand_no + 1
-    deck = fairness.shuffle(DECK, fairness.deal_stream(bytes.fromhex(s.seed), hand_no, context))
-    hands: list[tuple[Card, ...]] = [()] * n
-    players = len(order)
-    for i, seat in enumerate(order):
-        hands[seat] = (deck[i], deck[i + players], deck[i + 2 * players])
-    top = 3 * players
+    hands, trump_card, stock = deal(bytes.fromhex(s.seed), hand_no, order, context, n)
     antes = [0] * n
     for seat in order:
         antes[seat] = s.ante
     antes[dealer] = s.ante + DEALER_EXTRA
-    w.emit(
-        ev.HandDealt(
-            hand_no,
-            order,
-            tuple(antes),
-            context.hex(),
-            tuple(hands),
-            deck[top],
-            tuple(deck[top + 1 :]),
-        )
-    )
+    w.emit(ev.HandDealt(hand_no, order, tuple(antes), context.hex(), hands, trump_card, stock))
 
 
 # The hand.
@@ -434,16 +421,14 @@ def _draw(w: _Work, actor: int | None, a: ac.Draw, seq: int) -> None:
         _check_discard(s, seat, hand, card)
     need = len(discards)
     stock = s.stock
-    recycled: tuple[Card, ...] = ()
+    refill: tuple[Card, ...] = ()
     if len(stock) < need:
-        stream = fairness.recycle_stream(
-            bytes.fromhex(s.seed), s.hand_no, bytes.fromhex(s.context), s.recycles
-        )
-        recycled = tuple(fairness.shuffle(sorted(s.discards), stream))
-        stock += recycled
+        seed, context = bytes.fromhex(s.seed), bytes.fromhex(s.context)
+        refill = recycled(seed, s.hand_no, context, s.recycles, s.discards)
+        stock += refill
         if len(stock) < need:  # the rules make this impossible with 3 to 6 players
             raise IllegalCommand("stock_empty", "The stock cannot cover this draw")
-    w.emit(ev.Drew(seat, discards, stock[:need], recycled))
+    w.emit(ev.Drew(seat, discards, stock[:need], refill))
     if s.phase is Phase.DRAW:
         if s.turn is None:
             w.emit(ev.PhaseStarted(Phase.DEALER_KNOCK, s.dealer))
@@ -528,9 +513,9 @@ def _play(w: _Work, actor: int | None, a: ac.PlayCard, seq: int) -> None:
     trump = s.trump_suit
     assert trump is not None
     first_lead = not s.trick and sum(s.tricks_won) == 0
-    for card, why in play_reasons(hand, s.trick, trump, first_lead):
-        if card == a.card and why:
-            raise IllegalCommand("illegal_card", why)
+    allowed, why = play_rule(hand, s.trick, trump, first_lead)
+    if allowed is not None and a.card not in allowed:
+        raise IllegalCommand("illegal_card", why())
     w.emit(ev.CardPlayed(seat, a.card))
     if s.turn is None:
         w.emit(ev.TrickTaken(trick_winner(s.trick, trump)))

@@ -10,7 +10,7 @@ The leader of the first trick must lead the Ace of trump when they hold it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from shared.games.swick.cards import ACE, KING, QUEEN, SEVEN, SUIT_SYMBOLS, Card, label, labels
 from shared.games.swick.state import SpecialKind
@@ -25,31 +25,57 @@ SPECIAL_NAMES: dict[SpecialKind, str] = {
 }
 
 
-def play_reasons(
+def play_rule(
     hand: Sequence[Card], trick: Trick, trump: int, first_lead: bool
-) -> list[tuple[Card, str]]:
-    """Each card of ``hand`` with the reason it may not be played now ("" when it may)."""
+) -> tuple[Collection[Card] | None, Callable[[], str]]:
+    """The cards of ``hand`` that may be played now (``None``: any) and why the others may not.
+
+    The reason is built only when asked for, as most callers never need it.
+    """
     if not trick:
         ace = trump * 8 + ACE
         if first_lead and ace in hand:
-            why = f"You must lead the {label(ace)}: the first trick opens with the Ace of trump"
-            return [(card, "" if card == ace else why) for card in hand]
-        return [(card, "") for card in hand]
+            return (
+                (ace,),
+                lambda: (
+                    f"You must lead the {label(ace)}: the first trick opens with the Ace of trump"
+                ),
+            )
+        return None, str
     led = trick[0][1] >> 3
     following = [card for card in hand if card >> 3 == led]
     if following:
         top = max(card for _, card in trick if card >> 3 == led)
         higher = [card for card in following if card > top]
         if higher:
-            why = f"You must play a higher {SUIT_SYMBOLS[led]}: you hold {labels(higher)}"
-            return [(card, "" if card in higher else why) for card in hand]
-        why = f"You must follow {SUIT_SYMBOLS[led]}: you hold {labels(following)}"
-        return [(card, "" if card >> 3 == led else why) for card in hand]
+            return (
+                higher,
+                lambda: f"You must play a higher {SUIT_SYMBOLS[led]}: you hold {labels(higher)}",
+            )
+        return (
+            following,
+            lambda: f"You must follow {SUIT_SYMBOLS[led]}: you hold {labels(following)}",
+        )
     trumps = [card for card in hand if card >> 3 == trump]
     if trumps:
-        why = f"You have no {SUIT_SYMBOLS[led]}, so you must play a trump ({SUIT_SYMBOLS[trump]})"
-        return [(card, "" if card >> 3 == trump else why) for card in hand]
-    return [(card, "") for card in hand]
+        return (
+            trumps,
+            lambda: (
+                f"You have no {SUIT_SYMBOLS[led]}, so you must play a trump ({SUIT_SYMBOLS[trump]})"
+            ),
+        )
+    return None, str
+
+
+def play_reasons(
+    hand: Sequence[Card], trick: Trick, trump: int, first_lead: bool
+) -> list[tuple[Card, str]]:
+    """Each card of ``hand`` with the reason it may not be played now ("" when it may)."""
+    allowed, why = play_rule(hand, trick, trump, first_lead)
+    if allowed is None:
+        return [(card, "") for card in hand]
+    reason = why()
+    return [(card, "" if card in allowed else reason) for card in hand]
 
 
 def trick_winner(trick: Trick, trump: int) -> int:

@@ -1,0 +1,84 @@
+"""``swick bench engine``: random legal Swick hands on one core, as fast as the engine goes."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass
+
+from shared.games.interface import Command
+from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.swick.decide import step
+from shared.games.swick.events import HandSettled
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import State, TableConfig, new_table
+
+BENCH_SEED = bytes(range(32)).hex()
+
+
+@dataclass(frozen=True, slots=True)
+class EngineFigures:
+    seats: int
+    hands: int
+    commands: int
+    seconds: float
+    hands_per_second: float
+    step_microseconds: float  # mean time of one decide + evolve
+
+
+def seated_table(seats: int, stack: int = 10**12) -> State:
+    """A started game with ``seats`` players who can afford any hand."""
+    state = new_table(TableConfig(seats=seats, timer_ms=None, private=True))
+    for seat in range(seats):
+        player = Player(f"bench-{seat}", f"Bench {seat + 1}")
+        state, _ = step(
+            state,
+            Command(
+                actor=None,
+                action=TakeSeat(seat, player, stack),
+                action_id=f"seat-{seat}",
+                seq=state.seq,
+            ),
+        )
+    state, _ = step(
+        state, Command(actor=0, action=StartGame(BENCH_SEED), action_id="start", seq=state.seq)
+    )
+    return state
+
+
+def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
+    """Play ``hands`` hands choosing uniformly among the legal options of the seat to act."""
+    rng = random.Random(seed)
+    state = seated_table(seats)
+    clock = time.perf_counter
+    played = commands = 0
+    in_step = 0.0
+    started = clock()
+    while played < hands:
+        seat = to_act(state)[0]
+        options = [option.action for option in legal_actions(state, seat) if option.legal]
+        command = Command(
+            actor=seat, action=rng.choice(options), action_id=f"c{commands}", seq=state.seq
+        )
+        before = clock()
+        state, events = step(state, command)
+        in_step += clock() - before
+        commands += 1
+        if any(type(event) is HandSettled for event in events):
+            played += 1
+    seconds = clock() - started
+    return EngineFigures(
+        seats, played, commands, seconds, played / seconds, in_step / commands * 1e6
+    )
+
+
+def report(figures: list[EngineFigures]) -> dict[str, object]:
+    return {"benchmark": "engine", "runs": [asdict(f) for f in figures]}
+
+
+def describe(f: EngineFigures) -> str:
+    return (
+        f"{f.seats} seats: {f.hands_per_second:,.0f} hands/s "
+        f"({f.hands:,} hands, {f.commands:,} commands in {f.seconds:.2f} s); "
+        f"decide+evolve {f.step_microseconds:.1f} µs mean"
+    )

@@ -1,0 +1,152 @@
+"""A small driver for the pure Swick engine, for tests: seat players, start, rig deals, act."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterable, Sequence
+
+from shared import fairness
+from shared.games.interface import Command
+from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.swick import actions as ac
+from shared.games.swick import events as ev
+from shared.games.swick.cards import DECK, Card, parse
+from shared.games.swick.decide import step
+from shared.games.swick.evolve import evolve
+from shared.games.swick.legal import to_act
+from shared.games.swick.state import DEFAULT_ANTES, Phase, State, TableConfig, new_table
+
+NAMES = ("D", "L", "M", "N", "O", "P")
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """``"AS KH 10D"`` as cards."""
+    return tuple(parse(code) for code in text.split())
+
+
+def seed_with_first_dealer(dealer: int, seats: int) -> str:
+    """A deterministic seed whose first dealer is ``dealer`` when every seat can deal."""
+    for i in itertools.count():
+        seed = hashlib.sha256(f"test-seed-{i}".encode()).digest()
+        if fairness.choose_first_dealer(seed, list(range(seats))) == dealer:
+            return seed.hex()
+    raise AssertionError("unreachable")
+
+
+class Table:
+    """One table driven command by command. Seat 0 deals the first hand unless told otherwise.
+
+    With the seats named D, L, M, ... clockwise, seat 0 is the scenarios' dealer D.
+    """
+
+    def __init__(
+        self,
+        seats: int = 3,
+        stack: int = 10_000,
+        *,
+        antes: tuple[int, ...] = DEFAULT_ANTES,
+        timer_ms: int | None = None,
+        first_dealer: int = 0,
+    ) -> None:
+        config = TableConfig(seats=seats, antes=antes, timer_ms=timer_ms, private=True)
+        self.state: State = new_table(config)
+        self.events: list[ev.Event] = []
+        self._ids = itertools.count(1)
+        self.now = 0
+        for seat in range(seats):
+            self.act(None, TakeSeat(seat, Player(f"p{seat}", NAMES[seat]), stack))
+        self.seed = seed_with_first_dealer(first_dealer, seats)
+
+    def command(
+        self, actor: int | None, action: ac.Action, *, seq: int | None = None, action_id: str = ""
+    ) -> Command[ac.Action]:
+        return Command(
+            actor=actor,
+            action=action,
+            action_id=action_id or f"a{next(self._ids)}",
+            seq=self.state.seq if seq is None else seq,
+            at=self.now,
+        )
+
+    def act(
+        self, actor: int | None, action: ac.Action, *, seq: int | None = None, action_id: str = ""
+    ) -> list[ev.Event]:
+        self.state, events = step(self.state, self.command(actor, action, seq=seq, action_id=action_id))
+        self.events.extend(events)
+        return events
+
+    def start(self) -> None:
+        self.act(0, StartGame(self.seed))
+
+    def ready_all(self, ante: int | None = 3) -> None:
+        """The dealer sets ``ante`` (in a normal hand) and everyone readies: the hand is dealt."""
+        if self.state.phase is Phase.ANTE:
+            assert ante is not None
+            self.act(self.state.dealer, ac.ChooseAnte(ante))
+        while self.state.phase is Phase.READY:
+            self.act(to_act(self.state)[0], ac.Ready())
+
+    def rig(
+        self,
+        hands: dict[int, str],
+        trump: str,
+        stock: str = "",
+        *,
+        ante: int | None = 3,
+        sitting_out: Iterable[int] = (),
+    ) -> None:
+        """Deal the next hand with these cards instead of the shuffled ones.
+
+        Everyone readies as usual; the last ready's deal is replaced by a ``HandDealt`` event with
+        the given cards, applied through ``evolve``. Cards not named go to the stock after
+        ``stock``, in deck order.
+        """
+        from shared.games.lifecycle import SitOut
+
+        if self.state.phase is Phase.ANTE:
+            assert ante is not None
+            self.act(self.state.dealer, ac.ChooseAnte(ante))
+        for seat in sitting_out:
+            self.act(seat, SitOut(sitting_out=True))
+        while len(to_act(self.state)) > 1:
+            self.act(to_act(self.state)[0], ac.Ready())
+        last = to_act(self.state)[0]
+        real = self.act(last, ac.Ready())
+        dealt = next(e for e in real if isinstance(e, ev.HandDealt))
+        held = {seat: cards(text) for seat, text in hands.items()}
+        assert set(held) == set(dealt.order), f"deal to {dealt.order}"
+        trump_card = parse(trump)
+        named = [*itertools.chain.from_iterable(held.values()), trump_card, *cards(stock)]
+        assert len(set(named)) == len(named), "a card named twice"
+        rest = [card for card in DECK if card not in named]
+        rigged = ev.HandDealt(
+            dealt.hand_no,
+            dealt.order,
+            dealt.antes,
+            dealt.context,
+            tuple(held.get(seat, ()) for seat in range(len(self.state.players))),
+            trump_card,
+            (*cards(stock), *rest),
+        )
+        # Rebuild the state from the events before the real deal, then apply the rigged one.
+        state = self.replay(self.events[: len(self.events) - len(real)])
+        for event in real:
+            state = evolve(state, rigged if event is dealt else event)
+        self.events[len(self.events) - len(real) :] = [rigged if e is dealt else e for e in real]
+        self.state = state
+
+    def replay(self, events: Sequence[ev.Event]) -> State:
+        state = new_table(self.state.config)
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+    def play(self, *moves: tuple[int, str]) -> None:
+        """Play cards: ``(seat, "AS")``, ..."""
+        for seat, code in moves:
+            self.act(seat, ac.PlayCard(parse(code)))
+
+    @property
+    def result(self) -> object:
+        return self.state.result
