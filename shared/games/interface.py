@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from shared.games.lifecycle import Player
+
 ActionT = TypeVar("ActionT")
 ActionT_co = TypeVar("ActionT_co", covariant=True)
 StateT = TypeVar("StateT")
@@ -61,6 +63,21 @@ class IllegalCommand(Exception):
         self.message = message
 
 
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Chips moving between a player's wallet and the table's pot or carry.
+
+    ``debit`` and ``credit`` name accounts: ``"wallet:<player id>"``, ``"pot"`` or ``"carry"``
+    (the services qualify the table's accounts with its id).
+    """
+
+    debit: str
+    credit: str
+    amount: int
+    code: str
+    hand_no: int
+
+
 class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
     """A pure game engine, as the services see it."""
 
@@ -94,6 +111,22 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
 
     def legal_actions(self, state: StateT, seat: int) -> Sequence[Option[ActionT]]:
         """What ``seat`` may decide now, and each option it may not take with the reason."""
+        ...
+
+    def players(self, state: StateT) -> Sequence[Player | None]:
+        """Who sits in each seat."""
+        ...
+
+    def phase(self, state: StateT) -> str:
+        """A short name of what the table is doing, for the lobby (``"lobby"``, ``"ended"``...)."""
+        ...
+
+    def checkpoint(self, event: EventT) -> bool:
+        """Whether the state after ``event`` is worth a snapshot (a hand ended)."""
+        ...
+
+    def transfers(self, state: StateT, events: Sequence[EventT]) -> list[Transfer]:
+        """The chip movements ``events`` cause, starting from ``state``."""
         ...
 
     def deadline(self, state: StateT) -> int | None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
+import pytest
 
 from shared import fairness
-from shared.games.interface import Command
-from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.interface import Command, IllegalCommand
+from shared.games.lifecycle import Player, SitOut, StartGame, TakeSeat, Timeout
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import DECK, Card, parse
@@ -72,7 +75,8 @@ class Table:
     def act(
         self, actor: int | None, action: ac.Action, *, seq: int | None = None, action_id: str = ""
     ) -> list[ev.Event]:
-        self.state, events = step(self.state, self.command(actor, action, seq=seq, action_id=action_id))
+        command = self.command(actor, action, seq=seq, action_id=action_id)
+        self.state, events = step(self.state, command)
         self.events.extend(events)
         return events
 
@@ -102,8 +106,6 @@ class Table:
         the given cards, applied through ``evolve``. Cards not named go to the stock after
         ``stock``, in deck order.
         """
-        from shared.games.lifecycle import SitOut
-
         if self.state.phase is Phase.ANTE:
             assert ante is not None
             self.act(self.state.dealer, ac.ChooseAnte(ante))
@@ -146,6 +148,68 @@ class Table:
         """Play cards: ``(seat, "AS")``, ..."""
         for seat, code in moves:
             self.act(seat, ac.PlayCard(parse(code)))
+
+    def refuse(
+        self,
+        actor: int | None,
+        action: ac.Action,
+        code: str,
+        *,
+        seq: int | None = None,
+        action_id: str = "",
+    ) -> IllegalCommand:
+        """Check that the command is refused with ``code`` and leaves the table as it was."""
+        before = copy.deepcopy(self.state)
+        logged = len(self.events)
+        with pytest.raises(IllegalCommand) as refused:
+            self.act(actor, action, seq=seq, action_id=action_id)
+        assert refused.value.code == code, refused.value
+        assert self.state == before
+        assert len(self.events) == logged
+        return refused.value
+
+    def expire(self) -> list[ev.Event]:
+        """Let the pending decision's deadline pass; the table decides by the default."""
+        deadline = self.state.deadline
+        assert deadline is not None, "no deadline is armed"
+        self.now = max(self.now, deadline + 1)
+        return self.act(None, Timeout())
+
+    def to_tricks(
+        self,
+        *,
+        keep: bool = False,
+        passes: Collection[int] = (),
+        discards: Mapping[int, str] | None = None,
+        dealer_knocks: bool = True,
+        fourth: str | None = None,
+        face_play: bool | None = True,
+    ) -> None:
+        """Take a dealt hand up to its first trick, or as far as it goes.
+
+        The dealer keeps or leaves the trump card; every non-dealer knocks except ``passes``;
+        each seat draws after discarding ``discards[seat]`` (nothing by default); the dealer knocks
+        when ``dealer_knocks``, discards ``fourth`` when holding four cards, and answers the
+        face-trump decision with ``face_play`` (``None``: stop there).
+        """
+        discards = discards or {}
+        self.act(self.state.dealer, ac.DecideTrump(keep))  # refused unless the hand was dealt
+        while to_act(self.state):
+            seat = to_act(self.state)[0]
+            phase = self.state.phase
+            if phase is Phase.KNOCK:
+                self.act(seat, ac.Knock(seat not in passes))
+            elif phase in (Phase.DRAW, Phase.DEALER_DRAW):
+                self.act(seat, ac.Draw(cards(discards.get(seat, ""))))
+            elif phase is Phase.DEALER_KNOCK:
+                self.act(seat, ac.Knock(dealer_knocks))
+            elif phase is Phase.DEALER_DISCARD:
+                assert fourth is not None, "the dealer holds four cards: name the fourth"
+                self.act(seat, ac.DiscardFourth(parse(fourth)))
+            elif phase is Phase.FACE_TRUMP and face_play is not None:
+                self.act(seat, ac.FaceTrump(face_play))
+            else:
+                return
 
     @property
     def result(self) -> object:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
-from shared.games.interface import Command, IllegalCommand, Option
-from shared.games.lifecycle import Timeout
+from shared.games.interface import Command, IllegalCommand, Option, Transfer
+from shared.games.lifecycle import Player, Timeout
 from shared.games.swick import actions as ac
 from shared.games.swick import codec
 from shared.games.swick import events as ev
 from shared.games.swick.decide import decide, step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.money import transfers
 from shared.games.swick.state import (
     DEFAULT_ANTES,
     DEFAULT_TIMER_MS,
@@ -78,6 +79,18 @@ class SwickGame:
 
     def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
         return legal_actions(state, seat)
+
+    def players(self, state: State) -> tuple[Player | None, ...]:
+        return state.players
+
+    def phase(self, state: State) -> str:
+        return state.phase.value
+
+    def checkpoint(self, event: ev.Event) -> bool:
+        return isinstance(event, ev.HandSettled | ev.GameEnded)
+
+    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
+        return transfers(state, events)
 
     def deadline(self, state: State) -> int | None:
         return state.deadline

@@ -1,0 +1,342 @@
+"""The table service's PostgreSQL storage: tables, event logs, snapshots, leases, the outbox.
+
+Every write of a worker happens under its shard lease: the transaction first reads the lease row
+with a share lock and checks the epoch, so a worker that lost its shard (even one that was
+paused and woke up) cannot write, while a takeover waits for writes already under way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from shared.migrations import migrate
+
+SCHEMA = "tables"
+MIGRATIONS = Path(__file__).parent / "migrations"
+DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+class Fenced(Exception):
+    """This worker no longer holds the shard: it must drop the shard and write nothing."""
+
+
+class DuplicateAction(Exception):
+    """The action id was already applied to this table."""
+
+
+class SeatConflict(Exception):
+    """A player took a seat here while holding one at another table."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    table_id: str
+    game: str
+    shard: int
+    config: dict[str, Any]
+    private: bool
+    invite_code: str
+    seq: int
+    phase: str
+    seats: list[Any]
+    deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A table as stored: its latest snapshot (if any) and the events logged after it."""
+
+    row: TableRow
+    snapshot: Any | None
+    batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One accepted command and what it changes besides the log."""
+
+    seq: int
+    action_id: str
+    events: list[Any]
+    phase: str
+    seats: list[Any]
+    deadline: int | None
+    snapshot: Any | None = None
+    postings: Sequence[Any] = ()
+    seat_claims: Sequence[tuple[str, int]] = ()  # (player, seat)
+    seat_releases: Sequence[str] = ()
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+
+
+async def connect_pool(dsn: str = DEFAULT_DSN, *, size: int = 10) -> asyncpg.Pool:
+    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=size, init=_init_connection)
+    assert pool is not None
+    return pool
+
+
+def _row(record: asyncpg.Record) -> TableRow:
+    return TableRow(
+        table_id=record["table_id"],
+        game=record["game"],
+        shard=record["shard"],
+        config=record["config"],
+        private=record["private"],
+        invite_code=record["invite_code"],
+        seq=record["seq"],
+        phase=record["phase"],
+        seats=record["seats"],
+        deadline=record["deadline"],
+    )
+
+
+class TableStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def migrate(self, shards: int) -> None:
+        async with self.pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+            await conn.executemany(
+                "INSERT INTO tables.leases (shard) VALUES ($1) ON CONFLICT DO NOTHING",
+                [(shard,) for shard in range(shards)],
+            )
+
+    # Leases.
+
+    async def acquire(self, shard: int, owner: str, ttl: float) -> int | None:
+        """Take ``shard`` if its lease expired (or is ours); the new epoch, or ``None``."""
+        epoch: int | None = await self.pool.fetchval(
+            "UPDATE tables.leases SET owner = $2, epoch = epoch + 1,"
+            " expires_at = now() + make_interval(secs => $3)"
+            " WHERE shard = $1 AND (expires_at < now() OR owner = $2) RETURNING epoch",
+            shard,
+            owner,
+            ttl,
+        )
+        return epoch
+
+    async def renew(self, owner: str, epochs: dict[int, int], ttl: float) -> set[int]:
+        """Extend the leases still ours at the same epoch; returns the shards kept."""
+        if not epochs:
+            return set()
+        rows = await self.pool.fetch(
+            "UPDATE tables.leases SET expires_at = now() + make_interval(secs => $2)"
+            " FROM unnest($3::int[], $4::bigint[]) AS mine(shard, epoch)"
+            " WHERE leases.shard = mine.shard AND leases.epoch = mine.epoch"
+            " AND leases.owner = $1 RETURNING leases.shard",
+            owner,
+            ttl,
+            list(epochs),
+            list(epochs.values()),
+        )
+        return {row["shard"] for row in rows}
+
+    async def release(self, owner: str, shard: int) -> None:
+        await self.pool.execute(
+            "UPDATE tables.leases SET expires_at = '-infinity' WHERE shard = $1 AND owner = $2",
+            shard,
+            owner,
+        )
+
+    async def heartbeat(self, worker_id: str, window: float) -> int:
+        """Record that ``worker_id`` is alive; returns how many workers were seen in ``window``."""
+        async with self.pool.acquire() as conn:
+            await conn.execute(
+                "INSERT INTO tables.workers (worker_id, seen_at) VALUES ($1, now())"
+                " ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()",
+                worker_id,
+            )
+            await conn.execute(
+                "DELETE FROM tables.workers WHERE seen_at < now() - interval '1 hour'"
+            )
+            count: int = await conn.fetchval(
+                "SELECT count(*) FROM tables.workers"
+                " WHERE seen_at > now() - make_interval(secs => $1)",
+                window,
+            )
+            return count
+
+    async def leave(self, worker_id: str) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute(
+                "UPDATE tables.leases SET expires_at = '-infinity' WHERE owner = $1", worker_id
+            )
+            await conn.execute("DELETE FROM tables.workers WHERE worker_id = $1", worker_id)
+
+    # Tables.
+
+    async def create(self, row: TableRow) -> bool:
+        """Insert a new table; ``False`` if its id or invite code exists already."""
+        status = await self.pool.execute(
+            "INSERT INTO tables.tables (table_id, game, shard, config, private, invite_code,"
+            " seq, phase, seats, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            " ON CONFLICT DO NOTHING",
+            row.table_id,
+            row.game,
+            row.shard,
+            row.config,
+            row.private,
+            row.invite_code,
+            row.seq,
+            row.phase,
+            row.seats,
+            row.deadline,
+        )
+        return bool(status.endswith(" 1"))
+
+    async def table(self, table_id: str) -> TableRow | None:
+        record = await self.pool.fetchrow(
+            "SELECT * FROM tables.tables WHERE table_id = $1", table_id
+        )
+        return None if record is None else _row(record)
+
+    async def by_invite(self, code: str) -> TableRow | None:
+        record = await self.pool.fetchrow(
+            "SELECT * FROM tables.tables WHERE invite_code = $1", code
+        )
+        return None if record is None else _row(record)
+
+    async def lobby(self, limit: int = 200) -> list[TableRow]:
+        records = await self.pool.fetch(
+            "SELECT * FROM tables.tables WHERE NOT private AND phase <> 'closed'"
+            " ORDER BY updated_at DESC LIMIT $1",
+            limit,
+        )
+        return [_row(record) for record in records]
+
+    async def live_tables(self, shard: int) -> list[str]:
+        """Tables of ``shard`` that may have a deadline or a bot to wake."""
+        records = await self.pool.fetch(
+            "SELECT table_id FROM tables.tables WHERE shard = $1 AND phase <> ALL($2::text[])",
+            shard,
+            ["lobby", "ended", "closed"],
+        )
+        return [record["table_id"] for record in records]
+
+    async def load(self, table_id: str) -> Stored | None:
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            record = await conn.fetchrow(
+                "SELECT * FROM tables.tables WHERE table_id = $1", table_id
+            )
+            if record is None:
+                return None
+            snap = await conn.fetchrow(
+                "SELECT seq, state FROM tables.snapshots WHERE table_id = $1"
+                " ORDER BY seq DESC LIMIT 1",
+                table_id,
+            )
+            after = -1 if snap is None else snap["seq"]
+            rows = await conn.fetch(
+                "SELECT seq, events FROM tables.events WHERE table_id = $1 AND seq > $2"
+                " ORDER BY seq",
+                table_id,
+                after,
+            )
+        return Stored(
+            _row(record),
+            None if snap is None else snap["state"],
+            [(row["seq"], row["events"]) for row in rows],
+        )
+
+    async def seat_of(self, player_id: str) -> tuple[str, int] | None:
+        record = await self.pool.fetchrow(
+            "SELECT table_id, seat FROM tables.seatings WHERE player_id = $1", player_id
+        )
+        return None if record is None else (record["table_id"], record["seat"])
+
+    async def append(
+        self, table_id: str, shard: int, owner: str, epoch: int, write: Write
+    ) -> list[int]:
+        """Log one accepted command under the lease; returns the ids of the postings queued.
+
+        Raises ``Fenced`` if the lease moved on, ``DuplicateAction`` if the action id was
+        logged before, ``SeatConflict`` if a player seated here holds another seat.
+        """
+        async with self.pool.acquire() as conn, conn.transaction():
+            lease = await conn.fetchrow(
+                "SELECT owner, epoch FROM tables.leases WHERE shard = $1 FOR SHARE", shard
+            )
+            if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
+                raise Fenced(f"shard {shard} is no longer ours")
+            try:
+                await conn.execute(
+                    "INSERT INTO tables.events (table_id, seq, action_id, events)"
+                    " VALUES ($1, $2, $3, $4)",
+                    table_id,
+                    write.seq,
+                    write.action_id,
+                    write.events,
+                )
+            except asyncpg.UniqueViolationError as error:
+                if "action_id" in str(error.constraint_name):
+                    raise DuplicateAction(write.action_id) from None
+                raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
+            await conn.execute(
+                "UPDATE tables.tables SET seq = $2, phase = $3, seats = $4, deadline = $5,"
+                " updated_at = now() WHERE table_id = $1",
+                table_id,
+                write.seq,
+                write.phase,
+                write.seats,
+                write.deadline,
+            )
+            if write.snapshot is not None:
+                await conn.execute(
+                    "INSERT INTO tables.snapshots (table_id, seq, state) VALUES ($1, $2, $3)",
+                    table_id,
+                    write.seq,
+                    write.snapshot,
+                )
+            if write.seat_releases:
+                await conn.execute(
+                    "DELETE FROM tables.seatings WHERE table_id = $1 AND player_id = ANY($2)",
+                    table_id,
+                    list(write.seat_releases),
+                )
+            for player_id, seat in write.seat_claims:
+                try:
+                    await conn.execute(
+                        "INSERT INTO tables.seatings (player_id, table_id, seat)"
+                        " VALUES ($1, $2, $3)",
+                        player_id,
+                        table_id,
+                        seat,
+                    )
+                except asyncpg.UniqueViolationError:
+                    raise SeatConflict(player_id) from None
+            ids: list[int] = []
+            for body in write.postings:
+                ids.append(
+                    await conn.fetchval(
+                        "INSERT INTO tables.outbox (table_id, shard, body) VALUES ($1, $2, $3)"
+                        " RETURNING id",
+                        table_id,
+                        shard,
+                        body,
+                    )
+                )
+            return ids
+
+    async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
+        records = await self.pool.fetch(
+            "SELECT id, body FROM tables.outbox WHERE shard = ANY($1::int[])"
+            " AND created_at < now() - make_interval(secs => $2) ORDER BY id LIMIT 500",
+            list(shards),
+            older_than,
+        )
+        return [(record["id"], record["body"]) for record in records]
+
+    async def sent(self, ids: Sequence[int]) -> None:
+        if ids:
+            await self.pool.execute(
+                "DELETE FROM tables.outbox WHERE id = ANY($1::bigint[])", list(ids)
+            )

@@ -1,0 +1,205 @@
+"""The message bus: one module owns the RabbitMQ topology and how each service uses it.
+
+Topology (every name under a namespace, ``swick`` by default, so test runs stay apart):
+
+- ``<ns>.requests`` (direct) → ``<ns>.shard.<k>``: durable queues with single-active-consumer,
+  one per shard. A table's requests always go to shard ``crc32(table_id) % shards`` (never
+  Python's salted ``hash``), so one consumer handles them in order.
+- ``<ns>.updates`` (topic): views, outcomes and chat, routing key ``table.<id>``; each gateway
+  process binds its own exclusive queue to the tables its sockets watch.
+- ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers.
+- ``<ns>.postings``: a durable queue of ledger postings.
+
+Requests and postings are published persistent, mandatory and with publisher confirms.
+Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery and reorders).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import aio_pika
+from aio_pika.abc import (
+    AbstractChannel,
+    AbstractExchange,
+    AbstractIncomingMessage,
+    AbstractQueue,
+    AbstractRobustConnection,
+)
+
+DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672/"
+DEFAULT_SHARDS = 32
+PERSISTENT = aio_pika.DeliveryMode.PERSISTENT
+
+
+def shard_of(table_id: str, shards: int) -> int:
+    return zlib.crc32(table_id.encode()) % shards
+
+
+@dataclass(frozen=True, slots=True)
+class Topology:
+    namespace: str = "swick"
+    shards: int = DEFAULT_SHARDS
+
+    @property
+    def requests(self) -> str:
+        return f"{self.namespace}.requests"
+
+    @property
+    def updates(self) -> str:
+        return f"{self.namespace}.updates"
+
+    @property
+    def bots(self) -> str:
+        return f"{self.namespace}.bots"
+
+    @property
+    def postings(self) -> str:
+        return f"{self.namespace}.postings"
+
+    def shard_queue(self, shard: int) -> str:
+        return f"{self.namespace}.shard.{shard}"
+
+    def bot_queue(self, bot: str) -> str:
+        return f"{self.namespace}.bots.{bot}"
+
+
+Delivery = AbstractIncomingMessage
+
+
+class Bus:
+    """A connection to RabbitMQ with the platform's topology declared."""
+
+    def __init__(self, connection: AbstractRobustConnection, topology: Topology) -> None:
+        self.connection = connection
+        self.topology = topology
+        self._publisher: AbstractChannel | None = None
+        self._requests: AbstractExchange | None = None
+        self._updates: AbstractExchange | None = None
+        self._bots: AbstractExchange | None = None
+
+    @classmethod
+    async def connect(
+        cls, url: str = DEFAULT_URL, topology: Topology | None = None, *, heartbeat: int = 5
+    ) -> Bus:
+        connection = await aio_pika.connect_robust(url, heartbeat=heartbeat)
+        bus = cls(connection, topology or Topology())
+        await bus._declare()
+        return bus
+
+    async def close(self) -> None:
+        await self.connection.close()
+
+    async def _declare(self) -> None:
+        t = self.topology
+        channel = await self.connection.channel(publisher_confirms=True)
+        self._publisher = channel
+        self._requests = await channel.declare_exchange(
+            t.requests, aio_pika.ExchangeType.DIRECT, durable=True
+        )
+        self._updates = await channel.declare_exchange(
+            t.updates, aio_pika.ExchangeType.TOPIC, durable=True
+        )
+        self._bots = await channel.declare_exchange(
+            t.bots, aio_pika.ExchangeType.DIRECT, durable=True
+        )
+        for shard in range(t.shards):
+            queue = await channel.declare_queue(
+                t.shard_queue(shard),
+                durable=True,
+                arguments={"x-single-active-consumer": True},
+            )
+            await queue.bind(self._requests, routing_key=str(shard))
+        await channel.declare_queue(t.postings, durable=True)
+
+    # Publishing.
+
+    def _exchange(self, exchange: AbstractExchange | None) -> AbstractExchange:
+        if exchange is None:
+            raise RuntimeError("the bus is not connected")
+        return exchange
+
+    async def request(self, table_id: str, body: bytes) -> None:
+        """Send a request to the shard that owns ``table_id``; returns once the broker has it."""
+        shard = shard_of(table_id, self.topology.shards)
+        await self._exchange(self._requests).publish(
+            aio_pika.Message(body, delivery_mode=PERSISTENT, content_type="application/json"),
+            routing_key=str(shard),
+            mandatory=True,
+        )
+
+    async def publish_update(self, table_id: str, body: bytes) -> None:
+        await self._exchange(self._updates).publish(
+            aio_pika.Message(body, content_type="application/json"),
+            routing_key=f"table.{table_id}",
+            mandatory=False,
+        )
+
+    async def publish_bot_turn(self, bot: str, body: bytes) -> None:
+        await self.declare_bot_queue(bot)
+        await self._exchange(self._bots).publish(
+            aio_pika.Message(body, content_type="application/json"),
+            routing_key=bot,
+            mandatory=True,
+        )
+
+    async def publish_posting(self, body: bytes) -> None:
+        channel = self._publisher
+        if channel is None:
+            raise RuntimeError("the bus is not connected")
+        await channel.default_exchange.publish(
+            aio_pika.Message(body, delivery_mode=PERSISTENT, content_type="application/json"),
+            routing_key=self.topology.postings,
+            mandatory=True,
+        )
+
+    async def declare_bot_queue(self, bot: str) -> None:
+        channel = self._publisher
+        if channel is None:
+            raise RuntimeError("the bus is not connected")
+        queue = await channel.declare_queue(self.topology.bot_queue(bot), durable=True)
+        await queue.bind(self._exchange(self._bots), routing_key=bot)
+
+    # Consuming.
+
+    @asynccontextmanager
+    async def consume(
+        self, queue_name: str, *, prefetch: int = 64
+    ) -> AsyncIterator[AsyncIterator[Delivery]]:
+        """Deliveries of a durable queue in order, on a channel of their own; ack each one."""
+        channel = await self.connection.channel()
+        try:
+            await channel.set_qos(prefetch_count=prefetch)
+            queue = await channel.get_queue(queue_name, ensure=True)
+            async with queue.iterator() as deliveries:
+                yield deliveries
+        finally:
+            if not channel.is_closed:
+                await channel.close()
+
+    async def updates_queue(self) -> UpdatesQueue:
+        """An exclusive queue for one gateway process, to bind the tables it watches."""
+        channel = await self.connection.channel()
+        queue = await channel.declare_queue(exclusive=True, auto_delete=True)
+        return UpdatesQueue(channel, queue, self.topology.updates)
+
+
+class UpdatesQueue:
+    def __init__(self, channel: AbstractChannel, queue: AbstractQueue, exchange: str) -> None:
+        self.channel = channel
+        self.queue = queue
+        self.exchange = exchange
+
+    async def watch(self, table_id: str) -> None:
+        await self.queue.bind(self.exchange, routing_key=f"table.{table_id}")
+
+    async def unwatch(self, table_id: str) -> None:
+        await self.queue.unbind(self.exchange, routing_key=f"table.{table_id}")
+
+    @asynccontextmanager
+    async def messages(self) -> AsyncIterator[AsyncIterator[Delivery]]:
+        async with self.queue.iterator(no_ack=True) as deliveries:
+            yield deliveries

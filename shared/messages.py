@@ -1,0 +1,169 @@
+"""The messages services exchange over the bus: one module, so every contract is in one place.
+
+Requests go to the shard queue of their table and are handled in order by the worker that owns
+it. Updates fan out to every gateway watching the table. Bot turns go to the bots service of the
+seat's bot; postings go to the ledger.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+JSON: TypeAlias = dict[str, Any]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# Requests: table shard queue.
+
+
+class CreateTable(Message):
+    """Open a table with its host in the first seat, bots where asked, and maybe start at once."""
+
+    kind: Literal["create"] = "create"
+    table_id: str
+    request_id: str
+    game: str
+    settings: JSON
+    invite_code: str
+    host_id: str
+    host_name: str
+    bots: dict[int, str] = Field(default_factory=dict)  # seat -> bot name or level
+    start: bool = False
+
+
+class Act(Message):
+    """A player's action at a table: a game decision or a lifecycle action."""
+
+    kind: Literal["act"] = "act"
+    table_id: str
+    request_id: str  # the action id: a duplicate takes effect once
+    player_id: str
+    seq: int
+    action: JSON
+
+
+class Join(Message):
+    kind: Literal["join"] = "join"
+    table_id: str
+    request_id: str
+    player_id: str
+    name: str
+    seat: int | None = None  # None: the first free seat
+
+
+class Presence(Message):
+    """A gateway saw a player's connection to the table open or close."""
+
+    kind: Literal["presence"] = "presence"
+    table_id: str
+    request_id: str
+    player_id: str
+    connected: bool
+
+
+class Sync(Message):
+    """Ask for a fresh snapshot of the table's views (after a connect or a gap in ``seq``)."""
+
+    kind: Literal["sync"] = "sync"
+    table_id: str
+    request_id: str
+    player_id: str | None = None
+
+
+class Tick(Message):
+    """The owning worker's timer: the table's deadline at ``seq`` may have passed."""
+
+    kind: Literal["tick"] = "tick"
+    table_id: str
+    request_id: str
+    seq: int
+
+
+Request: TypeAlias = Annotated[
+    CreateTable | Act | Join | Presence | Sync | Tick, Field(discriminator="kind")
+]
+REQUEST: TypeAdapter[Request] = TypeAdapter(Request)
+
+
+# Updates: the updates exchange, routing key ``table.<id>``.
+
+
+class Outcome(Message):
+    """The answer to one request: accepted, or refused with a stable code and a reason."""
+
+    request_id: str
+    player_id: str | None
+    ok: bool
+    code: str = ""
+    message: str = ""
+
+
+class TableUpdate(Message):
+    """The table after ``seq``: each seated player's own view and the spectators' view."""
+
+    kind: Literal["update"] = "update"
+    table_id: str
+    seq: int
+    views: dict[str, JSON]  # player id -> that seat's view
+    spectator: JSON
+    outcome: Outcome | None = None
+    snapshot_for: str | None = None  # a Sync's player (or "*" for a spectator's)
+
+
+class ChatLine(Message):
+    kind: Literal["chat"] = "chat"
+    table_id: str
+    player_id: str
+    name: str
+    text: str
+    at: int
+
+
+class Refusal(Message):
+    """A request the table refused before it reached the game (unknown table, not seated)."""
+
+    kind: Literal["refusal"] = "refusal"
+    table_id: str
+    outcome: Outcome
+
+
+Update: TypeAlias = Annotated[TableUpdate | ChatLine | Refusal, Field(discriminator="kind")]
+UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
+
+
+# Bot turns: the bots exchange, routing key = the bot's name.
+
+
+class BotTurn(Message):
+    table_id: str
+    seat: int
+    seq: int
+    bot: str
+    player_id: str
+    view: JSON
+
+
+# Ledger postings: the postings queue.
+
+
+class Leg(Message):
+    """One movement of chips: ``amount`` cents from ``debit`` to ``credit`` (account names)."""
+
+    debit: str
+    credit: str
+    amount: int
+    code: str
+
+
+class Posting(Message):
+    """Every chip movement of one table event, applied atomically and exactly once by ``id``."""
+
+    id: str  # "<table>:<seq>": the idempotency key
+    table_id: str
+    hand_no: int
+    legs: tuple[Leg, ...]

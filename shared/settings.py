@@ -1,0 +1,37 @@
+"""Service settings from the environment, with the local defaults of a development machine."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from shared.bus import DEFAULT_SHARDS, DEFAULT_URL, Topology
+
+DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEV_SECRET = "swick-development-secret-change-me"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    amqp_url: str = DEFAULT_URL
+    database_url: str = DEFAULT_DATABASE
+    namespace: str = "swick"
+    shards: int = DEFAULT_SHARDS
+    secret: str = DEV_SECRET
+    starting_grant: int = 4000
+
+    @property
+    def topology(self) -> Topology:
+        return Topology(self.namespace, self.shards)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            amqp_url=env.get("SWICK_AMQP_URL", DEFAULT_URL),
+            database_url=env.get("SWICK_DATABASE_URL", DEFAULT_DATABASE),
+            namespace=env.get("SWICK_NAMESPACE", "swick"),
+            shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
+            secret=env.get("SWICK_SECRET", DEV_SECRET),
+            starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
+        )

@@ -1,0 +1,620 @@
+"""A stateful property test of the pure Swick engine (hypothesis ``RuleBasedStateMachine``).
+
+A table of 3 to 6 seats with drawn stacks and antes plays random legal decisions, while every
+other step throws a wrong command at it (a seat out of turn, a stale or early ``seq``, an option
+marked illegal, a replayed ``action_id``, a card the seat does not hold, lifecycle misuse, a
+timeout before its deadline...), lets a deadline pass, sits players out and back in, lets them
+leave and new ones join, and ends and restarts games. After every accepted command it checks:
+
+* every refused command raised ``IllegalCommand`` and left the state exactly as it was;
+* money is conserved: ``sum(stacks) + pot + carry`` only moves when a player brings a stack to
+  the table (``SeatTaken``) or takes one away (``SeatLeft``); every settled hand has
+  ``sum(delta) + carry_out - carry_in == 0``, pays out exactly its pot, and took in exactly the
+  carry that was outstanding at its deal;
+* while cards are dealt, the 32 cards are each in exactly one place: a seat's hand (passed and
+  dropped players keep theirs), the trump card when it was left on the table, the stock, the
+  discards not yet recycled, the trick in play and the finished tricks;
+* every deal and every recycled stock is the one ``docs/fairness.md`` describes, recomputed here
+  from the seed, the hand number, the entropy and the seat order;
+* folding the whole event list from ``new_table`` through ``evolve`` gives the current state;
+* every seat's view (and a spectator's) shows only the cards that seat may see (rules §4), and a
+  blind dealer's own cards as ``None``;
+* the pot is divisible by 3 while cards are dealt, states survive a JSON round trip, and the
+  seats the table waits for are seated, have a legal option and a running deadline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from shared import fairness
+from shared.games import lifecycle as lc
+from shared.games.interface import Command, IllegalCommand
+from shared.games.swick import actions as ac
+from shared.games.swick import events as ev
+from shared.games.swick.cards import DECK, Card, code, parse
+from shared.games.swick.codec import dump_state, dump_view, load_state
+from shared.games.swick.decide import step
+from shared.games.swick.evolve import evolve
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import (
+    BETWEEN_HANDS,
+    DEALER_EXTRA,
+    RECENT_IDS,
+    HandResult,
+    Phase,
+    State,
+    TableConfig,
+    new_table,
+)
+from shared.games.swick.views import view_for
+
+TIMER_MS = 10_000
+ANTE_MENUS: tuple[tuple[int, ...], ...] = ((3, 6, 9, 12, 15), (3,), (6, 30), (15, 150, 300))
+ENTROPY_TEXTS = ("", "abc", "ünïcødé ♠ entropy", "🂡 ace of spades", "x" * 64)
+BLIND_PHASES = frozenset({Phase.TRUMP, Phase.KNOCK, Phase.DRAW})
+# Hand actions thrown at a table by a seat that may not take them now.
+STRAY_ACTIONS: tuple[ac.Action, ...] = (
+    ac.ChooseAnte(3),
+    ac.Ready(),
+    ac.DecideTrump(keep=True),
+    ac.Knock(knock=True),
+    ac.Knock(knock=False),
+    ac.Draw(()),
+    ac.DiscardFourth(0),
+    ac.FaceTrump(play=True),
+    ac.FaceTrump(play=False),
+    ac.PlayCard(31),
+)
+WRONG_KINDS = (
+    "not_to_act",
+    "stale",
+    "ahead",
+    "illegal_option",
+    "duplicate",
+    "not_in_hand",
+    "take_seat_mid_hand",
+    "end_game_non_host",
+    "end_game_bad_time",
+    "start_mid_game",
+    "early_timeout",
+    "bad_entropy",
+    "sit_out_no_change",
+    "bad_action_id",
+    "bad_seat",
+)
+
+_CODES = {code(card): card for card in DECK}
+_LABEL = re.compile(r"(?:10|[7-9JQKA])[♣♦♥♠]")
+_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def _strings(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list | tuple):
+        for value in data:
+            yield from _strings(value)
+
+
+def cards_in_json(data: Any) -> set[Card]:
+    """Every card a JSON document names, as a code (``"10D"``) or inside a text (``"10♦"``)."""
+    found: set[Card] = set()
+    for text in _strings(data):
+        card = _CODES.get(text)
+        if card is not None:
+            found.add(card)
+        for match in _LABEL.findall(text):
+            found.add(parse(match[:-1] + _SYMBOLS[match[-1]]))
+    return found
+
+
+def dealt_deck(seed: bytes, hand_no: int, context: bytes) -> list[Card]:
+    """The shuffled deck of a hand, as ``docs/fairness.md`` describes it."""
+    return fairness.shuffle(DECK, fairness.Stream(seed, "deal", hand_no, context))
+
+
+def deal(
+    deck: Sequence[Card], order: Sequence[int], seats: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    """One card at a time to each seat of ``order``, three rounds; then the trump; the stock."""
+    hands: list[list[Card]] = [[] for _ in range(seats)]
+    cards = iter(deck)
+    for _round in range(3):
+        for seat in order:
+            hands[seat].append(next(cards))
+    trump = next(cards)
+    return tuple(tuple(hand) for hand in hands), trump, tuple(cards)
+
+
+def public_cards(s: State) -> set[Card]:
+    """Cards everyone may see: the trump card, the trick, the finished tricks, a special hand."""
+    public: set[Card] = set()
+    if s.trump_card is not None:
+        public.add(s.trump_card)
+    public.update(card for _, card in s.trick)
+    public.update(card for trick in s.played for _, card in trick)
+    if s.result is not None and s.result.special is not None:
+        public.update(s.result.special.cards)
+    return public
+
+
+class SwickMachine(RuleBasedStateMachine):
+    """One table, driven by random legal play and a stream of wrong commands."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = new_table(TableConfig())
+        self.replayed = self.state
+        self.events: list[ev.Event] = []
+        self.accepted: list[str] = []
+        self.now = 0
+        self.bank = 0  # money brought to the table minus money taken away
+        self.carry_at_deal = 0
+        self.hands_settled = 0
+        self._ids = itertools.count(1)
+        self._players = itertools.count(1)
+
+    # Driving the engine.
+
+    def _command(
+        self,
+        actor: int | None,
+        action: ac.Action,
+        *,
+        seq: int | None = None,
+        action_id: str | None = None,
+    ) -> Command[ac.Action]:
+        return Command(
+            actor=actor,
+            action=action,
+            action_id=f"id-{next(self._ids)}" if action_id is None else action_id,
+            seq=self.state.seq if seq is None else seq,
+            at=self.now,
+        )
+
+    def send(self, actor: int | None, action: ac.Action) -> list[ev.Event]:
+        """A command that must be accepted; its events are checked and folded in."""
+        command = self._command(actor, action)
+        try:
+            state, events = step(self.state, command)
+        except IllegalCommand as error:
+            raise AssertionError(f"refused {command}: {error}") from error
+        assert events, "an accepted command has events"
+        first = events[0]
+        assert isinstance(first, ev.Accepted), first
+        assert (first.action_id, first.actor) == (command.action_id, actor)
+        for event in events:
+            self._fold(event)
+        assert self.replayed == state, "the events do not rebuild the state step returned"
+        assert state.seq == self.state.seq + 1
+        self.state = state
+        self.events.extend(events)
+        self.accepted.append(command.action_id)
+        return events
+
+    def refuse(
+        self,
+        actor: int | None,
+        action: ac.Action,
+        codes: set[str],
+        *,
+        seq: int | None = None,
+        action_id: str | None = None,
+    ) -> None:
+        """A command that must be refused with one of ``codes``, changing nothing."""
+        command = self._command(actor, action, seq=seq, action_id=action_id)
+        before = self.state.copy()
+        dumped = dump_state(self.state)
+        try:
+            step(self.state, command)
+        except IllegalCommand as error:
+            assert error.code in codes, f"{command} refused with {error}, expected one of {codes}"
+        else:
+            raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
+        assert self.state == before, "a refused command changed the state"
+        assert dump_state(self.state) == dumped, "a refused command changed the state"
+
+    def _fold(self, event: ev.Event) -> None:
+        """Check one event against the state before it, then fold it into the replayed state."""
+        s = self.replayed
+        if isinstance(event, ev.SeatTaken):
+            self.bank += event.stack
+        elif isinstance(event, ev.SeatLeft):
+            assert s.status[event.seat] == "", "a seat dealt into a hand left during it"
+            self.bank -= s.stacks[event.seat]
+        elif isinstance(event, ev.HandDealt):
+            self._check_deal(s, event)
+        elif isinstance(event, ev.Drew):
+            self._check_draw(s, event)
+        elif isinstance(event, ev.HandSettled):
+            self._check_settlement(s, event.result)
+        self.replayed = evolve(s, event)
+
+    def _check_deal(self, s: State, e: ev.HandDealt) -> None:
+        dealer = s.dealer
+        assert dealer is not None
+        n = len(s.players)
+        assert e.hand_no == s.hand_no + 1
+        assert len(e.order) >= 3 and e.order[-1] == dealer
+        clockwise = [(dealer + k) % n for k in range(1, n + 1)]
+        assert list(e.order) == [seat for seat in clockwise if seat in e.order]
+        for seat in e.order:
+            assert s.players[seat] is not None
+            assert seat == dealer or (seat in s.candidates and s.entropy[seat] is not None)
+        context = fairness.entropy_digest([(seat, s.entropy[seat] or "") for seat in e.order])
+        assert e.context == context.hex()
+        hands, trump, stock = deal(
+            dealt_deck(bytes.fromhex(s.seed), e.hand_no, context), e.order, n
+        )
+        assert (e.hands, e.trump_card, e.stock) == (hands, trump, stock), "not the documented deal"
+        free_ride = s.carry > 0
+        assert s.free_ride == free_ride
+        for seat in range(n):
+            pay = (0 if free_ride else s.ante) if seat in e.order else 0
+            if seat == dealer:
+                pay += DEALER_EXTRA
+            assert e.antes[seat] == pay
+            assert s.stacks[seat] >= pay, "dealt in without covering the ante (rules §7)"
+        self.carry_at_deal = s.carry
+
+    def _check_draw(self, s: State, e: ev.Drew) -> None:
+        assert len(e.drawn) == len(e.discards) <= 3
+        if not e.recycled:
+            assert len(s.stock) >= len(e.drawn)
+            assert e.drawn == s.stock[: len(e.drawn)]
+            return
+        assert len(s.stock) < len(e.drawn), "recycled while the stock could cover the draw"
+        stream = fairness.Stream(
+            bytes.fromhex(s.seed), "recycle", s.hand_no, bytes.fromhex(s.context), s.recycles
+        )
+        assert e.recycled == tuple(fairness.shuffle(sorted(s.discards), stream))
+        assert e.drawn == (*s.stock, *e.recycled)[: len(e.drawn)]
+
+    def _check_settlement(self, s: State, r: HandResult) -> None:
+        assert sum(r.delta) + r.carry_out - r.carry_in == 0
+        assert r.carry_in == self.carry_at_deal
+        assert r.pot == s.pot == r.carry_in + sum(r.antes)
+        assert r.pot % 3 == 0
+        assert sum(r.payouts) == r.pot, "a hand pays out exactly its pot"
+        assert r.carry_out == sum(r.penalties)
+        for seat, (paid, ante, owed) in enumerate(
+            zip(r.payouts, r.antes, r.penalties, strict=True)
+        ):
+            assert r.delta[seat] == paid - ante - owed
+            assert owed >= 0 and paid >= 0
+            if owed:
+                assert s.status[seat] in ("in", "dropped", "passed"), "only a seat in can go set"
+        self.hands_settled += 1
+
+    # Checks after every step.
+
+    @invariant()
+    def check(self) -> None:
+        s = self.state
+        n = len(s.players)
+        if n == 0:
+            return
+        assert sum(s.stacks) + s.pot + s.carry == self.bank, "money created or destroyed"
+        assert s.recent_ids == tuple(self.accepted[-RECENT_IDS:])
+        if s.order:
+            self._check_cards(s)
+        else:
+            assert s.pot == 0
+            assert s.hands == ((),) * n and not s.stock and not s.discards and not s.trick
+            assert s.trump_card is None
+        pending = to_act(s)
+        for seat in pending:
+            assert s.players[seat] is not None
+            assert any(option.legal for option in legal_actions(s, seat)), f"{seat} is stuck"
+        assert (s.deadline is not None) == bool(pending), "a pending decision has no deadline"
+        assert load_state(dump_state(s)) == s
+        self._check_views(s)
+
+    def _check_cards(self, s: State) -> None:
+        assert s.pot % 3 == 0
+        assert len(s.order) >= 3
+        places: list[Card] = [card for hand in s.hands for card in hand]
+        places += s.stock
+        places += s.discards
+        places += [card for _, card in s.trick]
+        places += [card for trick in s.played for _, card in trick]
+        assert s.trump_card is not None
+        if not s.kept:
+            places.append(s.trump_card)
+        else:
+            assert s.dealer is not None
+            dealer_has = s.trump_card in s.hands[s.dealer]
+            played = any(card == s.trump_card for t in (s.trick, *s.played) for _, card in t)
+            assert dealer_has != played, "the kept trump card left the dealer other than by play"
+        assert sorted(places) == list(DECK), f"cards lost or doubled: {Counter(places)}"
+        for seat, hand in enumerate(s.hands):
+            if seat not in s.order:
+                assert not hand
+
+    def _check_views(self, s: State) -> None:
+        public = public_cards(s)
+        for seat in (*range(len(s.players)), None):
+            view = view_for(s, seat)
+            data = dump_view(view)
+            seen = cards_in_json(data)
+            if seat is None or s.players[seat] is None:
+                assert view.seat is None and view.hand == () and view.options == ()
+                assert seen <= public, f"a spectator sees {seen - public}"
+                continue
+            hand: tuple[Card | None, ...] = s.hands[seat]
+            if seat == s.dealer and s.phase in BLIND_PHASES:
+                hand = tuple(c if s.kept and c == s.trump_card else None for c in s.hands[seat])
+            assert view.hand == hand, f"seat {seat} at {s.phase} shown {view.hand}"
+            own = {card for card in hand if card is not None} | set(s.discarded[seat])
+            allowed = own | public
+            assert seen <= allowed, f"seat {seat} at {s.phase} sees {seen - allowed}"
+
+    def teardown(self) -> None:
+        if self.events:
+            state = new_table(self.state.config)
+            for event in self.events:
+                state = evolve(state, event)
+            assert state == self.state, "replaying every event does not rebuild the table"
+
+    # Setting up.
+
+    @initialize(
+        seats=st.integers(3, 6),
+        stacks=st.lists(st.integers(0, 400), min_size=6, max_size=6),
+        antes=st.sampled_from(ANTE_MENUS),
+        seed=st.binary(min_size=32, max_size=32),
+    )
+    def seat_players(
+        self, seats: int, stacks: list[int], antes: tuple[int, ...], seed: bytes
+    ) -> None:
+        self.state = self.replayed = new_table(
+            TableConfig(seats=seats, antes=antes, timer_ms=TIMER_MS)
+        )
+        for seat in range(seats):
+            self.send(None, lc.TakeSeat(seat, self._new_player(), stacks[seat]))
+        self._start(seed)
+
+    def _new_player(self) -> lc.Player:
+        k = next(self._players)
+        return lc.Player(f"player-{k}", f"Player {k}")
+
+    def _eligible(self, pay: int) -> list[int]:
+        s = self.state
+        return [
+            seat
+            for seat, player in enumerate(s.players)
+            if player is not None
+            and not s.sitting_out[seat]
+            and not s.leaving[seat]
+            and s.stacks[seat] >= pay
+        ]
+
+    def _start(self, seed: bytes) -> None:
+        host = self.state.host
+        least = min(self.state.config.antes)
+        players, dealers = self._eligible(least), self._eligible(least + DEALER_EXTRA)
+        if len(players) < 3 or not dealers:
+            self.refuse(host, lc.StartGame(seed.hex()), {"not_enough_players"})
+            return
+        events = self.send(host, lc.StartGame(seed.hex()))
+        started = next(e for e in events if isinstance(e, ev.GameStarted))
+        assert started.first_dealer == fairness.choose_first_dealer(seed, dealers)
+        assert started.fingerprint == fairness.fingerprint(seed)
+        assert self.state.phase is not Phase.LOBBY
+
+    # Rules.
+
+    @precondition(lambda self: bool(to_act(self.state)))
+    @rule(picks=st.lists(st.integers(0, 2**16 - 1), min_size=1, max_size=16))
+    def play_legal(self, picks: list[int]) -> None:
+        """A run of legal decisions, each by a seat the table waits for."""
+        for k, pick in enumerate(picks):
+            seats = to_act(self.state)
+            if not seats:
+                return
+            if k:
+                self.check()
+            seat = seats[pick % len(seats)]
+            options = [o.action for o in legal_actions(self.state, seat) if o.legal]
+            action = options[(pick >> 3) % len(options)]
+            if isinstance(action, ac.ChooseAnte | ac.Ready) and pick % 5 == 0:
+                entropy = ENTROPY_TEXTS[(pick >> 6) % len(ENTROPY_TEXTS)]
+                if isinstance(action, ac.Ready):
+                    action = ac.Ready(entropy)
+                else:
+                    action = ac.ChooseAnte(action.amount, entropy)
+            self.now += pick % 4_000
+            self.send(seat, action)
+
+    @precondition(lambda self: self.state.deadline is not None)
+    @rule(late=st.integers(0, 5_000))
+    def time_out(self, late: int) -> None:
+        """The deadline passes: the table decides for every seat it waits for."""
+        deadline = self.state.deadline
+        assert deadline is not None
+        waiting = to_act(self.state)
+        self.now = max(self.now, deadline) + late
+        events = self.send(None, lc.Timeout())
+        timed_out = [e.seat for e in events if isinstance(e, ev.TimedOut)]
+        assert timed_out == list(waiting)
+
+    @rule(pick=st.integers(0, 5), out=st.booleans())
+    def sit_out(self, pick: int, out: bool) -> None:
+        s = self.state
+        seat = pick % len(s.players)
+        if s.players[seat] is None:
+            self.refuse(seat, lc.SitOut(out), {"not_seated"})
+        elif s.sitting_out[seat] == out:
+            self.refuse(seat, lc.SitOut(out), {"no_change"})
+        else:
+            self.send(seat, lc.SitOut(out))
+            assert self.state.sitting_out[seat] == out
+
+    @rule(pick=st.integers(0, 5), stack=st.integers(0, 400), leave=st.integers(0, 2))
+    def leave_or_join(self, pick: int, stack: int, leave: int) -> None:
+        """Now and then a player leaves; between hands a new one takes an empty seat."""
+        s = self.state
+        seat = pick % len(s.players)
+        if s.players[seat] is None:
+            if s.phase in BETWEEN_HANDS:
+                self.send(None, lc.TakeSeat(seat, self._new_player(), stack))
+            else:
+                self.refuse(
+                    None, lc.TakeSeat(seat, self._new_player(), stack), {"hand_in_progress"}
+                )
+        elif leave == 0:
+            if s.status[seat] and s.leaving[seat]:
+                self.refuse(seat, lc.Leave(), {"no_change"})
+            else:
+                self.send(seat, lc.Leave())
+                if self.state.status[seat]:
+                    assert self.state.leaving[seat]
+                else:
+                    assert self.state.players[seat] is None
+
+    @precondition(
+        lambda self: (
+            self.state.phase in (Phase.ANTE, Phase.READY, Phase.WAITING)
+            and self.state.host is not None
+        )
+    )
+    @rule(go=st.integers(0, 3))
+    def end_game(self, go: int) -> None:
+        """Now and then the host ends the game between hands (refused while a carry is out)."""
+        if go:
+            return
+        if self.state.carry:
+            self.refuse(self.state.host, lc.EndGame(), {"carry_outstanding"})
+            return
+        self.send(self.state.host, lc.EndGame())
+        s = self.state
+        assert s.phase is Phase.ENDED
+        nets = [row.net for row in s.standings]
+        assert nets == sorted(nets, reverse=True)
+
+    @precondition(
+        lambda self: self.state.phase in (Phase.LOBBY, Phase.ENDED) and self.state.host is not None
+    )
+    @rule(seed=st.binary(min_size=32, max_size=32))
+    def start_game(self, seed: bytes) -> None:
+        self._start(seed)
+
+    @rule(kind=st.sampled_from(WRONG_KINDS), pick=st.integers(0, 2**16 - 1))
+    def wrong_command(self, kind: str, pick: int) -> None:
+        """A command the table must refuse, changing nothing."""
+        s = self.state
+        n = len(s.players)
+        pending = to_act(s)
+        seat = pending[pick % len(pending)] if pending else None
+        options = legal_actions(s, seat) if seat is not None else []
+        legal = [o.action for o in options if o.legal]
+        illegal = [o.action for o in options if not o.legal]
+        some_legal = legal[pick % len(legal)] if legal else None
+        seated = [p for p in range(n) if s.players[p] is not None]
+
+        if kind == "not_to_act":
+            others = [p for p in range(n) if p not in pending]
+            actor = ([*others, None])[pick % (len(others) + 1)]
+            action = some_legal or STRAY_ACTIONS[pick % len(STRAY_ACTIONS)]
+            codes = {"not_your_turn", "wrong_phase", "not_seated", "no_face_trump"}
+            self.refuse(actor, action, codes)
+        elif kind == "stale" and some_legal is not None and s.turn_seq > 0:
+            self.refuse(seat, some_legal, {"stale"}, seq=pick % s.turn_seq)
+        elif kind == "illegal_option" and illegal:
+            action = illegal[pick % len(illegal)]
+            self.refuse(seat, action, {"illegal_card", "cannot_cover", "kept_trump"})
+        elif kind == "duplicate" and self.accepted and (some_legal is not None or seated):
+            recent = self.accepted[-RECENT_IDS:]
+            replay = recent[pick % len(recent)]
+            if some_legal is not None:
+                self.refuse(seat, some_legal, {"duplicate"}, action_id=replay)
+            else:
+                who = seated[pick % len(seated)]
+                again = lc.SitOut(not s.sitting_out[who])
+                self.refuse(who, again, {"duplicate"}, action_id=replay)
+        elif kind == "not_in_hand" and seat is not None and s.phase in _CARD_PHASES:
+            absent = [card for card in DECK if card not in s.hands[seat]]
+            card = absent[pick % len(absent)]
+            action = {
+                Phase.TRICKS: ac.PlayCard(card),
+                Phase.DRAW: ac.Draw((card,)),
+                Phase.DEALER_DRAW: ac.Draw((card,)),
+                Phase.DEALER_DISCARD: ac.DiscardFourth(card),
+            }[s.phase]
+            self.refuse(seat, action, {"bad_cards"})
+        elif kind == "take_seat_mid_hand":
+            where = pick % n
+            if s.phase not in BETWEEN_HANDS:
+                self.refuse(None, lc.TakeSeat(where, self._new_player(), 100), {"hand_in_progress"})
+            elif s.players[where] is not None:
+                self.refuse(None, lc.TakeSeat(where, self._new_player(), 100), {"seat_taken"})
+            else:
+                self.refuse(where, lc.TakeSeat(where, self._new_player(), 100), {"not_allowed"})
+        elif kind == "end_game_non_host":
+            others = [p for p in range(n) if p != s.host]
+            actor = ([*others, None])[pick % (len(others) + 1)]
+            self.refuse(actor, lc.EndGame(), {"not_host", "not_seated"})
+        elif (
+            kind == "end_game_bad_time"
+            and s.host is not None
+            and (s.phase not in (Phase.ANTE, Phase.READY, Phase.WAITING) or s.carry)
+        ):
+            self.refuse(s.host, lc.EndGame(), {"hand_in_progress", "carry_outstanding"})
+        elif (
+            kind == "start_mid_game"
+            and s.host is not None
+            and s.phase not in (Phase.LOBBY, Phase.ENDED)
+        ):
+            self.refuse(s.host, lc.StartGame(bytes(32).hex()), {"game_in_progress"})
+        elif kind == "early_timeout":
+            if s.deadline is None or self.now < s.deadline:
+                self.refuse(None, lc.Timeout(), {"not_due"})
+            else:
+                self.refuse(pick % n, lc.Timeout(), {"not_allowed"})
+        elif kind == "bad_entropy" and s.phase in (Phase.ANTE, Phase.READY) and seat is not None:
+            text = ("x" * 65, "tab\there", "new\nline")[pick % 3]
+            if s.phase is Phase.READY:
+                self.refuse(seat, ac.Ready(text), {"bad_entropy"})
+            else:
+                amounts = [a.amount for a in legal if isinstance(a, ac.ChooseAnte)]
+                self.refuse(seat, ac.ChooseAnte(amounts[0], text), {"bad_entropy"})
+        elif kind == "sit_out_no_change" and seated:
+            who = seated[pick % len(seated)]
+            self.refuse(who, lc.SitOut(s.sitting_out[who]), {"no_change"})
+        elif kind == "bad_action_id":
+            action_id = ("", "x" * 65)[pick % 2]
+            self.refuse(seat, some_legal or lc.Timeout(), {"malformed"}, action_id=action_id)
+        elif kind == "bad_seat":
+            self.refuse(n + pick % 3, some_legal or ac.Ready(), {"bad_seat"})
+        else:  # "ahead", or a kind that does not apply now
+            ahead = s.seq + 1 + pick % 5
+            self.refuse(seat, some_legal or lc.Timeout(), {"bad_seq"}, seq=ahead)
+
+
+_CARD_PHASES = frozenset({Phase.TRICKS, Phase.DRAW, Phase.DEALER_DRAW, Phase.DEALER_DISCARD})
+
+SwickMachine.TestCase.settings = settings(
+    max_examples=200,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestSwickMachine = SwickMachine.TestCase
