@@ -40,6 +40,12 @@ def _verify(args: argparse.Namespace) -> int:
     return 1
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from services.serve import serve
+
+    return serve(args.service, host=args.host, port=args.port)
+
+
 def _up(args: argparse.Namespace) -> int:
     print(
         "Swick Online: the engine is built (try `swick bench engine`); the services "
@@ -54,6 +60,12 @@ def parser() -> argparse.ArgumentParser:
 
     up = commands.add_parser("up", help="start the whole system")
     up.set_defaults(run=_up)
+
+    serve = commands.add_parser("serve", help="run one service in this process")
+    serve.add_argument("service", choices=["gateway", "table"])
+    serve.add_argument("--host", default="127.0.0.1", help="gateway: address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="gateway: port to listen on")
+    serve.set_defaults(run=_serve)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     targets = bench.add_subparsers(dest="target", required=True)

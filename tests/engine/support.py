@@ -190,7 +190,7 @@ class Table:
         The dealer keeps or leaves the trump card; every non-dealer knocks except ``passes``;
         each seat draws after discarding ``discards[seat]`` (nothing by default); the dealer knocks
         when ``dealer_knocks``, discards ``fourth`` when holding four cards, and answers the
-        face-trump decision with ``face_play`` (``None``: stop there).
+        face-trump decision with ``face_play``. ``None`` for either stops the hand there.
         """
         discards = discards or {}
         self.act(self.state.dealer, ac.DecideTrump(keep))  # refused unless the hand was dealt
@@ -203,13 +203,16 @@ class Table:
                 self.act(seat, ac.Draw(cards(discards.get(seat, ""))))
             elif phase is Phase.DEALER_KNOCK:
                 self.act(seat, ac.Knock(dealer_knocks))
-            elif phase is Phase.DEALER_DISCARD:
-                assert fourth is not None, "the dealer holds four cards: name the fourth"
+            elif phase is Phase.DEALER_DISCARD and fourth is not None:
                 self.act(seat, ac.DiscardFourth(parse(fourth)))
             elif phase is Phase.FACE_TRUMP and face_play is not None:
                 self.act(seat, ac.FaceTrump(face_play))
             else:
                 return
+
+    def phase(self) -> Phase:
+        """The phase now; a call, so that type checkers don't narrow it across actions."""
+        return self.state.phase
 
     @property
     def result(self) -> object:

@@ -20,7 +20,7 @@ from shared.games.swick.state import HandResult, Phase, State
 from shared.games.swick.views import view_for
 from tests.engine.support import Table, cards
 
-D, L, M, N, O, P = range(6)
+D, L, M, N, O, P = range(6)  # noqa: E741 (the rules' seat names)
 STACK = 10_000
 
 
@@ -88,9 +88,7 @@ def test_scenario_01_three_players_ante_3() -> None:
 def test_scenario_02_pot_trick_and_stock_sizes() -> None:
     # 4 players, ante 15: pot 63, a trick is worth 21.
     t = started(4)
-    t.rig(
-        {L: "AH 7C 7D", M: "8H AC 8D", N: "9H 9C AD", D: "10H 10C 10D"}, trump="7S", ante=15
-    )
+    t.rig({L: "AH 7C 7D", M: "8H AC 8D", N: "9H 9C AD", D: "10H 10C 10D"}, trump="7S", ante=15)
     assert t.state.antes == (18, 15, 15, 15)
     assert t.state.pot == 63
     t.to_tricks()
@@ -369,14 +367,14 @@ def test_scenario_16_kept_trump_cannot_be_discarded() -> None:
     t.refuse(D, ac.Draw(cards("KS")), "kept_trump")
     t.refuse(D, ac.Draw(cards("8C KS")), "kept_trump")
     t.act(D, ac.Draw(cards("8C 9H")))
-    assert t.state.phase is Phase.DEALER_DISCARD
+    assert t.phase() is Phase.DEALER_DISCARD
     assert sorted(t.state.hands[D]) == sorted(cards("JD KS 7H 10C"))
     t.refuse(D, ac.DiscardFourth(parse("KS")), "kept_trump")
     t.refuse(D, ac.FaceTrump(play=True), "wrong_phase")
     t.refuse(D, ac.DiscardFourth(parse("9H")), "bad_cards")  # already discarded
     t.act(D, ac.DiscardFourth(parse("7H")))
     assert sorted(t.state.hands[D]) == sorted(cards("JD KS 10C"))
-    assert t.state.phase is Phase.FACE_TRUMP
+    assert t.phase() is Phase.FACE_TRUMP
     t.refuse(D, ac.DiscardFourth(parse("10C")), "wrong_phase")  # exactly one card
 
 
@@ -756,7 +754,7 @@ def test_scenario_31_knock_timeout_passes_and_the_hand_goes_on() -> None:
     assert to_act(t.state) == (M,)
     assert t.state.deadline == t.now + 10_000
     t.act(M, ac.Knock(True))
-    assert t.state.phase is Phase.DRAW
+    assert t.phase() is Phase.DRAW
 
 
 # 32: money is conserved.

@@ -28,7 +28,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -46,11 +47,12 @@ from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
-from shared.games.swick.cards import DECK, Card, code, parse
+from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, make, parse
 from shared.games.swick.codec import dump_state, dump_view, load_state
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.play import special_kind
 from shared.games.swick.state import (
     BETWEEN_HANDS,
     DEALER_EXTRA,
@@ -65,6 +67,8 @@ from shared.games.swick.views import view_for
 
 TIMER_MS = 10_000
 ANTE_MENUS: tuple[tuple[int, ...], ...] = ((3, 6, 9, 12, 15), (3,), (6, 30), (15, 150, 300))
+# Mostly players who can afford many hands; now and then one who is (nearly) broke.
+STACKS = st.one_of(st.integers(100, 3_000), st.integers(100, 3_000), st.integers(0, 40))
 ENTROPY_TEXTS = ("", "abc", "ünïcødé ♠ entropy", "🂡 ace of spades", "x" * 64)
 BLIND_PHASES = frozenset({Phase.TRUMP, Phase.KNOCK, Phase.DRAW})
 # Hand actions thrown at a table by a seat that may not take them now.
@@ -103,15 +107,19 @@ _LABEL = re.compile(r"(?:10|[7-9JQKA])[♣♦♥♠]")
 _SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
-def _strings(data: Any) -> Iterator[str]:
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _strings(value)
-    elif isinstance(data, list | tuple):
-        for value in data:
-            yield from _strings(value)
+def _strings(data: Any) -> list[str]:
+    """Every string value inside a JSON document."""
+    found: list[str] = []
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def cards_in_json(data: Any) -> set[Card]:
@@ -156,6 +164,49 @@ def public_cards(s: State) -> set[Card]:
     return public
 
 
+def special_targets(
+    pick: int, order: Sequence[int]
+) -> tuple[list[tuple[int, list[Card]]], int | None]:
+    """Special hands to rig into a deal: ``(seat, cards)`` pairs and the trump suit they need."""
+    seat = order[pick % len(order)]
+    suits = [s for s in range(4) if s != (pick >> 4) % 4]
+    aces = [make(ACE, s) for s in suits]
+    sevens = [make(SEVEN, s) for s in suits]
+    kind = (pick >> 6) % 4
+    if kind == 0:
+        return [(seat, aces)], None
+    if kind == 1:
+        return [(seat, sevens)], None
+    if kind == 2:
+        trump = (pick >> 4) % 4
+        return [(seat, [make(ACE, trump), make(KING, trump), make(QUEEN, trump)])], trump
+    other = order[(pick + 1) % len(order)]
+    return [(seat, sevens), (other, aces)], None
+
+
+def rigged_deal(e: ev.HandDealt, pick: int) -> ev.HandDealt:
+    """``e`` with its cards swapped around so that some seats hold special hands (rules §2.8)."""
+    layout = [card for seat in e.order for card in e.hands[seat]] + [e.trump_card, *e.stock]
+    slots = {seat: range(3 * k, 3 * k + 3) for k, seat in enumerate(e.order)}
+    targets, trump_suit = special_targets(pick, e.order)
+    fixed: set[int] = set()
+    for seat, cards in targets:
+        for slot, card in zip(slots[seat], cards, strict=True):
+            where = layout.index(card)
+            layout[slot], layout[where] = layout[where], layout[slot]
+            fixed.add(slot)
+    top = 3 * len(e.order)
+    if trump_suit is not None and layout[top] >> 3 != trump_suit:
+        where = next(i for i, c in enumerate(layout) if c >> 3 == trump_suit and i not in fixed)
+        layout[top], layout[where] = layout[where], layout[top]
+    hands = [
+        tuple(layout[i] for i in slots[seat]) if seat in slots else ()
+        for seat in range(len(e.hands))
+    ]
+    assert sorted(layout) == list(DECK)
+    return replace(e, hands=tuple(hands), trump_card=layout[top], stock=tuple(layout[top + 1 :]))
+
+
 class SwickMachine(RuleBasedStateMachine):
     """One table, driven by random legal play and a stream of wrong commands."""
 
@@ -169,6 +220,7 @@ class SwickMachine(RuleBasedStateMachine):
         self.bank = 0  # money brought to the table minus money taken away
         self.carry_at_deal = 0
         self.hands_settled = 0
+        self.rig: int | None = None  # rig the next deal with special hands (see ``rigged_deal``)
         self._ids = itertools.count(1)
         self._players = itertools.count(1)
 
@@ -201,8 +253,16 @@ class SwickMachine(RuleBasedStateMachine):
         first = events[0]
         assert isinstance(first, ev.Accepted), first
         assert (first.action_id, first.actor) == (command.action_id, actor)
+        rig = self.rig
+        rigged = rig is not None and any(isinstance(e, ev.HandDealt) for e in events)
+        if rig is not None and rigged:
+            # As ``Table.rig`` does: the deal's cards are swapped, the rest stands.
+            events = [rigged_deal(e, rig) if isinstance(e, ev.HandDealt) else e for e in events]
+            self.rig = None
         for event in events:
-            self._fold(event)
+            self._fold(event, rigged=rigged)
+        if rigged:
+            state = self.replayed
         assert self.replayed == state, "the events do not rebuild the state step returned"
         assert state.seq == self.state.seq + 1
         self.state = state
@@ -232,7 +292,7 @@ class SwickMachine(RuleBasedStateMachine):
         assert self.state == before, "a refused command changed the state"
         assert dump_state(self.state) == dumped, "a refused command changed the state"
 
-    def _fold(self, event: ev.Event) -> None:
+    def _fold(self, event: ev.Event, *, rigged: bool = False) -> None:
         """Check one event against the state before it, then fold it into the replayed state."""
         s = self.replayed
         if isinstance(event, ev.SeatTaken):
@@ -241,14 +301,14 @@ class SwickMachine(RuleBasedStateMachine):
             assert s.status[event.seat] == "", "a seat dealt into a hand left during it"
             self.bank -= s.stacks[event.seat]
         elif isinstance(event, ev.HandDealt):
-            self._check_deal(s, event)
+            self._check_deal(s, event, rigged=rigged)
         elif isinstance(event, ev.Drew):
             self._check_draw(s, event)
         elif isinstance(event, ev.HandSettled):
             self._check_settlement(s, event.result)
         self.replayed = evolve(s, event)
 
-    def _check_deal(self, s: State, e: ev.HandDealt) -> None:
+    def _check_deal(self, s: State, e: ev.HandDealt, *, rigged: bool) -> None:
         dealer = s.dealer
         assert dealer is not None
         n = len(s.players)
@@ -264,7 +324,10 @@ class SwickMachine(RuleBasedStateMachine):
         hands, trump, stock = deal(
             dealt_deck(bytes.fromhex(s.seed), e.hand_no, context), e.order, n
         )
-        assert (e.hands, e.trump_card, e.stock) == (hands, trump, stock), "not the documented deal"
+        if not rigged:
+            assert (e.hands, e.trump_card, e.stock) == (hands, trump, stock), (
+                "not the deal documented"
+            )
         free_ride = s.carry > 0
         assert s.free_ride == free_ride
         for seat in range(n):
@@ -272,7 +335,8 @@ class SwickMachine(RuleBasedStateMachine):
             if seat == dealer:
                 pay += DEALER_EXTRA
             assert e.antes[seat] == pay
-            assert s.stacks[seat] >= pay, "dealt in without covering the ante (rules §7)"
+            if seat in e.order:
+                assert s.stacks[seat] >= pay, "dealt in without covering the ante (rules §7)"
         self.carry_at_deal = s.carry
 
     def _check_draw(self, s: State, e: ev.Drew) -> None:
@@ -378,7 +442,7 @@ class SwickMachine(RuleBasedStateMachine):
 
     @initialize(
         seats=st.integers(3, 6),
-        stacks=st.lists(st.integers(0, 400), min_size=6, max_size=6),
+        stacks=st.lists(STACKS, min_size=6, max_size=6),
         antes=st.sampled_from(ANTE_MENUS),
         seed=st.binary(min_size=32, max_size=32),
     )
@@ -425,29 +489,59 @@ class SwickMachine(RuleBasedStateMachine):
     @precondition(lambda self: bool(to_act(self.state)))
     @rule(picks=st.lists(st.integers(0, 2**16 - 1), min_size=1, max_size=16))
     def play_legal(self, picks: list[int]) -> None:
-        """A run of legal decisions, each by a seat the table waits for."""
+        """A run of legal decisions, each by a seat the table waits for, with now and then a
+        wrong command in between."""
         for k, pick in enumerate(picks):
+            if k:
+                self.check()
+            if (pick >> 14) == 0:
+                self.wrong_command(WRONG_KINDS[(pick >> 4) % len(WRONG_KINDS)], pick)
             seats = to_act(self.state)
             if not seats:
                 return
-            if k:
-                self.check()
             seat = seats[pick % len(seats)]
-            options = [o.action for o in legal_actions(self.state, seat) if o.legal]
-            action = options[(pick >> 3) % len(options)]
-            if isinstance(action, ac.ChooseAnte | ac.Ready) and pick % 5 == 0:
-                entropy = ENTROPY_TEXTS[(pick >> 6) % len(ENTROPY_TEXTS)]
-                if isinstance(action, ac.Ready):
-                    action = ac.Ready(entropy)
-                else:
-                    action = ac.ChooseAnte(action.amount, entropy)
             self.now += pick % 4_000
-            self.send(seat, action)
+            self.send(seat, self._choose(seat, pick))
+
+    def _choose(self, seat: int, pick: int) -> ac.Action:
+        """A legal option: uniformly, or (for half the picks) knocking in and drawing 3 cards,
+        so that big tables run their stock dry; a seat holding a special hand plays it."""
+        s = self.state
+        options = [o.action for o in legal_actions(s, seat) if o.legal]
+        assert options, f"seat {seat} has no legal option at {s.phase}"
+        hand = s.hands[seat]
+        trump = s.trump_suit
+        if trump is not None and special_kind(hand, trump) is not None:
+            keep = [a for a in options if a in (ac.Knock(True), ac.Draw(()))]
+            if keep:
+                return keep[0]
+        if (pick >> 12) & 1:
+            if ac.Knock(True) in options:
+                return ac.Knock(True)
+            most = max((len(a.discards) for a in options if isinstance(a, ac.Draw)), default=0)
+            draws = [a for a in options if isinstance(a, ac.Draw) and len(a.discards) == most]
+            if draws:
+                return draws[pick % len(draws)]
+        action = options[(pick >> 3) % len(options)]
+        if isinstance(action, ac.ChooseAnte | ac.Ready) and pick % 5 == 0:
+            entropy = ENTROPY_TEXTS[(pick >> 6) % len(ENTROPY_TEXTS)]
+            if isinstance(action, ac.Ready):
+                return ac.Ready(entropy)
+            return ac.ChooseAnte(action.amount, entropy)
+        return action
+
+    @rule(pick=st.integers(0, 2**16 - 1))
+    def rig_next_deal(self, pick: int) -> None:
+        """Now and then the next deal gives special hands (three Aces, three 7s, A-K-Q)."""
+        if self.rig is None and pick % 3 == 0:
+            self.rig = pick >> 2
 
     @precondition(lambda self: self.state.deadline is not None)
-    @rule(late=st.integers(0, 5_000))
-    def time_out(self, late: int) -> None:
-        """The deadline passes: the table decides for every seat it waits for."""
+    @rule(late=st.integers(0, 5_000), go=st.integers(0, 2))
+    def time_out(self, late: int, go: int) -> None:
+        """Now and then a deadline passes: the table decides for every seat it waits for."""
+        if go:
+            return
         deadline = self.state.deadline
         assert deadline is not None
         waiting = to_act(self.state)
@@ -456,19 +550,19 @@ class SwickMachine(RuleBasedStateMachine):
         timed_out = [e.seat for e in events if isinstance(e, ev.TimedOut)]
         assert timed_out == list(waiting)
 
-    @rule(pick=st.integers(0, 5), out=st.booleans())
-    def sit_out(self, pick: int, out: bool) -> None:
+    @rule(pick=st.integers(0, 5), go=st.integers(0, 3))
+    def sit_out(self, pick: int, go: int) -> None:
+        """A seated player sitting out comes back; now and then one who plays sits out."""
         s = self.state
         seat = pick % len(s.players)
         if s.players[seat] is None:
-            self.refuse(seat, lc.SitOut(out), {"not_seated"})
-        elif s.sitting_out[seat] == out:
-            self.refuse(seat, lc.SitOut(out), {"no_change"})
-        else:
+            self.refuse(seat, lc.SitOut(True), {"not_seated"})
+        elif s.sitting_out[seat] or go == 0:
+            out = not s.sitting_out[seat]
             self.send(seat, lc.SitOut(out))
             assert self.state.sitting_out[seat] == out
 
-    @rule(pick=st.integers(0, 5), stack=st.integers(0, 400), leave=st.integers(0, 2))
+    @rule(pick=st.integers(0, 5), stack=STACKS, leave=st.integers(0, 5))
     def leave_or_join(self, pick: int, stack: int, leave: int) -> None:
         """Now and then a player leaves; between hands a new one takes an empty seat."""
         s = self.state
@@ -496,7 +590,7 @@ class SwickMachine(RuleBasedStateMachine):
             and self.state.host is not None
         )
     )
-    @rule(go=st.integers(0, 3))
+    @rule(go=st.integers(0, 9))
     def end_game(self, go: int) -> None:
         """Now and then the host ends the game between hands (refused while a carry is out)."""
         if go:

@@ -1,0 +1,455 @@
+"""The gateway: the lobby over HTTP, one WebSocket per player, and the web client's files.
+
+Player actions become requests on the bus (to the shard that owns the table); what the tables
+publish comes back through the hub, each socket receiving only its own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import (
+    Depends,
+    FastAPI,
+    Header,
+    HTTPException,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
+from pydantic import BaseModel, Field, ValidationError
+
+from services.gateway import protocol as p
+from services.gateway.hub import Connection, Hub
+from services.gateway.identity import Identity, Tokens
+from services.gateway.limits import TokenBucket
+from services.table.store import TableRow, TableStore, connect_pool
+from shared import messages as m
+from shared.bus import Bus
+from shared.games.interface import IllegalCommand
+from shared.games.registry import game
+from shared.settings import Settings
+
+log = logging.getLogger("swick.gateway")
+
+BOT_LEVELS = ("easy", "medium", "hard")
+FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
+
+
+@dataclass
+class Gateway:
+    settings: Settings
+    bus: Bus
+    store: TableStore
+    hub: Hub
+    tokens: Tokens
+    sockets: dict[str, Connection]
+
+
+# HTTP models.
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(max_length=64)
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    token: str | None = None
+    seated: str | None = None
+
+
+class NewTable(BaseModel):
+    seats: int = Field(3, ge=3, le=6)
+    antes: list[int] = Field(default_factory=lambda: [3, 6, 9, 12, 15], max_length=20)
+    timer_seconds: int | None = Field(30, description="10 to 120; none only for private tables")
+    private: bool = False
+    bots: dict[int, str] = Field(default_factory=dict, description="seat (1 to 5) -> level")
+    start: bool = False
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    seats: list[dict[str, Any] | None]
+    antes: list[int]
+    timer_seconds: int | None
+    private: bool
+    phase: str
+    in_progress: bool
+    invite_code: str | None = None
+
+
+def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
+    return TableOut(
+        id=row.table_id,
+        game=row.game,
+        seats=row.seats,
+        antes=row.config.get("antes", [3, 6, 9, 12, 15]),
+        timer_seconds=None
+        if row.config.get("timer_ms") is None
+        else row.config["timer_ms"] // 1000,
+        private=row.private,
+        phase=row.phase,
+        in_progress=row.phase not in ("lobby", "ended"),
+        invite_code=row.invite_code if with_invite else None,
+    )
+
+
+async def current_player(
+    request: Request, authorization: Annotated[str, Header()] = ""
+) -> Identity:
+    gw: Gateway = request.app.state.gateway
+    identity = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
+    if identity is None:
+        raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+    return identity
+
+
+SignedIn = Annotated[Identity, Depends(current_player)]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = await connect_pool(settings.database_url)
+        store = TableStore(pool)
+        await store.migrate(settings.shards)
+        bus = await Bus.connect(settings.amqp_url, settings.topology)
+        hub = Hub(bus)
+        app.state.gateway = Gateway(settings, bus, store, hub, Tokens(settings.secret), {})
+        task = asyncio.create_task(hub.run())
+        await hub.ready.wait()
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            await bus.close()
+            await pool.close()
+
+    app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
+
+    def gateway_of(app: FastAPI) -> Gateway:
+        gw: Gateway = app.state.gateway
+        return gw
+
+    @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
+    async def new_player(body: NewPlayer) -> PlayerOut:
+        try:
+            identity, token = gateway_of(app).tokens.issue(body.name)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        return PlayerOut(id=identity.id, name=identity.name, token=token)
+
+    @app.get("/api/me", response_model=PlayerOut, summary="Who the token is, and their seat")
+    async def me(player: SignedIn) -> PlayerOut:
+        seat = await gateway_of(app).store.seat_of(player.id)
+        return PlayerOut(id=player.id, name=player.name, seated=seat[0] if seat else None)
+
+    @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
+    async def tables() -> list[TableOut]:
+        return [table_out(row) for row in await gateway_of(app).store.lobby()]
+
+    @app.get("/api/tables/{table_id}", response_model=TableOut, summary="A public table")
+    async def table(table_id: str) -> TableOut:
+        row = await gateway_of(app).store.table(table_id)
+        if row is None or row.private:
+            raise HTTPException(404, "There is no such public table")
+        return table_out(row)
+
+    @app.get("/api/invites/{code}", response_model=TableOut, summary="A table by invite code")
+    async def invite(code: str) -> TableOut:
+        row = await gateway_of(app).store.by_invite(code)
+        if row is None:
+            raise HTTPException(404, "No table has this invite code")
+        return table_out(row, with_invite=True)
+
+    @app.post("/api/tables", response_model=TableOut, summary="Open a table and sit at it")
+    async def create_table(body: NewTable, player: SignedIn) -> TableOut:
+        return await open_table(gateway_of(app), player, body)
+
+    @app.post("/api/quickplay", response_model=TableOut, summary="You and 2 bots, dealt at once")
+    async def quickplay(player: SignedIn) -> TableOut:
+        body = NewTable(seats=3, timer_seconds=30, bots={1: "medium", 2: "medium"}, start=True)
+        return await open_table(gateway_of(app), player, body)
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket, token: Annotated[str, Query()] = "") -> None:
+        await serve_socket(gateway_of(app), websocket, token)
+
+    return app
+
+
+async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
+    settings: dict[str, Any] = {
+        "seats": body.seats,
+        "antes": body.antes,
+        "timer_ms": None if body.timer_seconds is None else body.timer_seconds * 1000,
+        "private": body.private,
+    }
+    try:
+        game("swick").make_config(settings)
+    except IllegalCommand as error:
+        raise HTTPException(422, error.message) from None
+    for seat, level in body.bots.items():
+        if not 1 <= seat < body.seats or level not in BOT_LEVELS:
+            raise HTTPException(422, f"Bots sit in seats 1 to {body.seats - 1}: {BOT_LEVELS}")
+    if await gw.store.seat_of(player.id) is not None:
+        raise HTTPException(409, "You already have a seat at a table: leave it first")
+    table_id = f"t-{secrets.token_hex(6)}"
+    code = secrets.token_urlsafe(6)
+    request = m.CreateTable(
+        table_id=table_id,
+        request_id=f"{player.id}/create-{table_id}",
+        game="swick",
+        settings=settings,
+        invite_code=code,
+        host_id=player.id,
+        host_name=player.name,
+        bots=body.bots,
+        start=body.start,
+    )
+    await gw.bus.request(table_id, request.model_dump_json().encode())
+    seats: list[dict[str, Any] | None] = [None] * body.seats
+    seats[0] = {"id": player.id, "name": player.name, "bot": None}
+    row = TableRow(table_id, "swick", 0, settings, body.private, code, 0, "lobby", seats, None)
+    return table_out(row, with_invite=True)
+
+
+async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
+    player = gw.tokens.verify(token)
+    if player is None:
+        await websocket.close(code=4401, reason="invalid token")
+        return
+    await websocket.accept()
+    conn = Connection(player)
+    previous = gw.sockets.get(player.id)
+    if previous is not None:
+        previous.closed = True  # one socket per player: the newer one wins
+    gw.sockets[player.id] = conn
+    writer = asyncio.create_task(_write(websocket, conn))
+    seat = await gw.store.seat_of(player.id)
+    conn.send(
+        p.Welcome(player={"id": player.id, "name": player.name}, seated=seat[0] if seat else None)
+    )
+    if seat is not None:
+        await gw.hub.watch(conn, seat[0])
+        await _request(
+            gw,
+            m.Presence(
+                table_id=seat[0],
+                request_id=_rid(player, "presence"),
+                player_id=player.id,
+                connected=True,
+            ),
+        )
+        await _request(
+            gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
+        )
+    session = Session(gw, conn)
+    try:
+        while not conn.closed:
+            frame = await websocket.receive_text()
+            await session.handle(frame)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        writer.cancel()
+        if gw.sockets.get(player.id) is conn:
+            del gw.sockets[player.id]
+            seat = await gw.store.seat_of(player.id)
+            if seat is not None:
+                with contextlib.suppress(Exception):
+                    await _request(
+                        gw,
+                        m.Presence(
+                            table_id=seat[0],
+                            request_id=_rid(player, "presence"),
+                            player_id=player.id,
+                            connected=False,
+                        ),
+                    )
+        await gw.hub.forget(conn)
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    with contextlib.suppress(Exception):
+        while not conn.closed or not conn.outbox.empty():
+            await websocket.send_text(await conn.outbox.get())
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1008, reason="closed by the server")
+
+
+def _rid(player: Identity, what: str) -> str:
+    return f"{player.id}/{what}-{secrets.token_hex(4)}"
+
+
+async def _request(
+    gw: Gateway, request: m.CreateTable | m.Act | m.Join | m.Presence | m.Sync
+) -> None:
+    await gw.bus.request(request.table_id, request.model_dump_json().encode())
+
+
+class Session:
+    """One socket's messages: parsed, limited, checked, then answered or sent on."""
+
+    def __init__(self, gw: Gateway, conn: Connection) -> None:
+        self.gw = gw
+        self.conn = conn
+        self.rate = TokenBucket(rate=20, burst=40)
+        self.chat_rate = TokenBucket(rate=0.5, burst=5)
+        self.refused_in_row = 0
+        self.watching: set[str] = set()
+
+    def reject(self, client_id: str | None, code: str, message: str) -> None:
+        self.conn.send(p.Reject(id=client_id, code=code, message=message))
+
+    async def handle(self, frame: str) -> None:
+        if not self.rate.take():
+            self.refused_in_row += 1
+            if self.refused_in_row >= FLOOD_CLOSE:
+                self.conn.closed = True
+            self.reject(None, "rate_limited", "Too many messages: slow down")
+            return
+        self.refused_in_row = 0
+        if len(frame.encode()) > p.MAX_FRAME:
+            self.reject(None, "too_large", f"A message is at most {p.MAX_FRAME} bytes")
+            return
+        try:
+            message = p.INCOMING.validate_json(frame)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            self.reject(_client_id(frame), "malformed", f"{where}: {first['msg']}")
+            return
+        await getattr(self, f"on_{message.type}")(message)
+
+    async def on_ping(self, message: p.Ping) -> None:
+        self.conn.send(p.Ack(id=message.id))
+
+    async def on_watch(self, message: p.Watch) -> None:
+        store, player = self.gw.store, self.conn.player
+        row = None
+        if message.invite is not None:
+            row = await store.by_invite(message.invite)
+        elif message.table is not None:
+            row = await store.table(message.table)
+            seat = await store.seat_of(player.id)
+            if row is not None and row.private and (seat is None or seat[0] != row.table_id):
+                row = None
+        if row is None:
+            self.reject(message.id, "no_table", "There is no such table (or the invite is wrong)")
+            return
+        await self.gw.hub.watch(self.conn, row.table_id)
+        self.watching.add(row.table_id)
+        self.conn.seen.pop(row.table_id, None)
+        self.conn.send(p.Ack(id=message.id))
+        await _request(
+            self.gw,
+            m.Sync(table_id=row.table_id, request_id=_rid(player, "sync"), player_id=player.id),
+        )
+
+    async def on_unwatch(self, message: p.Unwatch) -> None:
+        self.watching.discard(message.table)
+        await self.gw.hub.unwatch(self.conn, message.table)
+        self.conn.send(p.Ack(id=message.id))
+
+    async def _watched(self, client_id: str, table_id: str) -> bool:
+        if table_id in self.watching or self.conn in self.gw.hub.watchers.get(table_id, ()):
+            return True
+        self.reject(client_id, "not_watching", "Watch this table first")
+        return False
+
+    async def on_sync(self, message: p.Sync) -> None:
+        if await self._watched(message.id, message.table):
+            self.conn.send(p.Ack(id=message.id))
+            await _request(
+                self.gw,
+                m.Sync(
+                    table_id=message.table,
+                    request_id=_rid(self.conn.player, "sync"),
+                    player_id=self.conn.player.id,
+                ),
+            )
+
+    async def on_join(self, message: p.Join) -> None:
+        if not await self._watched(message.id, message.table):
+            return
+        player = self.conn.player
+        request_id = f"{player.id}/{message.id}"
+        self.gw.hub.expect(request_id, self.conn, message.id)
+        await _request(
+            self.gw,
+            m.Join(
+                table_id=message.table,
+                request_id=request_id,
+                player_id=player.id,
+                name=player.name,
+                seat=message.seat,
+            ),
+        )
+
+    async def on_act(self, message: p.Act) -> None:
+        if not await self._watched(message.id, message.table):
+            return
+        player = self.conn.player
+        request_id = f"{player.id}/{message.id}"
+        self.gw.hub.expect(request_id, self.conn, message.id)
+        await _request(
+            self.gw,
+            m.Act(
+                table_id=message.table,
+                request_id=request_id,
+                player_id=player.id,
+                seq=message.seq,
+                action=message.action,
+            ),
+        )
+
+    async def on_chat(self, message: p.Chat) -> None:
+        if not await self._watched(message.id, message.table):
+            return
+        if not self.chat_rate.take():
+            self.reject(message.id, "rate_limited", "You are chatting too fast")
+            return
+        text = " ".join(message.text.split())
+        if not text:
+            self.reject(message.id, "malformed", "Say something")
+            return
+        line = m.ChatLine(
+            table_id=message.table,
+            player_id=self.conn.player.id,
+            name=self.conn.player.name,
+            text=text,
+            at=int(time.time() * 1000),
+        )
+        await self.gw.bus.publish_update(message.table, line.model_dump_json().encode())
+        self.conn.send(p.Ack(id=message.id))
+
+
+def _client_id(frame: str) -> str | None:
+    """The ``id`` of a frame that failed validation, when it has a usable one."""
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and 0 < len(value) <= 64 else None

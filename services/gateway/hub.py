@@ -1,0 +1,141 @@
+"""The gateway's side of the bus: which sockets watch which tables, and what each receives.
+
+Each gateway process has one exclusive updates queue; it binds a table's routing key while any
+of its sockets watches the table. An update carries every seated player's own view and the
+spectators' view: each socket gets exactly its player's view (or the spectators'), never
+another seat's. Outcomes of requests go back to the socket that sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from services.gateway import protocol as p
+from services.gateway.identity import Identity
+from shared import messages as m
+from shared.bus import Bus, UpdatesQueue
+
+log = logging.getLogger("swick.gateway")
+
+OUTBOX_LIMIT = 512
+
+
+@dataclass(eq=False)
+class Connection:
+    """One player's socket: what it watches, what it last saw, and its queue of frames."""
+
+    player: Identity
+    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    seen: dict[str, int] = field(default_factory=dict)  # table -> last seq sent
+    closed: bool = False
+
+    def send(self, message: p.ServerMessage) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message.model_dump_json())
+        except asyncio.QueueFull:
+            log.warning("%s reads too slowly: closing", self.player.id)
+            self.closed = True
+
+
+class Hub:
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.watchers: dict[str, set[Connection]] = {}
+        self.requests: dict[str, tuple[Connection, str]] = {}  # request id -> socket, client id
+        self._queue: UpdatesQueue | None = None
+        self._bound: set[str] = set()
+        self.ready = asyncio.Event()
+
+    async def run(self) -> None:
+        self._queue = await self.bus.updates_queue()
+        self._bound.clear()
+        for table_id in self.watchers:
+            await self._queue.watch(table_id)
+            self._bound.add(table_id)
+        self.ready.set()
+        async with self._queue.messages() as deliveries:
+            async for delivery in deliveries:
+                try:
+                    self.dispatch(m.UPDATE.validate_json(delivery.body))
+                except ValidationError:
+                    log.warning("dropped an update that does not parse")
+
+    async def watch(self, conn: Connection, table_id: str) -> None:
+        await self.ready.wait()
+        self.watchers.setdefault(table_id, set()).add(conn)
+        if table_id not in self._bound and self._queue is not None:
+            await self._queue.watch(table_id)
+            self._bound.add(table_id)
+
+    async def unwatch(self, conn: Connection, table_id: str) -> None:
+        watchers = self.watchers.get(table_id)
+        if watchers is None:
+            return
+        watchers.discard(conn)
+        conn.seen.pop(table_id, None)
+        if not watchers:
+            del self.watchers[table_id]
+            if table_id in self._bound and self._queue is not None:
+                self._bound.discard(table_id)
+                with contextlib.suppress(Exception):
+                    await self._queue.unwatch(table_id)
+
+    async def forget(self, conn: Connection) -> None:
+        for table_id in list(conn.seen) + [t for t, w in self.watchers.items() if conn in w]:
+            await self.unwatch(conn, table_id)
+        for request_id, (owner, _) in list(self.requests.items()):
+            if owner is conn:
+                del self.requests[request_id]
+
+    def expect(self, request_id: str, conn: Connection, client_id: str) -> None:
+        self.requests[request_id] = (conn, client_id)
+
+    def dispatch(self, update: m.Update) -> None:
+        if isinstance(update, m.TableUpdate):
+            self._views(update)
+            if update.outcome is not None:
+                self._answer(update.outcome)
+        elif isinstance(update, m.Refusal):
+            self._answer(update.outcome)
+        else:
+            line = p.ChatLine(
+                table=update.table_id,
+                player=update.player_id,
+                name=update.name,
+                text=update.text,
+                at=update.at,
+            )
+            for conn in self.watchers.get(update.table_id, ()):
+                conn.send(line)
+
+    def _views(self, update: m.TableUpdate) -> None:
+        """Send each watcher its view: the next ``seq`` as an update, anything else whole."""
+        for conn in self.watchers.get(update.table_id, ()):
+            view: dict[str, Any] = update.views.get(conn.player.id, update.spectator)
+            seen = conn.seen.get(update.table_id)
+            asked = update.snapshot_for in (conn.player.id, "*")
+            if seen is not None and update.seq == seen + 1:
+                conn.send(p.Update(table=update.table_id, seq=update.seq, view=view))
+            elif seen is None or update.seq > seen or (asked and update.seq == seen):
+                conn.send(p.Snapshot(table=update.table_id, seq=update.seq, view=view))
+            else:
+                continue
+            conn.seen[update.table_id] = update.seq
+
+    def _answer(self, outcome: m.Outcome) -> None:
+        waiting = self.requests.pop(outcome.request_id, None)
+        if waiting is None:
+            return
+        conn, client_id = waiting
+        if outcome.ok:
+            conn.send(p.Ack(id=client_id))
+        else:
+            conn.send(p.Reject(id=client_id, code=outcome.code, message=outcome.message))

@@ -1,0 +1,224 @@
+"""The WebSocket protocol between the browser and the gateway, version 1.
+
+Every client message is one JSON object with a ``type``, an ``id`` (unique per message, chosen
+by the client) and ``seq``, the table sequence number the client last saw (0 if none). Every
+client message is answered by an ``ack`` or a ``reject`` carrying its ``id``; a ``reject`` has a
+stable ``code`` and a ``message`` for the player. The table's state arrives as a ``snapshot``
+of the client's own view (on watching, on asking with ``sync``) and then as ``update`` messages
+in ``seq`` order: a client that sees a gap asks for a ``sync``.
+
+``docs/protocol.md`` is generated from these models (``python -m services.gateway.protocol``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+VERSION = 1
+MAX_FRAME = 4096  # bytes of one client message
+MAX_CHAT = 280
+
+Id = Annotated[str, Field(min_length=1, max_length=64)]
+Seq = Annotated[int, Field(ge=0)]
+TableId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Id
+    seq: Seq = 0
+
+
+class Watch(ClientMessage):
+    """Watch a table: as its player if you sit there, else as a spectator (a private table
+    needs its invite code). Answered by ``ack`` then a ``snapshot``."""
+
+    type: Literal["watch"]
+    table: TableId | None = None
+    invite: str | None = Field(default=None, max_length=32)
+
+
+class Unwatch(ClientMessage):
+    type: Literal["unwatch"]
+    table: TableId
+
+
+class Join(ClientMessage):
+    """Take a seat (between hands): a given one, or the first free one."""
+
+    type: Literal["join"]
+    table: TableId
+    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+
+
+class Act(ClientMessage):
+    """A decision or a table action: ``action`` is ``{"kind": ..., ...}``; see below."""
+
+    type: Literal["act"]
+    table: TableId
+    action: dict[str, Any]
+
+
+class Sync(ClientMessage):
+    """Ask for a fresh snapshot of your view."""
+
+    type: Literal["sync"]
+    table: TableId
+
+
+class Chat(ClientMessage):
+    type: Literal["chat"]
+    table: TableId
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+class Ping(ClientMessage):
+    type: Literal["ping"]
+
+
+Incoming: TypeAlias = Annotated[
+    Watch | Unwatch | Join | Act | Sync | Chat | Ping, Field(discriminator="type")
+]
+INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
+
+
+class ServerMessage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Welcome(ServerMessage):
+    """The first message on a connection."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = VERSION
+    player: dict[str, str]
+    seated: str | None = None  # the table where you hold a seat, if any
+
+
+class Ack(ServerMessage):
+    type: Literal["ack"] = "ack"
+    id: str
+
+
+class Reject(ServerMessage):
+    type: Literal["reject"] = "reject"
+    id: str | None
+    code: str
+    message: str
+
+
+class Snapshot(ServerMessage):
+    """Your whole view of a table at ``seq``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: str
+    seq: int
+    view: dict[str, Any]
+
+
+class Update(ServerMessage):
+    """Your view after the table accepted command ``seq`` (always the previous ``seq`` + 1)."""
+
+    type: Literal["update"] = "update"
+    table: str
+    seq: int
+    view: dict[str, Any]
+
+
+class ChatLine(ServerMessage):
+    type: Literal["chat"] = "chat"
+    table: str
+    player: str
+    name: str
+    text: str
+    at: int
+
+
+Outgoing: TypeAlias = Welcome | Ack | Reject | Snapshot | Update | ChatLine
+
+ACTIONS = """\
+| `kind` | fields | who, when |
+|---|---|---|
+| `ante` | `amount`, `entropy` (optional, up to 64 characters) | the dealer, normal hand |
+| `ready` | `entropy` (optional) | players asked to ready up |
+| `trump` | `keep`: bool | the dealer, after the deal |
+| `knock` | `knock`: bool (false = pass) | in turn, then the dealer |
+| `draw` | `discards`: card codes, 0 to 3 | in turn, then the dealer |
+| `discard` | `card` | a dealer holding 4 cards |
+| `face_trump` | `play`: bool (false = Set single) | a dealer who kept a face trump |
+| `play` | `card` | in turn, during the tricks |
+| `sit_out` | `sitting_out`: bool | any seated player |
+| `leave` | | any seated player (mid-hand: after the hand) |
+| `start_game` | | the host, between games |
+| `end_game` | | the host, between hands, with no carry |
+| `hand_over_host` | `seat` | the host |
+| `add_bot` | `seat`, `bot`: easy, medium or hard | the host, between hands |
+
+Cards are codes: rank (`7` `8` `9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in
+`10D` or `AS`. The view lists your options with `legal` and, when not, the `reason`.
+"""
+
+REJECT_CODES = """\
+| `code` | meaning |
+|---|---|
+| `malformed` | not JSON, an unknown `type`, or a field of the wrong shape |
+| `too_large` | the frame is over the size limit |
+| `rate_limited` | too many messages; slow down (chat has its own, lower limit) |
+| `no_table` | there is no such table (or a wrong invite code) |
+| `not_watching` | watch the table before acting there |
+| `not_seated` | take a seat first |
+| `stale` | the decision opened after the `seq` you sent: look again |
+| `duplicate` | a message with this `id` was already applied |
+| `not_your_turn`, `wrong_phase`, `illegal_card`, ... | refused by the game: see `message` |
+"""
+
+
+def markdown() -> str:
+    """The protocol reference, from the models above."""
+    parts = [
+        "# The Swick Online WebSocket protocol (version 1)",
+        "",
+        "Generated from `services/gateway/protocol.py` by "
+        "`python -m services.gateway.protocol`; do not edit by hand.",
+        "",
+        (__doc__ or "").strip(),
+        "",
+        "Connect to `/ws?token=<token>` with the token from `POST /api/players`.",
+        "",
+        "## Client messages",
+    ]
+    for model in (Watch, Unwatch, Join, Act, Sync, Chat, Ping):
+        schema = model.model_json_schema()
+        parts += [
+            "",
+            f"### `{schema['properties']['type']['const']}`",
+            "",
+            (model.__doc__ or "").strip() if model.__doc__ != ClientMessage.__doc__ else "",
+            "",
+            "```json",
+            json.dumps(schema, indent=2, sort_keys=True),
+            "```",
+        ]
+    parts += ["", "## Actions (`act`)", "", ACTIONS, "## Server messages"]
+    for out in (Welcome, Ack, Reject, Snapshot, Update, ChatLine):
+        schema = out.model_json_schema()
+        parts += [
+            "",
+            f"### `{schema['properties']['type']['default']}`",
+            "",
+            (out.__doc__ or "").strip(),
+            "",
+            "```json",
+            json.dumps(schema, indent=2, sort_keys=True),
+            "```",
+        ]
+    parts += ["", "## Rejection codes", "", REJECT_CODES]
+    return "\n".join(line for line in parts).replace("\n\n\n", "\n\n")
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())

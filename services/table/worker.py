@@ -1,0 +1,498 @@
+"""A table worker: owns a share of the shards, and runs every table of the shards it owns.
+
+Ownership is a lease per shard in PostgreSQL, renewed every ``tick``; a worker aims for its
+share (shards / live workers), takes expired leases up to it and releases what is over it, so
+adding a worker moves tables to it and a dead worker's tables move within a lease's time. The
+shard queues have single-active-consumer on top, so only one process consumes each in order.
+
+For each request: decide it with the game, log the events under the lease (fenced), then
+publish each seat's view, wake the bots whose turn it is, send the postings from the outbox and
+arm the table's deadline. A request is acknowledged to the broker only after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from services.table.store import DuplicateAction, Fenced, SeatConflict, TableRow, TableStore, Write
+from services.table.wallets import Wallets
+from shared import messages as m
+from shared.bus import Bus, Delivery, shard_of
+from shared.fairness import new_seed
+from shared.games.interface import Command, IllegalCommand, Transfer
+from shared.games.lifecycle import AddBot, Player, SetConnected, StartGame, TakeSeat
+from shared.games.registry import AnyGame, game
+
+log = logging.getLogger("swick.table")
+
+BOT_LEVELS = ("easy", "medium", "hard")
+MAX_REQUEST_BYTES = 16_384
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    game: AnyGame
+    state: Any
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+def account(table_id: str, name: str) -> str:
+    return name if name.startswith("wallet:") else f"{name}:{table_id}"
+
+
+def posting(table_id: str, seq: int, moves: Sequence[Transfer]) -> m.Posting:
+    return m.Posting(
+        id=f"{table_id}:{seq}",
+        table_id=table_id,
+        hand_no=moves[0].hand_no,
+        legs=tuple(
+            m.Leg(
+                debit=account(table_id, t.debit),
+                credit=account(table_id, t.credit),
+                amount=t.amount,
+                code=t.code,
+            )
+            for t in moves
+        ),
+    )
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableWorker:
+    def __init__(
+        self,
+        bus: Bus,
+        store: TableStore,
+        wallets: Wallets,
+        *,
+        worker_id: str | None = None,
+        lease_ttl: float = 1.5,
+        tick: float = 0.4,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.bus = bus
+        self.store = store
+        self.wallets = wallets
+        self.worker_id = worker_id or f"worker-{secrets.token_hex(4)}"
+        self.lease_ttl = lease_ttl
+        self.tick = tick
+        self.clock = clock
+        self.shards = bus.topology.shards
+        self.owned: dict[int, int] = {}  # shard -> lease epoch
+        self.consumers: dict[int, asyncio.Task[None]] = {}
+        self.tables: dict[str, LiveTable] = {}
+        self.ready = asyncio.Event()
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # Shards.
+
+    async def run(self) -> None:
+        try:
+            async with asyncio.TaskGroup() as tasks:
+                tasks.create_task(self._leases(tasks))
+                tasks.create_task(self._relay_outbox())
+        finally:
+            for shard in list(self.owned):
+                self._drop(shard)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.store.leave(self.worker_id))
+
+    def _preference(self) -> list[int]:
+        start = zlib.crc32(self.worker_id.encode()) % self.shards
+        return [(start + k) % self.shards for k in range(self.shards)]
+
+    async def _leases(self, tasks: asyncio.TaskGroup) -> None:
+        while True:
+            live = await self.store.heartbeat(self.worker_id, self.lease_ttl)
+            kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
+            for shard in set(self.owned) - kept:
+                log.warning("lost the lease of shard %d", shard)
+                self._drop(shard)
+            target = math.ceil(self.shards / max(live, 1))
+            if len(self.owned) < target:
+                for shard in self._preference():
+                    if len(self.owned) >= target:
+                        break
+                    if shard in self.owned:
+                        continue
+                    epoch = await self.store.acquire(shard, self.worker_id, self.lease_ttl)
+                    if epoch is not None:
+                        await self._take(shard, epoch, tasks)
+            elif len(self.owned) > target:
+                for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
+                    self._drop(shard)
+                    await self.store.release(self.worker_id, shard)
+            self.ready.set()
+            await asyncio.sleep(self.tick)
+
+    async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
+        log.info("%s took shard %d (epoch %d)", self.worker_id, shard, epoch)
+        self.owned[shard] = epoch
+        for table_id in await self.store.live_tables(shard):
+            table = await self._load(table_id)
+            if table is not None:
+                self._arm(table)
+                await self._wake_bots(table, (), None)
+        self.consumers[shard] = tasks.create_task(self._consume(shard, epoch))
+
+    def _drop(self, shard: int) -> None:
+        self.owned.pop(shard, None)
+        consumer = self.consumers.pop(shard, None)
+        if consumer is not None:
+            consumer.cancel()
+        for table_id, table in list(self.tables.items()):
+            if table.row.shard == shard:
+                if table.timer is not None:
+                    table.timer.cancel()
+                del self.tables[table_id]
+
+    async def _consume(self, shard: int, epoch: int) -> None:
+        async with self.bus.consume(self.bus.topology.shard_queue(shard)) as deliveries:
+            async for delivery in deliveries:
+                try:
+                    await self._handle(shard, delivery)
+                except Fenced:
+                    log.warning("fenced out of shard %d", shard)
+                    await delivery.nack(requeue=True)
+                    self._drop(shard)
+                    return
+                await delivery.ack()
+
+    async def _relay_outbox(self) -> None:
+        """Postings whose publication after commit did not happen (a crash) go out here."""
+        while True:
+            await asyncio.sleep(2.0)
+            if self.owned:
+                rows = await self.store.outbox(list(self.owned), older_than=2.0)
+                for _, body in rows:
+                    await self.bus.publish_posting(json.dumps(body).encode())
+                await self.store.sent([row_id for row_id, _ in rows])
+
+    # Tables.
+
+    async def _load(self, table_id: str) -> LiveTable | None:
+        cached = self.tables.get(table_id)
+        if cached is not None:
+            return cached
+        stored = await self.store.load(table_id)
+        if stored is None:
+            return None
+        g = game(stored.row.game)
+        state = (
+            g.load_state(stored.snapshot)
+            if stored.snapshot is not None
+            else g.new_table(g.make_config(stored.row.config))
+        )
+        for _, events in stored.batches:
+            for data in events:
+                state = g.evolve(state, g.load_event(data))
+        table = LiveTable(stored.row, g, state)
+        self.tables[table_id] = table
+        return table
+
+    async def _handle(self, shard: int, delivery: Delivery) -> None:
+        if len(delivery.body) > MAX_REQUEST_BYTES:
+            log.warning("dropped an oversized request")
+            return
+        try:
+            request = m.REQUEST.validate_json(delivery.body)
+        except ValidationError as error:
+            log.warning("dropped a malformed request: %s", error.errors()[:1])
+            return
+        if shard_of(request.table_id, self.shards) != shard:
+            log.warning("dropped a request for %s on the wrong shard", request.table_id)
+            return
+        if isinstance(request, m.CreateTable):
+            await self._create(shard, request)
+            return
+        table = await self._load(request.table_id)
+        if table is None:
+            await self._refuse(request, "no_table", "There is no such table")
+            return
+        try:
+            if isinstance(request, m.Act):
+                actor = self._seat(table, request.player_id)
+                if actor is None:
+                    raise Refused("not_seated", "Take a seat at this table first")
+                action = await self._action(table, actor, request.action)
+                await self._apply(table, actor, action, request.request_id, request.seq, request)
+            elif isinstance(request, m.Join):
+                await self._join(table, request)
+            elif isinstance(request, m.Presence):
+                seat = self._seat(table, request.player_id)
+                if seat is not None and table.game.players(table.state)[seat] is not None:
+                    action = SetConnected(seat, request.connected)
+                    await self._apply(table, None, action, request.request_id, 0, None)
+            elif isinstance(request, m.Sync):
+                await self._publish(table, None, snapshot_for=request.player_id or "*")
+            elif isinstance(request, m.Tick):
+                await self._tick(table, request)
+        except Refused as refusal:
+            await self._refuse(request, refusal.code, refusal.message)
+
+    def _seat(self, table: LiveTable, player_id: str) -> int | None:
+        for seat, player in enumerate(table.game.players(table.state)):
+            if player is not None and player.id == player_id:
+                return seat
+        return None
+
+    async def _action(self, table: LiveTable, actor: int, data: dict[str, Any]) -> Any:
+        """A player's action, with what the table supplies itself (a seed, a bot's identity)."""
+        kind = data.get("kind")
+        if kind == "start_game":
+            return StartGame(new_seed().hex())
+        if kind == "add_bot":
+            seat, level = data.get("seat"), data.get("bot", "medium")
+            if not isinstance(seat, int) or isinstance(seat, bool) or level not in BOT_LEVELS:
+                raise Refused("malformed", f"add_bot takes a seat and a bot level: {BOT_LEVELS}")
+            return AddBot(seat, await self._bot(table, seat, level), 0)
+        if kind in ("take_seat", "set_connected", "timeout"):
+            raise Refused("not_allowed", "Only the table itself can do that")
+        try:
+            return table.game.load_action(data)
+        except IllegalCommand as error:
+            raise Refused(error.code, error.message) from None
+
+    async def _bot(self, table: LiveTable, seat: int, level: str) -> Player:
+        return Player(f"bot:{table.row.table_id}:{seat}", f"{level.title()} bot {seat + 1}", level)
+
+    async def _create(self, shard: int, request: m.CreateTable) -> None:
+        g = game(request.game)
+        try:
+            config = g.make_config(request.settings)
+        except IllegalCommand as error:
+            await self._refuse(request, error.code, error.message)
+            return
+        state = g.new_table(config)
+        row = TableRow(
+            request.table_id,
+            g.name,
+            shard,
+            dict(request.settings),
+            bool(request.settings.get("private", False)),
+            request.invite_code,
+            0,
+            g.phase(state),
+            [None] * len(g.players(state)),
+            None,
+        )
+        if not await self.store.create(row):
+            await self._refuse(request, "exists", "That table exists already")
+            return
+        table = LiveTable(row, g, state)
+        self.tables[row.table_id] = table
+        rid = request.request_id
+        host = Player(request.host_id, request.host_name)
+        stack = await self.wallets.balance(host.id)
+        if not await self._apply(table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request):
+            return
+        for seat, level in sorted(request.bots.items()):
+            bot = await self._bot(table, seat, level)
+            action = AddBot(seat, bot, await self.wallets.balance(bot.id))
+            await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
+        if request.start:
+            await self._apply(table, 0, StartGame(new_seed().hex()), f"{rid}:start", 0, None)
+
+    async def _join(self, table: LiveTable, request: m.Join) -> None:
+        elsewhere = await self.store.seat_of(request.player_id)
+        if elsewhere is not None and elsewhere[0] != table.row.table_id:
+            raise Refused("seated_elsewhere", "You already have a seat at another table")
+        players = table.game.players(table.state)
+        seat = request.seat
+        if seat is None:
+            seat = next((i for i, p in enumerate(players) if p is None), None)
+            if seat is None:
+                raise Refused("table_full", "Every seat at this table is taken")
+        stack = await self.wallets.balance(request.player_id)
+        action = TakeSeat(seat, Player(request.player_id, request.name), stack)
+        await self._apply(table, None, action, request.request_id, 0, request)
+
+    async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
+        g, state = table.game, table.state
+        deadline = g.deadline(state)
+        now = self.now_ms()
+        if g.seq(state) != tick.seq or deadline is None:
+            return
+        if now < deadline:
+            self._arm(table)
+            return
+        command = g.timeout(state, f"timeout:{tick.seq}", now)
+        await self._apply_command(table, command, None)
+
+    async def _apply(
+        self,
+        table: LiveTable,
+        actor: int | None,
+        action: Any,
+        action_id: str,
+        seq: int,
+        request: m.Act | m.Join | m.CreateTable | None,
+    ) -> bool:
+        command = Command(
+            actor=actor, action=action, action_id=action_id, seq=seq, at=self.now_ms()
+        )
+        return await self._apply_command(table, command, request)
+
+    async def _apply_command(
+        self,
+        table: LiveTable,
+        command: Command[Any],
+        request: m.Act | m.Join | m.CreateTable | None,
+    ) -> bool:
+        g, before = table.game, table.state
+        try:
+            after, events = g.step(before, command)
+        except IllegalCommand as refusal:
+            if request is not None:
+                await self._refuse(request, refusal.code, refusal.message)
+            return False
+        players_before, players_after = g.players(before), g.players(after)
+        seats = [
+            None if p is None else {"id": p.id, "name": p.name, "bot": p.bot} for p in players_after
+        ]
+        claims = [
+            (p.id, seat)
+            for seat, p in enumerate(players_after)
+            if p is not None and p not in players_before
+        ]
+        releases = [p.id for p in players_before if p is not None and p not in players_after]
+        moves = g.transfers(before, events)
+        write = Write(
+            seq=g.seq(after),
+            action_id=command.action_id,
+            events=[g.dump_event(event) for event in events],
+            phase=g.phase(after),
+            seats=seats,
+            deadline=g.deadline(after),
+            snapshot=g.dump_state(after) if any(g.checkpoint(e) for e in events) else None,
+            postings=[posting(table.row.table_id, g.seq(after), moves).model_dump(mode="json")]
+            if moves
+            else (),
+            seat_claims=claims,
+            seat_releases=releases,
+        )
+        epoch = self.owned.get(table.row.shard)
+        if epoch is None:
+            raise Fenced(f"shard {table.row.shard} is not ours")
+        try:
+            queued = await self.store.append(
+                table.row.table_id, table.row.shard, self.worker_id, epoch, write
+            )
+        except DuplicateAction:
+            if request is not None:
+                await self._refuse(request, "duplicate", "This action was already applied")
+            return False
+        except SeatConflict:
+            if request is not None:
+                await self._refuse(
+                    request, "seated_elsewhere", "You already have a seat at another table"
+                )
+            return False
+        table.state = after
+        outcome = None
+        if request is not None:
+            outcome = m.Outcome(
+                request_id=request.request_id,
+                player_id=getattr(request, "player_id", getattr(request, "host_id", None)),
+                ok=True,
+            )
+        await self._publish(table, outcome)
+        await self._wake_bots(table, g.to_act(before), command.actor)
+        if queued:
+            for body in write.postings:
+                await self.bus.publish_posting(json.dumps(body).encode())
+            await self.store.sent(queued)
+        self._arm(table)
+        return True
+
+    # Publishing.
+
+    async def _publish(
+        self, table: LiveTable, outcome: m.Outcome | None, snapshot_for: str | None = None
+    ) -> None:
+        g, state = table.game, table.state
+        views = {
+            player.id: g.dump_view(g.view_for(state, seat))
+            for seat, player in enumerate(g.players(state))
+            if player is not None and player.bot is None
+        }
+        update = m.TableUpdate(
+            table_id=table.row.table_id,
+            seq=g.seq(state),
+            views=views,
+            spectator=g.dump_view(g.view_for(state, None)),
+            outcome=outcome,
+            snapshot_for=snapshot_for,
+        )
+        await self.bus.publish_update(table.row.table_id, update.model_dump_json().encode())
+
+    async def _refuse(self, request: m.Request, code: str, message: str) -> None:
+        player = getattr(request, "player_id", getattr(request, "host_id", None))
+        outcome = m.Outcome(
+            request_id=request.request_id, player_id=player, ok=False, code=code, message=message
+        )
+        refusal = m.Refusal(table_id=request.table_id, outcome=outcome)
+        await self.bus.publish_update(request.table_id, refusal.model_dump_json().encode())
+
+    async def _wake_bots(
+        self, table: LiveTable, pending_before: Sequence[int], actor: int | None
+    ) -> None:
+        """Send a bot its turn when its decision opens (not again while it stays open)."""
+        g, state = table.game, table.state
+        players = g.players(state)
+        for seat in g.to_act(state):
+            player = players[seat]
+            if player is None or player.bot is None:
+                continue
+            if seat in pending_before and seat != actor:
+                continue
+            turn = m.BotTurn(
+                table_id=table.row.table_id,
+                seat=seat,
+                seq=g.seq(state),
+                bot=player.bot,
+                player_id=player.id,
+                view=g.dump_view(g.view_for(state, seat)),
+            )
+            await self.bus.publish_bot_turn(player.bot, turn.model_dump_json().encode())
+
+    def _arm(self, table: LiveTable) -> None:
+        """Wake the table when its deadline passes, through its own shard queue (in order)."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        deadline = table.game.deadline(table.state)
+        if deadline is None:
+            return
+        tick = m.Tick(
+            table_id=table.row.table_id,
+            request_id=f"tick:{table.game.seq(table.state)}",
+            seq=table.game.seq(table.state),
+        )
+        delay = max(0.0, deadline / 1000 - self.clock())
+        table.timer = asyncio.get_running_loop().create_task(self._send_tick(tick, delay))
+
+    async def _send_tick(self, tick: m.Tick, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.bus.request(tick.table_id, tick.model_dump_json().encode())
