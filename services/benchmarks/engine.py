@@ -10,8 +10,8 @@ from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
-from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.state import State, TableConfig, new_table
+from shared.games.swick.legal import READY, legal_actions, to_act
+from shared.games.swick.state import Phase, State, TableConfig, new_table
 
 BENCH_SEED = bytes(range(32)).hex()
 
@@ -47,7 +47,8 @@ def seated_table(seats: int, stack: int = 10**12) -> State:
 
 
 def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
-    """Play ``hands`` hands choosing uniformly among the legal options of the seat to act."""
+    """Play ``hands`` hands: everyone readies up; every other decision is a uniform choice
+    among the legal options of the seat to act."""
     rng = random.Random(seed)
     state = seated_table(seats)
     clock = time.perf_counter
@@ -57,9 +58,8 @@ def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
     while played < hands:
         seat = to_act(state)[0]
         options = [option.action for option in legal_actions(state, seat) if option.legal]
-        command = Command(
-            actor=seat, action=rng.choice(options), action_id=f"c{commands}", seq=state.seq
-        )
+        action = READY if state.phase is Phase.READY else rng.choice(options)
+        command = Command(actor=seat, action=action, action_id=f"c{commands}", seq=state.seq)
         before = clock()
         state, events = step(state, command)
         in_step += clock() - before

@@ -314,7 +314,7 @@ class Session:
     def __init__(self, gw: Gateway, conn: Connection) -> None:
         self.gw = gw
         self.conn = conn
-        self.rate = TokenBucket(rate=20, burst=40)
+        self.rate = TokenBucket(rate=30, burst=60)
         self.chat_rate = TokenBucket(rate=0.5, burst=5)
         self.refused_in_row = 0
         self.watching: set[str] = set()
@@ -327,11 +327,11 @@ class Session:
             self.refused_in_row += 1
             if self.refused_in_row >= FLOOD_CLOSE:
                 self.conn.closed = True
-            self.reject(None, "rate_limited", "Too many messages: slow down")
+            self.reject(_client_id(frame), "rate_limited", "Too many messages: slow down")
             return
         self.refused_in_row = 0
         if len(frame.encode()) > p.MAX_FRAME:
-            self.reject(None, "too_large", f"A message is at most {p.MAX_FRAME} bytes")
+            self.reject(_client_id(frame), "too_large", f"A message is at most {p.MAX_FRAME} bytes")
             return
         try:
             message = p.INCOMING.validate_json(frame)

@@ -15,7 +15,8 @@ leave and new ones join, and ends and restarts games. After every accepted comma
   dropped players keep theirs), the trump card when it was left on the table, the stock, the
   discards not yet recycled, the trick in play and the finished tricks;
 * every deal and every recycled stock is the one ``docs/fairness.md`` describes, recomputed here
-  from the seed, the hand number, the entropy and the seat order;
+  from the seed, the hand number, the entropy and the seat order (except the deals this test
+  rigs, as ``Table.rig`` does, to hand out special hands: three Aces, three 7s, A-K-Q of trump);
 * folding the whole event list from ``new_table`` through ``evolve`` gives the current state;
 * every seat's view (and a spectator's) shows only the cards that seat may see (rules §4), and a
   blind dealer's own cards as ``None``;
@@ -26,6 +27,7 @@ leave and new ones join, and ends and restarts games. After every accepted comma
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -66,9 +68,11 @@ from shared.games.swick.state import (
 from shared.games.swick.views import view_for
 
 TIMER_MS = 10_000
+MAX_HAND_MOVES = 60
 ANTE_MENUS: tuple[tuple[int, ...], ...] = ((3, 6, 9, 12, 15), (3,), (6, 30), (15, 150, 300))
 # Mostly players who can afford many hands; now and then one who is (nearly) broke.
-STACKS = st.one_of(st.integers(100, 3_000), st.integers(100, 3_000), st.integers(0, 40))
+RICH = st.integers(100, 3_000)
+STACKS = st.one_of(RICH, RICH, RICH, st.integers(0, 40))
 ENTROPY_TEXTS = ("", "abc", "ünïcødé ♠ entropy", "🂡 ace of spades", "x" * 64)
 BLIND_PHASES = frozenset({Phase.TRUMP, Phase.KNOCK, Phase.DRAW})
 # Hand actions thrown at a table by a seat that may not take them now.
@@ -257,6 +261,10 @@ class SwickMachine(RuleBasedStateMachine):
         rigged = rig is not None and any(isinstance(e, ev.HandDealt) for e in events)
         if rig is not None and rigged:
             # As ``Table.rig`` does: the deal's cards are swapped, the rest stands.
+            plain = self.replayed
+            for event in events:
+                plain = evolve(plain, event)
+            assert plain == state, "the events do not rebuild the state step returned"
             events = [rigged_deal(e, rig) if isinstance(e, ev.HandDealt) else e for e in events]
             self.rig = None
         for event in events:
@@ -441,7 +449,7 @@ class SwickMachine(RuleBasedStateMachine):
     # Setting up.
 
     @initialize(
-        seats=st.integers(3, 6),
+        seats=st.sampled_from((3, 4, 5, 6, 6, 6)),  # six seats run the stock dry
         stacks=st.lists(STACKS, min_size=6, max_size=6),
         antes=st.sampled_from(ANTE_MENUS),
         seed=st.binary(min_size=32, max_size=32),
@@ -501,11 +509,31 @@ class SwickMachine(RuleBasedStateMachine):
                 return
             seat = seats[pick % len(seats)]
             self.now += pick % 4_000
-            self.send(seat, self._choose(seat, pick))
+            self.send(seat, self._choose(seat, pick, greedy=bool((pick >> 12) & 1)))
 
-    def _choose(self, seat: int, pick: int) -> ac.Action:
-        """A legal option: uniformly, or (for half the picks) knocking in and drawing 3 cards,
-        so that big tables run their stock dry; a seat holding a special hand plays it."""
+    @precondition(lambda self: bool(to_act(self.state)))
+    @rule(seed=st.integers(0, 2**32 - 1))
+    def play_hand(self, seed: int) -> None:
+        """Legal decisions until the hand in play is settled (the play of ``play_legal``, drawn
+        from a seeded generator, without wrong commands). Hypothesis runs stateful tests with
+        "swarm" rule sets that leave rules out at random: two rules that play keep hands coming."""
+        rng = random.Random(seed)
+        greedy = rng.random() < 0.5
+        settled = self.hands_settled
+        for k in range(MAX_HAND_MOVES):
+            seats = to_act(self.state)
+            if not seats or self.hands_settled > settled:
+                return
+            if k:
+                self.check()
+            pick = rng.getrandbits(14)
+            seat = seats[pick % len(seats)]
+            self.now += pick % 4_000
+            self.send(seat, self._choose(seat, pick, greedy=greedy))
+
+    def _choose(self, seat: int, pick: int, *, greedy: bool) -> ac.Action:
+        """A legal option: uniformly, or (``greedy``) knocking in and drawing 3 cards, so that
+        six players run the stock dry; a seat holding a special hand plays it."""
         s = self.state
         options = [o.action for o in legal_actions(s, seat) if o.legal]
         assert options, f"seat {seat} has no legal option at {s.phase}"
@@ -515,7 +543,7 @@ class SwickMachine(RuleBasedStateMachine):
             keep = [a for a in options if a in (ac.Knock(True), ac.Draw(()))]
             if keep:
                 return keep[0]
-        if (pick >> 12) & 1:
+        if greedy:
             if ac.Knock(True) in options:
                 return ac.Knock(True)
             most = max((len(a.discards) for a in options if isinstance(a, ac.Draw)), default=0)
@@ -647,13 +675,13 @@ class SwickMachine(RuleBasedStateMachine):
         elif kind == "not_in_hand" and seat is not None and s.phase in _CARD_PHASES:
             absent = [card for card in DECK if card not in s.hands[seat]]
             card = absent[pick % len(absent)]
-            action = {
+            by_phase: dict[Phase, ac.Action] = {
                 Phase.TRICKS: ac.PlayCard(card),
                 Phase.DRAW: ac.Draw((card,)),
                 Phase.DEALER_DRAW: ac.Draw((card,)),
                 Phase.DEALER_DISCARD: ac.DiscardFourth(card),
-            }[s.phase]
-            self.refuse(seat, action, {"bad_cards"})
+            }
+            self.refuse(seat, by_phase[s.phase], {"bad_cards"})
         elif kind == "take_seat_mid_hand":
             where = pick % n
             if s.phase not in BETWEEN_HANDS:

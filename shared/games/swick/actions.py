@@ -27,6 +27,13 @@ class Ready:
 
 
 @dataclass(frozen=True, slots=True)
+class SkipHand:
+    """Sit this hand out only (what the table decides when the ready-up deadline passes)."""
+
+    kind: Literal["skip_hand"] = "skip_hand"
+
+
+@dataclass(frozen=True, slots=True)
 class DecideTrump:
     """The dealer keeps the turned trump card or leaves it on the table."""
 
@@ -73,6 +80,14 @@ class PlayCard:
 
 
 HandAction: TypeAlias = (
-    ChooseAnte | Ready | DecideTrump | Knock | Draw | DiscardFourth | FaceTrump | PlayCard
+    ChooseAnte
+    | Ready
+    | SkipHand
+    | DecideTrump
+    | Knock
+    | Draw
+    | DiscardFourth
+    | FaceTrump
+    | PlayCard
 )
 Action: TypeAlias = HandAction | LifecycleAction

@@ -313,6 +313,9 @@ def _timeout(w: _Work, actor: int | None, a: lc.Timeout, seq: int) -> None:
         w.emit(ev.TimedOut(seat))
         action = default_action(s, seat)
         _HANDLERS[type(action)](w, seat, action, s.seq)
+        if s.phase is Phase.DEALER_DISCARD:  # one deadline covers the dealer's whole draw
+            action = default_action(s, seat)
+            _HANDLERS[type(action)](w, seat, action, s.seq)
 
 
 # Setting up a hand.
@@ -357,6 +360,12 @@ def _ready(w: _Work, actor: int | None, a: ac.Ready, seq: int) -> None:
     seat = _decision(s, actor, seq, Phase.READY)
     _check_entropy(a.entropy)
     w.emit(ev.Readied(seat, a.entropy))
+    _maybe_deal(w)
+
+
+def _skip_hand(w: _Work, actor: int | None, a: ac.SkipHand, seq: int) -> None:
+    seat = _decision(w.state, actor, seq, Phase.READY)
+    w.emit(ev.HandSkipped(seat))
     _maybe_deal(w)
 
 
@@ -564,6 +573,7 @@ _HANDLERS: dict[type[Any], Callable[[_Work, int | None, Any, int], None]] = {
     lc.Timeout: _timeout,
     ac.ChooseAnte: _choose_ante,
     ac.Ready: _ready,
+    ac.SkipHand: _skip_hand,
     ac.DecideTrump: _decide_trump,
     ac.Knock: _knock,
     ac.Draw: _draw,

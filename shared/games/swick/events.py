@@ -106,6 +106,12 @@ class Readied:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSkipped:
+    seat: int
+    kind: Literal["hand_skipped"] = "hand_skipped"
+
+
+@dataclass(frozen=True, slots=True)
 class HandDealt:
     """Antes paid and cards dealt. ``order`` runs from the dealer's left; the dealer is last."""
 
@@ -213,6 +219,7 @@ Event: TypeAlias = (
     | HandOpened
     | AnteChosen
     | Readied
+    | HandSkipped
     | HandDealt
     | PhaseStarted
     | TrumpDecided

@@ -160,6 +160,10 @@ def _readied(s: State, e: ev.Readied) -> None:
     s.entropy = replaced(s.entropy, e.seat, e.entropy)
 
 
+def _hand_skipped(s: State, e: ev.HandSkipped) -> None:
+    s.candidates = tuple(seat for seat in s.candidates if seat != e.seat)
+
+
 def _hand_dealt(s: State, e: ev.HandDealt) -> None:
     s.hand_no = e.hand_no
     s.button = s.dealer
@@ -313,6 +317,7 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.HandOpened: _hand_opened,
     ev.AnteChosen: _ante_chosen,
     ev.Readied: _readied,
+    ev.HandSkipped: _hand_skipped,
     ev.HandDealt: _hand_dealt,
     ev.PhaseStarted: _phase_started,
     ev.TrumpDecided: _trump_decided,

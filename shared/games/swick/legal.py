@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from shared.games import lifecycle as lc
 from shared.games.interface import Option
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import label
@@ -45,6 +44,7 @@ PASS = ac.Knock(knock=False)
 PLAY_FACE = ac.FaceTrump(play=True)
 SET_SINGLE = ac.FaceTrump(play=False)
 READY = ac.Ready()
+SKIP_HAND = ac.SkipHand()
 
 
 def to_act(s: State) -> tuple[int, ...]:
@@ -77,7 +77,7 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
     if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
         return _draw_options(s, seat)
     if phase is Phase.READY:
-        return [Option(READY)]
+        return [Option(READY), Option(SKIP_HAND)]
     if phase is Phase.TRUMP:
         return [Option(KEEP_TRUMP), Option(LEAVE_TRUMP)]
     if phase is Phase.ANTE:
@@ -136,7 +136,7 @@ def default_action(s: State, seat: int) -> ac.Action:
     if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
         return ac.Draw(())
     if phase is Phase.READY:
-        return lc.SitOut(sitting_out=True)
+        return SKIP_HAND
     if phase is Phase.TRUMP:
         return LEAVE_TRUMP
     if phase is Phase.ANTE:
