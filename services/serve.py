@@ -47,7 +47,7 @@ async def run_table(settings: Settings) -> None:
     pool = await connect_pool(settings.database_url)
     store = TableStore(pool)
     await store.migrate(settings.shards)
-    bus = await Bus.connect(settings.amqp_url, settings.topology)
+    bus = await Bus.connect(settings.amqp_url, settings.topology, robust=False)
     try:
         await TableWorker(bus, store, StartingGrant(settings.starting_grant)).run()
     finally:

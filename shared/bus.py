@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import aio_pika
 from aio_pika.abc import (
     AbstractChannel,
+    AbstractConnection,
     AbstractExchange,
     AbstractIncomingMessage,
     AbstractQueue,
-    AbstractRobustConnection,
 )
 
 DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672/"
@@ -73,7 +73,7 @@ Delivery = AbstractIncomingMessage
 class Bus:
     """A connection to RabbitMQ with the platform's topology declared."""
 
-    def __init__(self, connection: AbstractRobustConnection, topology: Topology) -> None:
+    def __init__(self, connection: AbstractConnection, topology: Topology) -> None:
         self.connection = connection
         self.topology = topology
         self._publisher: AbstractChannel | None = None
@@ -83,15 +83,32 @@ class Bus:
 
     @classmethod
     async def connect(
-        cls, url: str = DEFAULT_URL, topology: Topology | None = None, *, heartbeat: int = 5
+        cls,
+        url: str = DEFAULT_URL,
+        topology: Topology | None = None,
+        *,
+        heartbeat: int = 3,
+        robust: bool = True,
     ) -> Bus:
-        connection = await aio_pika.connect_robust(url, heartbeat=heartbeat)
+        """Connect and declare the topology.
+
+        A robust connection reconnects by itself and restores its consumers: right for the
+        gateway and the bots. A table worker connects without: its consumers must never come
+        back on their own after it lost its shards, so it stops when the connection does.
+        """
+        connect = aio_pika.connect_robust if robust else aio_pika.connect
+        connection = await connect(url, heartbeat=heartbeat)
         bus = cls(connection, topology or Topology())
         await bus._declare()
         return bus
 
     async def close(self) -> None:
         await self.connection.close()
+
+    async def lost(self) -> None:
+        """Wait until the connection closes, and say so."""
+        await self.connection.closed()
+        raise ConnectionError("the connection to RabbitMQ was lost")
 
     async def _declare(self) -> None:
         t = self.topology

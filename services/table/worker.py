@@ -17,7 +17,9 @@ import contextlib
 import json
 import logging
 import math
+import os
 import secrets
+import socket
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -92,7 +94,7 @@ class TableWorker:
         self.bus = bus
         self.store = store
         self.wallets = wallets
-        self.worker_id = worker_id or f"worker-{secrets.token_hex(4)}"
+        self.worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
         self.lease_ttl = lease_ttl
         self.tick = tick
         self.clock = clock
@@ -110,6 +112,7 @@ class TableWorker:
     async def run(self) -> None:
         try:
             async with asyncio.TaskGroup() as tasks:
+                tasks.create_task(self.bus.lost())  # crash-only: leases expire, others take over
                 tasks.create_task(self._leases(tasks))
                 tasks.create_task(self._relay_outbox())
         finally:
@@ -141,6 +144,7 @@ class TableWorker:
                         await self._take(shard, epoch, tasks)
             elif len(self.owned) > target:
                 for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
+                    log.info("%s hands shard %d over (%d workers)", self.worker_id, shard, live)
                     self._drop(shard)
                     await self.store.release(self.worker_id, shard)
             self.ready.set()
@@ -174,8 +178,7 @@ class TableWorker:
                     await self._handle(shard, delivery)
                 except Fenced:
                     log.warning("fenced out of shard %d", shard)
-                    await delivery.nack(requeue=True)
-                    self._drop(shard)
+                    self._drop(shard)  # closing the channel requeues the delivery
                     return
                 await delivery.ack()
 

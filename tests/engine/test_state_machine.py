@@ -79,6 +79,7 @@ BLIND_PHASES = frozenset({Phase.TRUMP, Phase.KNOCK, Phase.DRAW})
 STRAY_ACTIONS: tuple[ac.Action, ...] = (
     ac.ChooseAnte(3),
     ac.Ready(),
+    ac.SkipHand(),
     ac.DecideTrump(keep=True),
     ac.Knock(knock=True),
     ac.Knock(knock=False),
@@ -371,9 +372,17 @@ class SwickMachine(RuleBasedStateMachine):
             zip(r.payouts, r.antes, r.penalties, strict=True)
         ):
             assert r.delta[seat] == paid - ante - owed
-            assert owed >= 0 and paid >= 0
-            if owed:
-                assert s.status[seat] in ("in", "dropped", "passed"), "only a seat in can go set"
+            assert paid >= 0
+            # Only a player still in goes set, or a dealer who kept the trump and passed or
+            # chose Set single (at once); single matches the pot, double (the dealer who chose
+            # Play with a face trump) is twice the pot (rules §2.10).
+            assert bool(owed) == bool(r.sets[seat])
+            if r.sets[seat] == "double":
+                assert seat == s.dealer and s.face_play and owed == 2 * r.pot
+            elif owed:
+                assert owed == r.pot
+                early = seat == s.dealer and s.early_sets[seat] == "single"
+                assert s.status[seat] == "in" or early, f"seat {seat} set while {s.status[seat]}"
         self.hands_settled += 1
 
     # Checks after every step.
@@ -451,17 +460,20 @@ class SwickMachine(RuleBasedStateMachine):
     @initialize(
         seats=st.sampled_from((3, 4, 5, 6, 6, 6)),  # six seats run the stock dry
         stacks=st.lists(STACKS, min_size=6, max_size=6),
+        rich=st.booleans(),
         antes=st.sampled_from(ANTE_MENUS),
         seed=st.binary(min_size=32, max_size=32),
     )
     def seat_players(
-        self, seats: int, stacks: list[int], antes: tuple[int, ...], seed: bytes
+        self, seats: int, stacks: list[int], rich: bool, antes: tuple[int, ...], seed: bytes
     ) -> None:
+        """Seat everyone (at a ``rich`` table, with stacks that last many hands) and start."""
         self.state = self.replayed = new_table(
             TableConfig(seats=seats, antes=antes, timer_ms=TIMER_MS)
         )
         for seat in range(seats):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), stacks[seat]))
+            stack = max(stacks[seat], 50_000) if rich else stacks[seat]
+            self.send(None, lc.TakeSeat(seat, self._new_player(), stack))
         self._start(seed)
 
     def _new_player(self) -> lc.Player:
@@ -532,11 +544,14 @@ class SwickMachine(RuleBasedStateMachine):
             self.send(seat, self._choose(seat, pick, greedy=greedy))
 
     def _choose(self, seat: int, pick: int, *, greedy: bool) -> ac.Action:
-        """A legal option: uniformly, or (``greedy``) knocking in and drawing 3 cards, so that
-        six players run the stock dry; a seat holding a special hand plays it."""
+        """A legal option: uniformly (but readying up more often than skipping the hand), or
+        (``greedy``) knocking in and drawing 3 cards, so that six players run the stock dry; a
+        seat holding a special hand plays it."""
         s = self.state
         options = [o.action for o in legal_actions(s, seat) if o.legal]
         assert options, f"seat {seat} has no legal option at {s.phase}"
+        if s.phase is Phase.READY and pick % 8:  # mostly ready up, now and then skip the hand
+            options = [a for a in options if isinstance(a, ac.Ready)] or options
         hand = s.hands[seat]
         trump = s.trump_suit
         if trump is not None and special_kind(hand, trump) is not None:
@@ -589,6 +604,26 @@ class SwickMachine(RuleBasedStateMachine):
             out = not s.sitting_out[seat]
             self.send(seat, lc.SitOut(out))
             assert self.state.sitting_out[seat] == out
+
+    @rule(pick=st.integers(0, 5), go=st.integers(0, 3))
+    def connection_or_host(self, pick: int, go: int) -> None:
+        """A player drops (decided for after the short grace) or comes back; now and then the
+        host hands the table over to another seated player."""
+        s = self.state
+        seat = pick % len(s.players)
+        host = s.host
+        if go == 1 and host is not None:
+            if seat == host or s.players[seat] is None:
+                self.refuse(host, lc.HandOverHost(seat), {"bad_seat"})
+            else:
+                self.send(host, lc.HandOverHost(seat))
+                assert self.state.host == seat
+        elif s.players[seat] is None:
+            self.refuse(None, lc.SetConnected(seat, False), {"not_seated"})
+        elif s.leaving[seat]:
+            self.refuse(None, lc.SetConnected(seat, not s.connected[seat]), {"no_change"})
+        elif not s.connected[seat] or go == 0:
+            self.send(None, lc.SetConnected(seat, not s.connected[seat]))
 
     @rule(pick=st.integers(0, 5), stack=STACKS, leave=st.integers(0, 5))
     def leave_or_join(self, pick: int, stack: int, leave: int) -> None:

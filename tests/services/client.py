@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import json
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ class Player:
         self.answers: dict[str, dict[str, Any]] = {}
         self.chat: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
+        self._session = secrets.token_hex(3)  # ids stay unique across reconnects
         self._reader: asyncio.Task[None] | None = None
         self._changed = asyncio.Condition()
 
@@ -46,7 +48,8 @@ class Player:
         url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
         self.ws = await websockets.connect(url, max_size=2**22)
         self._reader = asyncio.create_task(self._read())
-        return await self.wait(lambda: self._last("welcome"))
+        welcome: dict[str, Any] = await self.wait(lambda: self._last("welcome"))
+        return welcome
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -75,7 +78,7 @@ class Player:
                 async with self._changed:
                     self._changed.notify_all()
 
-    async def wait(self, found: Callable[[], Any], timeout: float = 10.0) -> Any:
+    async def wait(self, found: Callable[[], Any], within: float = 10.0) -> Any:
         async def until() -> Any:
             # Wakes on this player's frames, and polls for conditions on other players' views.
             async with self._changed:
@@ -84,18 +87,30 @@ class Player:
                         await asyncio.wait_for(self._changed.wait(), 0.05)
                 return result
 
-        return await asyncio.wait_for(until(), timeout)
+        return await asyncio.wait_for(until(), within)
+
+    async def until(
+        self, table: str, test: Callable[[dict[str, Any]], bool], within: float = 10.0
+    ) -> dict[str, Any]:
+        """This player's view of ``table`` once ``test`` holds for it."""
+
+        def found() -> dict[str, Any] | None:
+            view = self.views.get(table)
+            return view if view is not None and test(view) else None
+
+        view: dict[str, Any] = await self.wait(found, within)
+        return view
 
     async def send(self, message: dict[str, Any]) -> str:
         assert self.ws is not None
-        message.setdefault("id", f"m{next(self._ids)}")
+        message.setdefault("id", f"{self._session}-{next(self._ids)}")
         await self.ws.send(json.dumps(message))
         return str(message["id"])
 
-    async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], within: float = 10.0) -> dict[str, Any]:
         """Send and wait for the ack or reject."""
         client_id = await self.send(message)
-        answer: dict[str, Any] = await self.wait(lambda: self.answers.get(client_id), timeout)
+        answer: dict[str, Any] = await self.wait(lambda: self.answers.get(client_id), within)
         return answer
 
     async def watch(self, table: str) -> dict[str, Any]:
@@ -103,9 +118,10 @@ class Player:
         view: dict[str, Any] = await self.wait(lambda: self.views.get(table))
         return view
 
-    async def act(self, table: str, action: dict[str, Any]) -> dict[str, Any]:
+    async def act(self, table: str, action: dict[str, Any], within: float = 10.0) -> dict[str, Any]:
         seq = self.views[table]["seq"] if table in self.views else 0
-        return await self.request({"type": "act", "table": table, "seq": seq, "action": action})
+        message = {"type": "act", "table": table, "seq": seq, "action": action}
+        return await self.request(message, within)
 
     def my_turn(self, table: str) -> bool:
         view = self.views.get(table)

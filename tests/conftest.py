@@ -1,0 +1,95 @@
+"""Fixtures for tests that talk to the real RabbitMQ and PostgreSQL.
+
+Where each service is: the URL in the environment (``SWICK_AMQP_URL``,
+``SWICK_DATABASE_URL``), else the local port; if neither answers and a Docker engine does, a
+testcontainer; otherwise the tests that need it fail when ``REQUIRE_SERVICES=1`` (as in CI)
+and are skipped elsewhere. Every test session gets its own database and bus namespace, so runs
+never see each other's data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
+from urllib.parse import urlparse
+
+import asyncpg
+import pytest
+
+from shared.bus import DEFAULT_URL
+from shared.settings import DEFAULT_DATABASE, Settings
+
+REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def _answers(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 2
+        ):
+            return True
+    except OSError:
+        return False
+
+
+def _container(kind: str, stack: ExitStack) -> str | None:
+    """A throwaway service from testcontainers, when a Docker engine answers."""
+    try:
+        import docker  # noqa: PLC0415  (only where no local service runs)
+
+        docker.from_env().ping()
+    except Exception:
+        return None
+    if kind == "postgres":
+        from testcontainers.postgres import PostgresContainer  # noqa: PLC0415
+
+        pg = stack.enter_context(PostgresContainer("postgres:15"))
+        return str(pg.get_connection_url()).replace("+psycopg2", "")
+    from testcontainers.rabbitmq import RabbitMqContainer  # noqa: PLC0415
+
+    mq = stack.enter_context(RabbitMqContainer("rabbitmq:3.12"))
+    return f"amqp://guest:guest@{mq.get_container_host_ip()}:{mq.get_exposed_port(5672)}/"
+
+
+@pytest.fixture(scope="session")
+def service_urls() -> Iterator[tuple[str, str]]:
+    amqp = os.environ.get("SWICK_AMQP_URL", DEFAULT_URL)
+    database = os.environ.get("SWICK_DATABASE_URL", DEFAULT_DATABASE)
+    with ExitStack() as stack:
+        if not _answers(amqp, 5672):
+            amqp = _container("rabbitmq", stack) or ""
+        if not _answers(database, 5432):
+            database = _container("postgres", stack) or ""
+        missing = [name for name, url in (("RabbitMQ", amqp), ("PostgreSQL", database)) if not url]
+        if missing:
+            message = f"{' and '.join(missing)} not reachable"
+            if REQUIRED:
+                pytest.fail(message)
+            pytest.skip(message)
+        yield amqp, database
+
+
+@pytest.fixture(scope="session")
+async def settings(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
+    """Settings for a fresh database and bus namespace of this test session."""
+    amqp, database = service_urls
+    name = f"swick_test_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(database)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    parsed = urlparse(database)
+    dsn = parsed._replace(path=f"/{name}").geturl()
+    yield Settings(
+        amqp_url=amqp,
+        database_url=dsn,
+        namespace=f"test-{secrets.token_hex(4)}",
+        shards=8,
+        secret=secrets.token_hex(16),
+    )
+    await asyncio.sleep(0)
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()

@@ -1,0 +1,111 @@
+"""The services as real processes, for integration tests: start, find, kill, restart."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from shared.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Cluster:
+    settings: Settings
+    logs: Path
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    base: str = ""
+
+    def env(self) -> dict[str, str]:
+        s = self.settings
+        return {
+            **os.environ,
+            "SWICK_AMQP_URL": s.amqp_url,
+            "SWICK_DATABASE_URL": s.database_url,
+            "SWICK_NAMESPACE": s.namespace,
+            "SWICK_SHARDS": str(s.shards),
+            "SWICK_SECRET": s.secret,
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    def spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+        log = (self.logs / f"{name}-{len(self.processes)}.log").open("wb")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "serve", *args],
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.processes.append(process)
+        return process
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        return self.spawn("table", "table")
+
+    async def start_gateway(self) -> str:
+        port = free_port()
+        self.spawn("gateway", "gateway", "--port", str(port))
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        async with httpx.AsyncClient(base_url=self.base) as http:
+            while True:
+                try:
+                    if (await http.get("/api/tables")).status_code == 200:
+                        return self.base
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the gateway did not start")
+                await asyncio.sleep(0.2)
+
+    async def leases(self) -> dict[int, tuple[str, int]]:
+        """Live leases: shard -> (owner, epoch)."""
+        conn = await asyncpg.connect(self.settings.database_url)
+        try:
+            rows = await conn.fetch(
+                "SELECT shard, owner, epoch FROM tables.leases WHERE expires_at > now()"
+            )
+        finally:
+            await conn.close()
+        return {row["shard"]: (row["owner"], row["epoch"]) for row in rows}
+
+    async def settled(self, workers: int, within: float = 30.0) -> dict[int, tuple[str, int]]:
+        """Wait until every shard is leased, spread over ``workers`` owners."""
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                leases = await self.leases()
+            except asyncpg.UndefinedTableError:
+                leases = {}
+            owners = {owner for owner, _ in leases.values()}
+            if len(leases) == self.settings.shards and len(owners) == workers:
+                return leases
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"shards not settled: {leases}")
+            await asyncio.sleep(0.2)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()

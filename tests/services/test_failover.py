@@ -1,0 +1,125 @@
+"""Tables outlive their workers: kill -9 mid-hand, pause and wake, fenced writes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Any
+
+import asyncpg
+import pytest
+
+from services.table.store import Fenced, TableStore, Write, connect_pool
+from shared.bus import shard_of
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play
+from tests.services.test_game_play import check_log
+
+
+def owner_process(cluster: Cluster, owner: str) -> subprocess.Popen[bytes]:
+    pid = int(owner.split("-")[-2])
+    return next(p for p in cluster.processes if p.pid == pid)
+
+
+async def owner_of(cluster: Cluster, table: str) -> str:
+    leases = await cluster.leases()
+    return leases[shard_of(table, cluster.settings.shards)][0]
+
+
+async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[Player]) -> None:
+    alice = players[0]
+    table = await open_table(players)
+    await act(alice, table, {"kind": "start_game"})
+    rng = random.Random(11)
+    await play(players, table, rng, lambda v: v["phase"] == "knock")
+    victim = owner_process(cluster, await owner_of(cluster, table))
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    killed_at = time.monotonic()
+    # The next decision is answered once another worker took the shard over.
+    mover = next(p for p in players if p.my_turn(table))
+    options = [o["action"] for o in mover.views[table]["options"] if o["legal"]]
+    answer = await mover.request(
+        {"type": "act", "table": table, "seq": mover.views[table]["seq"], "action": options[0]},
+        within=20,
+    )
+    failover = time.monotonic() - killed_at
+    print(f"failover: the table answered {failover:.2f} s after kill -9")
+    assert answer["type"] == "ack", answer
+    assert failover < 10
+    await play(players, table, rng, lambda v: v["hand_no"] >= 3 and v["phase"] in ("ante", "ready"))
+    seq = alice.views[table]["seq"]
+    for player in players:
+        await player.until(table, lambda v: v["seq"] == seq)
+    await check_log(cluster, table, seq)
+    cluster.start_worker()
+    await cluster.settled(workers=2)
+
+
+async def test_a_paused_worker_cannot_write(cluster: Cluster, players: list[Player]) -> None:
+    alice = players[0]
+    table = await open_table(players)
+    await act(alice, table, {"kind": "start_game"})
+    rng = random.Random(5)
+    await play(players, table, rng, lambda v: v["phase"] == "knock")
+    paused_owner = await owner_of(cluster, table)
+    paused = owner_process(cluster, paused_owner)
+    paused.send_signal(signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 20
+        while await owner_of_or_none(cluster, table) in (paused_owner, None):
+            assert time.monotonic() < deadline, "nobody took the paused worker's shard"
+            await asyncio.sleep(0.2)
+        # Requests wait in the shard queue until the broker gives up on the paused consumer.
+        await play(players, table, rng, next_hand_from(2), within=30)
+    finally:
+        paused.send_signal(signal.SIGCONT)
+    # The woken worker finds its broker connection gone and stops; a fresh one replaces it.
+    assert await asyncio.to_thread(paused.wait, 20) != 0
+    cluster.start_worker()
+    await play(players, table, rng, next_hand_from(3))
+    await check_log(cluster, table, alice.views[table]["seq"])
+    await cluster.settled(workers=2)
+
+
+def next_hand_from(hand_no: int) -> Callable[[dict[str, Any]], bool]:
+    """Between hands, once hand ``hand_no`` was played."""
+    return lambda view: bool(view["hand_no"] >= hand_no and view["phase"] in ("ante", "ready"))
+
+
+async def owner_of_or_none(cluster: Cluster, table: str) -> str | None:
+    leases = await cluster.leases()
+    lease = leases.get(shard_of(table, cluster.settings.shards))
+    return None if lease is None else lease[0]
+
+
+async def test_a_stale_epoch_is_fenced(cluster: Cluster, players: list[Player]) -> None:
+    """The store refuses a write under an epoch that is no longer the shard's."""
+    table = await open_table(players)
+    shard = shard_of(table, cluster.settings.shards)
+    owner, epoch = (await cluster.leases())[shard]
+    pool = await connect_pool(cluster.settings.database_url, size=1)
+    try:
+        store = TableStore(pool)
+        write = Write(seq=999, action_id="stale", events=[], phase="lobby", seats=[], deadline=None)
+        with pytest.raises(Fenced):
+            await store.append(table, shard, owner, epoch - 1, write)
+        with pytest.raises(Fenced):
+            await store.append(table, shard, "someone-else", epoch, write)
+        conn = await asyncpg.connect(cluster.settings.database_url)
+        try:
+            assert (
+                await conn.fetchval(
+                    "SELECT count(*) FROM tables.events WHERE table_id = $1 AND seq = 999", table
+                )
+                == 0
+            )
+        finally:
+            await conn.close()
+    finally:
+        await pool.close()

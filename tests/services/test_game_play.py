@@ -1,0 +1,62 @@
+"""Whole games over real WebSockets, RabbitMQ and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import asyncpg
+
+from shared.games.registry import game
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play
+
+STACK = 4000
+
+
+async def test_a_game_from_start_to_end(cluster: Cluster, players: list[Player]) -> None:
+    alice, bob, carol = players
+    table = await open_table(players)
+    assert (await act(alice, table, {"kind": "start_game"}))["type"] == "ack"
+    seen_free_ride = False
+
+    def goal(view: dict[str, object]) -> bool:
+        nonlocal seen_free_ride
+        seen_free_ride = seen_free_ride or bool(view["free_ride"])
+        between = view["phase"] in ("ante", "ready")
+        enough = isinstance(view["hand_no"], int) and view["hand_no"] >= 3
+        return seen_free_ride and between and view["carry"] == 0 and enough
+
+    await play(players, table, random.Random(7), goal)
+    ended = await act(alice, table, {"kind": "end_game"})
+    assert ended["type"] == "ack", ended
+    for player in players:
+        view = await player.until(table, lambda v: v["phase"] == "ended")
+        assert view["seed"], "the seed is revealed when the game ends"
+        assert len(view["standings"]) == 3
+        assert sum(s["stack"] for s in view["seats"]) == 3 * STACK
+        assert sum(s["net"] for s in view["standings"]) == 0
+    assert alice.views[table]["seq"] == bob.views[table]["seq"] == carol.views[table]["seq"]
+    await check_log(cluster, table, alice.views[table]["seq"])
+
+
+async def check_log(cluster: Cluster, table: str, seq: int) -> None:
+    """The table's log holds every accepted command once, in order, and replays to ``seq``."""
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT seq, action_id, events::text FROM tables.events"
+            " WHERE table_id = $1 ORDER BY seq",
+            table,
+        )
+    finally:
+        await conn.close()
+    assert [row["seq"] for row in rows] == list(range(1, seq + 1))
+    assert len({row["action_id"] for row in rows}) == len(rows)
+    swick = game("swick")
+    state = swick.new_table(swick.make_config({"seats": 3, "timer_ms": 30_000}))
+    for row in rows:
+        for event in json.loads(row["events"]):
+            state = swick.evolve(state, swick.load_event(event))
+    assert swick.seq(state) == seq
