@@ -12,11 +12,15 @@ in ``seq`` order: a client that sees a gap asks for a ``sync``.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import sys
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from shared.games.swick.views import SeatView, SwickView
 
 VERSION = 1
 MAX_FRAME = 4096  # bytes of one client message
@@ -177,6 +181,21 @@ REJECT_CODES = """\
 """
 
 
+VIEW_INTRO = """\
+`snapshot` and `update` carry the same thing: the whole view of the table as your seat may
+see it (a spectator's has `seat` null, an empty `hand` and no `options`). Cards are codes; a
+`null` in `hand` is a card you may not see yet (the dealer's own, before the dealer's knock).
+"""
+
+
+def _fields(cls: type) -> list[tuple[str, str]]:
+    def shown(kind: object) -> str:
+        text = str(kind).replace("tuple", "list").replace(", ...]", "]")
+        return text.replace("|", "\\|")  # a bar would end the table cell
+
+    return [(f.name, shown(f.type)) for f in dataclasses.fields(cls)]
+
+
 def markdown() -> str:
     """The protocol reference, from the models above."""
     parts = [
@@ -197,7 +216,7 @@ def markdown() -> str:
             "",
             f"### `{schema['properties']['type']['const']}`",
             "",
-            (model.__doc__ or "").strip() if model.__doc__ != ClientMessage.__doc__ else "",
+            inspect.cleandoc(model.__doc__ or "") if model.__doc__ != ClientMessage.__doc__ else "",
             "",
             "```json",
             json.dumps(schema, indent=2, sort_keys=True),
@@ -210,12 +229,18 @@ def markdown() -> str:
             "",
             f"### `{schema['properties']['type']['default']}`",
             "",
-            (out.__doc__ or "").strip(),
+            inspect.cleandoc(out.__doc__ or ""),
             "",
             "```json",
             json.dumps(schema, indent=2, sort_keys=True),
             "```",
         ]
+    parts += ["", "## The view", "", VIEW_INTRO, "| field | type |", "|---|---|"]
+    for name, kind in _fields(SwickView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["", "Each entry of `seats`:", "", "| field | type |", "|---|---|"]
+    for name, kind in _fields(SeatView):
+        parts.append(f"| `{name}` | `{kind}` |")
     parts += ["", "## Rejection codes", "", REJECT_CODES]
     return "\n".join(line for line in parts).replace("\n\n\n", "\n\n")
 
