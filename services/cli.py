@@ -43,7 +43,8 @@ def _verify(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from services.serve import serve
 
-    return serve(args.service, host=args.host, port=args.port)
+    port = args.port or (8001 if args.service == "ledger" else 8000)
+    return serve(args.service, host=args.host, port=port)
 
 
 def _up(args: argparse.Namespace) -> int:
@@ -62,9 +63,9 @@ def parser() -> argparse.ArgumentParser:
     up.set_defaults(run=_up)
 
     serve = commands.add_parser("serve", help="run one service in this process")
-    serve.add_argument("service", choices=["gateway", "table"])
-    serve.add_argument("--host", default="127.0.0.1", help="gateway: address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="gateway: port to listen on")
+    serve.add_argument("service", choices=["gateway", "table", "ledger"])
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP services: address to listen on")
+    serve.add_argument("--port", type=int, help="HTTP services: port (gateway 8000, ledger 8001)")
     serve.set_defaults(run=_serve)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")

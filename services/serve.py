@@ -11,9 +11,10 @@ from typing import Any
 
 import uvicorn
 
-from services.gateway.app import create_app
+from services.gateway.app import create_app as gateway_app
+from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
-from services.table.wallets import StartingGrant
+from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from shared.bus import Bus
 from shared.settings import Settings
@@ -24,8 +25,8 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 def serve(service: str, *, host: str = "127.0.0.1", port: int = 8000) -> int:
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     settings = Settings.from_env()
-    if service == "gateway":
-        app = create_app(settings)
+    if service in ("gateway", "ledger"):
+        app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
         return 0
     runners = {"table": run_table}
@@ -48,8 +49,10 @@ async def run_table(settings: Settings) -> None:
     store = TableStore(pool)
     await store.migrate(settings.shards)
     bus = await Bus.connect(settings.amqp_url, settings.topology, robust=False)
+    wallets = LedgerWallets(settings.ledger_url)
     try:
-        await TableWorker(bus, store, StartingGrant(settings.starting_grant)).run()
+        await TableWorker(bus, store, wallets).run()
     finally:
+        await wallets.close()
         await bus.close()
         await pool.close()

@@ -161,9 +161,18 @@ class Leg(Message):
 
 
 class Posting(Message):
-    """Every chip movement of one table event, applied atomically and exactly once by ``id``."""
+    """Every chip movement of one accepted command, applied atomically and exactly once.
 
-    id: str  # "<table>:<seq>": the idempotency key
+    ``id`` (``"<table>:<seq>"``) is the idempotency key; ``posting_no`` counts the table's
+    postings from 1, so the ledger applies them in order. ``stacks`` are the table's stacks of
+    the players involved afterwards: the ledger's wallets must agree.
+    """
+
+    id: str
     table_id: str
+    posting_no: int
     hand_no: int
     legs: tuple[Leg, ...]
+    stacks: dict[str, int]
+    names: dict[str, str]
+    bots: tuple[str, ...] = ()

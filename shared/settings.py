@@ -19,6 +19,7 @@ class Settings:
     shards: int = DEFAULT_SHARDS
     secret: str = DEV_SECRET
     starting_grant: int = 4000
+    ledger_url: str = "http://127.0.0.1:8001"
 
     @property
     def topology(self) -> Topology:
@@ -34,4 +35,5 @@ class Settings:
             shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
             secret=env.get("SWICK_SECRET", DEV_SECRET),
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
+            ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
         )

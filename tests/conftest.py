@@ -56,6 +56,13 @@ def _container(kind: str, stack: ExitStack) -> str | None:
     return f"amqp://guest:guest@{mq.get_container_host_ip()}:{mq.get_exposed_port(5672)}/"
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
 @pytest.fixture(scope="session")
 def service_urls() -> Iterator[tuple[str, str]]:
     amqp = os.environ.get("SWICK_AMQP_URL", DEFAULT_URL)
@@ -89,6 +96,7 @@ async def settings(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
         namespace=f"test-{secrets.token_hex(4)}",
         shards=8,
         secret=secrets.token_hex(16),
+        ledger_url=f"http://127.0.0.1:{free_port()}",
     )
     await asyncio.sleep(0)
     await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +53,13 @@ class Hub:
         self.requests: dict[str, tuple[Connection, str]] = {}  # request id -> socket, client id
         self._queue: UpdatesQueue | None = None
         self._bound: set[str] = set()
+        self._resyncing: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
     async def run(self) -> None:
+        reconnected = getattr(self.bus.connection, "reconnect_callbacks", None)
+        if reconnected is not None:
+            reconnected.add(self._resync)
         self._queue = await self.bus.updates_queue()
         self._bound.clear()
         for table_id in self.watchers:
@@ -67,6 +72,16 @@ class Hub:
                     self.dispatch(m.UPDATE.validate_json(delivery.body))
                 except ValidationError:
                     log.warning("dropped an update that does not parse")
+
+    def _resync(self, *_: object) -> None:
+        """After the broker connection came back, updates may have been missed: ask every
+        watched table for a fresh snapshot."""
+        self._resyncing = asyncio.get_running_loop().create_task(self._sync_all())
+
+    async def _sync_all(self) -> None:
+        for table_id in list(self.watchers):
+            sync = m.Sync(table_id=table_id, request_id=f"resync-{secrets.token_hex(4)}")
+            await self.bus.request(table_id, sync.model_dump_json().encode())
 
     async def watch(self, conn: Connection, table_id: str) -> None:
         await self.ready.wait()

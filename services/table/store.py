@@ -8,7 +8,7 @@ paused and woke up) cannot write, while a takeover waits for writes already unde
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,7 @@ class Write:
     seats: list[Any]
     deadline: int | None
     snapshot: Any | None = None
-    postings: Sequence[Any] = ()
+    posting: Callable[[int], Any] | None = None  # the posting's body, given its number
     seat_claims: Sequence[tuple[str, int]] = ()  # (player, seat)
     seat_releases: Sequence[str] = ()
 
@@ -247,6 +247,13 @@ class TableStore:
             [(row["seq"], row["events"]) for row in rows],
         )
 
+    async def departure(self, player_id: str) -> tuple[str, int] | None:
+        """The table a player last left, and the number of its posting that settled them."""
+        record = await self.pool.fetchrow(
+            "SELECT table_id, posting_no FROM tables.departures WHERE player_id = $1", player_id
+        )
+        return None if record is None else (record["table_id"], record["posting_no"])
+
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
         record = await self.pool.fetchrow(
             "SELECT table_id, seat FROM tables.seatings WHERE player_id = $1", player_id
@@ -255,8 +262,8 @@ class TableStore:
 
     async def append(
         self, table_id: str, shard: int, owner: str, epoch: int, write: Write
-    ) -> list[int]:
-        """Log one accepted command under the lease; returns the ids of the postings queued.
+    ) -> tuple[int, Any] | None:
+        """Log one accepted command under the lease; returns the posting queued (outbox id, body).
 
         Raises ``Fenced`` if the lease moved on, ``DuplicateAction`` if the action id was
         logged before, ``SeatConflict`` if a player seated here holds another seat.
@@ -313,18 +320,30 @@ class TableStore:
                     )
                 except asyncpg.UniqueViolationError:
                     raise SeatConflict(player_id) from None
-            ids: list[int] = []
-            for body in write.postings:
-                ids.append(
-                    await conn.fetchval(
-                        "INSERT INTO tables.outbox (table_id, shard, body) VALUES ($1, $2, $3)"
-                        " RETURNING id",
-                        table_id,
-                        shard,
-                        body,
-                    )
+            if write.seat_releases:
+                await conn.executemany(
+                    "INSERT INTO tables.departures (player_id, table_id, posting_no)"
+                    " SELECT $1, table_id, postings FROM tables.tables WHERE table_id = $2"
+                    " ON CONFLICT (player_id) DO UPDATE"
+                    " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
+                    [(player_id, table_id) for player_id in write.seat_releases],
                 )
-            return ids
+            if write.posting is None:
+                return None
+            number: int = await conn.fetchval(
+                "UPDATE tables.tables SET postings = postings + 1 WHERE table_id = $1"
+                " RETURNING postings",
+                table_id,
+            )
+            body = write.posting(number)
+            outbox_id: int = await conn.fetchval(
+                "INSERT INTO tables.outbox (table_id, shard, body)"
+                " VALUES ($1, $2, $3) RETURNING id",
+                table_id,
+                shard,
+                body,
+            )
+            return outbox_id, body
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         records = await self.pool.fetch(

@@ -1,24 +1,57 @@
-"""Where a player's chips come from when they sit down.
+"""Where a player's chips come from when they sit down: the ledger.
 
-With one seat at a time per player, a seated player's stack is their whole balance: no other
-table can spend it meanwhile. The ledger service provides the balance; until a player has a
-ledger account, the starting grant applies.
+A player holds one seat at a time, so while seated their stack is their whole balance and no
+other table can spend it. Before a player sits down again, the ledger must have applied every
+posting of the table they left (up to the one that settled them there); it answers with the
+balance, opening a new player's wallet with the starting grant.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Protocol
+
+import httpx
+
+from shared.games.lifecycle import Player
+
+
+class WalletUnavailable(Exception):
+    """The balance cannot be known now; ``str(error)`` is for the player."""
 
 
 class Wallets(Protocol):
-    async def balance(self, player_id: str) -> int: ...
+    async def seat(self, player: Player, after: tuple[str, int] | None) -> int: ...
 
 
-class StartingGrant:
-    """Every player sits down with the starting grant (no ledger behind it)."""
+class LedgerWallets:
+    """Asks the ledger service over HTTP, waiting a little for it to catch up."""
 
-    def __init__(self, amount: int) -> None:
-        self.amount = amount
+    def __init__(self, base_url: str, *, patience: float = 3.0) -> None:
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=5.0)
+        self.patience = patience
 
-    async def balance(self, player_id: str) -> int:
-        return self.amount
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def seat(self, player: Player, after: tuple[str, int] | None) -> int:
+        body = {
+            "name": player.name,
+            "bot": player.bot is not None,
+            "after": None if after is None else {"table_id": after[0], "posting_no": after[1]},
+        }
+        deadline = time.monotonic() + self.patience
+        while True:
+            try:
+                reply = await self.http.post(f"/wallets/{player.id}/seat", json=body)
+            except httpx.TransportError:
+                raise WalletUnavailable("The cashier is not answering: try again shortly") from None
+            if reply.status_code == 200:
+                balance: int = reply.json()["balance"]
+                return balance
+            if reply.status_code != 409 or time.monotonic() > deadline:
+                raise WalletUnavailable(
+                    "Your chips from your last table are still being counted: try again shortly"
+                )
+            await asyncio.sleep(0.1)

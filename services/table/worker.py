@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from services.table.store import DuplicateAction, Fenced, SeatConflict, TableRow, TableStore, Write
-from services.table.wallets import Wallets
+from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
 from shared.bus import Bus, Delivery, shard_of
 from shared.fairness import new_seed
@@ -55,21 +55,47 @@ def account(table_id: str, name: str) -> str:
     return name if name.startswith("wallet:") else f"{name}:{table_id}"
 
 
-def posting(table_id: str, seq: int, moves: Sequence[Transfer]) -> m.Posting:
-    return m.Posting(
-        id=f"{table_id}:{seq}",
-        table_id=table_id,
-        hand_no=moves[0].hand_no,
-        legs=tuple(
-            m.Leg(
-                debit=account(table_id, t.debit),
-                credit=account(table_id, t.credit),
-                amount=t.amount,
-                code=t.code,
-            )
-            for t in moves
-        ),
-    )
+def posting(
+    table_id: str,
+    seq: int,
+    moves: Sequence[Transfer],
+    players: Sequence[Player | None],
+    stacks: Sequence[int],
+) -> Callable[[int], dict[str, Any]]:
+    """The posting of one command's chip movements, once its number is known.
+
+    It carries the stacks the table holds afterwards for every player it touches (their stack
+    before plus what the legs moved), so the ledger can check its wallets against them.
+    """
+    seated = {p.id: (p, stack) for p, stack in zip(players, stacks, strict=True) if p is not None}
+    net = dict.fromkeys((pid for pid in seated), 0)
+    for t in moves:
+        for name, sign in ((t.debit, -1), (t.credit, 1)):
+            if name.startswith("wallet:"):
+                net[name.removeprefix("wallet:")] += sign * t.amount
+    touched = [pid for pid in seated if any(pid in (t.debit[7:], t.credit[7:]) for t in moves)]
+
+    def body(number: int) -> dict[str, Any]:
+        return m.Posting(
+            id=f"{table_id}:{seq}",
+            table_id=table_id,
+            posting_no=number,
+            hand_no=moves[0].hand_no,
+            legs=tuple(
+                m.Leg(
+                    debit=account(table_id, t.debit),
+                    credit=account(table_id, t.credit),
+                    amount=t.amount,
+                    code=t.code,
+                )
+                for t in moves
+            ),
+            stacks={pid: seated[pid][1] + net[pid] for pid in touched},
+            names={pid: seated[pid][0].name for pid in touched},
+            bots=tuple(pid for pid in touched if seated[pid][0].bot is not None),
+        ).model_dump(mode="json")
+
+    return body
 
 
 class Refused(Exception):
@@ -269,13 +295,21 @@ class TableWorker:
             seat, level = data.get("seat"), data.get("bot", "medium")
             if not isinstance(seat, int) or isinstance(seat, bool) or level not in BOT_LEVELS:
                 raise Refused("malformed", f"add_bot takes a seat and a bot level: {BOT_LEVELS}")
-            return AddBot(seat, await self._bot(table, seat, level), 0)
+            bot = await self._bot(table, seat, level)
+            return AddBot(seat, bot, await self._stack(bot))
         if kind in ("take_seat", "set_connected", "timeout"):
             raise Refused("not_allowed", "Only the table itself can do that")
         try:
             return table.game.load_action(data)
         except IllegalCommand as error:
             raise Refused(error.code, error.message) from None
+
+    async def _stack(self, player: Player) -> int:
+        """The chips ``player`` sits down with: their whole balance."""
+        try:
+            return await self.wallets.seat(player, await self.store.departure(player.id))
+        except WalletUnavailable as error:
+            raise Refused("cashier", str(error)) from None
 
     async def _bot(self, table: LiveTable, seat: int, level: str) -> Player:
         return Player(f"bot:{table.row.table_id}:{seat}", f"{level.title()} bot {seat + 1}", level)
@@ -307,12 +341,16 @@ class TableWorker:
         self.tables[row.table_id] = table
         rid = request.request_id
         host = Player(request.host_id, request.host_name)
-        stack = await self.wallets.balance(host.id)
+        try:
+            stack = await self._stack(host)
+        except Refused as refusal:
+            await self._refuse(request, refusal.code, refusal.message)
+            return
         if not await self._apply(table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request):
             return
         for seat, level in sorted(request.bots.items()):
             bot = await self._bot(table, seat, level)
-            action = AddBot(seat, bot, await self.wallets.balance(bot.id))
+            action = AddBot(seat, bot, await self._stack(bot))
             await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
         if request.start:
             await self._apply(table, 0, StartGame(new_seed().hex()), f"{rid}:start", 0, None)
@@ -327,8 +365,8 @@ class TableWorker:
             seat = next((i for i, p in enumerate(players) if p is None), None)
             if seat is None:
                 raise Refused("table_full", "Every seat at this table is taken")
-        stack = await self.wallets.balance(request.player_id)
-        action = TakeSeat(seat, Player(request.player_id, request.name), stack)
+        player = Player(request.player_id, request.name)
+        action = TakeSeat(seat, player, await self._stack(player))
         await self._apply(table, None, action, request.request_id, 0, request)
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
@@ -389,9 +427,11 @@ class TableWorker:
             seats=seats,
             deadline=g.deadline(after),
             snapshot=g.dump_state(after) if any(g.checkpoint(e) for e in events) else None,
-            postings=[posting(table.row.table_id, g.seq(after), moves).model_dump(mode="json")]
+            posting=posting(
+                table.row.table_id, g.seq(after), moves, players_before, g.stacks(before)
+            )
             if moves
-            else (),
+            else None,
             seat_claims=claims,
             seat_releases=releases,
         )
@@ -422,10 +462,10 @@ class TableWorker:
             )
         await self._publish(table, outcome)
         await self._wake_bots(table, g.to_act(before), command.actor)
-        if queued:
-            for body in write.postings:
-                await self.bus.publish_posting(json.dumps(body).encode())
-            await self.store.sent(queued)
+        if queued is not None:
+            outbox_id, body = queued
+            await self.bus.publish_posting(json.dumps(body).encode())
+            await self.store.sent([outbox_id])
         self._arm(table)
         return True
 

@@ -117,6 +117,10 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         """Who sits in each seat."""
         ...
 
+    def stacks(self, state: StateT) -> Sequence[int]:
+        """Each seat's chips at the table."""
+        ...
+
     def phase(self, state: StateT) -> str:
         """A short name of what the table is doing, for the lobby (``"lobby"``, ``"ended"``...)."""
         ...

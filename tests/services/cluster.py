@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,13 +15,7 @@ import asyncpg
 import httpx
 
 from shared.settings import Settings
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.conftest import free_port
 
 
 @dataclass
@@ -41,6 +34,7 @@ class Cluster:
             "SWICK_NAMESPACE": s.namespace,
             "SWICK_SHARDS": str(s.shards),
             "SWICK_SECRET": s.secret,
+            "SWICK_LEDGER_URL": s.ledger_url,
             "PYTHONUNBUFFERED": "1",
         }
 
@@ -58,20 +52,30 @@ class Cluster:
     def start_worker(self) -> subprocess.Popen[bytes]:
         return self.spawn("table", "table")
 
+    async def start_ledger(self) -> subprocess.Popen[bytes]:
+        port = int(self.settings.ledger_url.rsplit(":", 1)[1])
+        process = self.spawn("ledger", "ledger", "--port", str(port))
+        await self._answering(self.settings.ledger_url, "/health", accept=(200, 503))
+        return process
+
     async def start_gateway(self) -> str:
         port = free_port()
         self.spawn("gateway", "gateway", "--port", str(port))
         self.base = f"http://127.0.0.1:{port}"
+        await self._answering(self.base, "/api/tables")
+        return self.base
+
+    async def _answering(self, base: str, path: str, accept: tuple[int, ...] = (200,)) -> None:
         deadline = time.monotonic() + 30
-        async with httpx.AsyncClient(base_url=self.base) as http:
+        async with httpx.AsyncClient(base_url=base) as http:
             while True:
                 try:
-                    if (await http.get("/api/tables")).status_code == 200:
-                        return self.base
+                    if (await http.get(path)).status_code in accept:
+                        return
                 except httpx.TransportError:
                     pass
                 if time.monotonic() > deadline:
-                    raise TimeoutError("the gateway did not start")
+                    raise TimeoutError(f"{base} did not start")
                 await asyncio.sleep(0.2)
 
     async def leases(self) -> dict[int, tuple[str, int]]:

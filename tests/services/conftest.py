@@ -33,6 +33,7 @@ async def cluster(
     logs: Path = tmp_path_factory.mktemp("logs")
     platform = Cluster(settings, logs)
     try:
+        await platform.start_ledger()
         platform.start_worker()
         platform.start_worker()
         await platform.start_gateway()

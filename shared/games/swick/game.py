@@ -83,6 +83,9 @@ class SwickGame:
     def players(self, state: State) -> tuple[Player | None, ...]:
         return state.players
 
+    def stacks(self, state: State) -> tuple[int, ...]:
+        return state.stacks
+
     def phase(self, state: State) -> str:
         return state.phase.value
 

@@ -1,0 +1,138 @@
+"""The ledger service: applies the tables' postings from the bus, and answers over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field, ValidationError
+
+from services.ledger.ledger import Ledger, Pending
+from services.table.store import connect_pool
+from shared.bus import Bus
+from shared.messages import Posting
+from shared.settings import Settings
+
+log = logging.getLogger("swick.ledger")
+CONCURRENCY = 16
+
+
+async def consume(bus: Bus, ledger: Ledger) -> None:
+    """Apply postings as they come, several tables at once, each table's in order."""
+    locks: dict[str, asyncio.Lock] = {}
+    slots = asyncio.Semaphore(CONCURRENCY)
+
+    async def handle(delivery: Any) -> None:
+        try:
+            try:
+                posting = Posting.model_validate_json(delivery.body)
+            except ValidationError as error:
+                log.error("dropped a posting that does not parse: %s", error.errors()[:1])
+                await delivery.ack()
+                return
+            async with locks.setdefault(posting.table_id, asyncio.Lock()):
+                await ledger.apply(posting)
+            await delivery.ack()
+        finally:
+            slots.release()
+
+    queue = bus.topology.postings
+    async with (
+        bus.consume(queue, prefetch=CONCURRENCY * 4) as deliveries,
+        asyncio.TaskGroup() as tasks,
+    ):
+        async for delivery in deliveries:
+            await slots.acquire()
+            tasks.create_task(handle(delivery))
+
+
+class SeatRequest(BaseModel):
+    name: str = Field(max_length=64)
+    bot: bool = False
+    after: dict[str, Any] | None = None
+
+
+class Balance(BaseModel):
+    player_id: str
+    balance: int
+
+
+def create_app(settings: Settings | None = None, *, consume_postings: bool = True) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = await connect_pool(settings.database_url)
+        ledger = Ledger(pool, settings.starting_grant)
+        await ledger.migrate()
+        app.state.ledger = ledger
+        bus = await Bus.connect(settings.amqp_url, settings.topology)
+        task = asyncio.create_task(consume(bus, ledger)) if consume_postings else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            await bus.close()
+            await pool.close()
+
+    app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
+
+    def ledger() -> Ledger:
+        value: Ledger = app.state.ledger
+        return value
+
+    @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
+    async def balance(player_id: str) -> Balance:
+        value = await ledger().balance(player_id)
+        if value is None:
+            raise HTTPException(404, "This player has no wallet yet")
+        return Balance(player_id=player_id, balance=value)
+
+    @app.get("/players/{player_id}/transfers", summary="A player's transfers, newest first")
+    async def transfers(
+        player_id: str,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        before: Annotated[str | None, Query(description="a transfer id from the last page")] = None,
+    ) -> dict[str, Any]:
+        page = await ledger().history(player_id, limit, before)
+        return {"transfers": page, "next": page[-1]["id"] if len(page) == limit else None}
+
+    @app.get("/leaderboard", summary="Net winnings at the tables over a period")
+    async def leaderboard(
+        days: Annotated[int, Query(ge=1, le=3650)] = 7,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> dict[str, Any]:
+        since = datetime.now(UTC) - timedelta(days=days)
+        return {"days": days, "players": await ledger().leaderboard(since, limit)}
+
+    @app.get("/tables/{table_id}/reconciliation", summary="The ledger's wallets vs the table's")
+    async def reconciliation(table_id: str) -> dict[str, Any]:
+        return await ledger().reconciliation(table_id)
+
+    @app.get("/health", summary="The ledger's invariants, checked now")
+    async def health() -> JSONResponse:
+        result = await ledger().check()
+        return JSONResponse(result.as_dict(), status_code=200 if result.ok else 503)
+
+    @app.post("/wallets/{player_id}/seat", response_model=Balance, summary="For table workers")
+    async def seat(player_id: str, body: SeatRequest) -> Balance:
+        after = None
+        if body.after is not None:
+            after = (str(body.after["table_id"]), int(body.after["posting_no"]))
+        try:
+            value = await ledger().seat(player_id, body.name, body.bot, after)
+        except Pending as pending:
+            raise HTTPException(409, f"earlier postings are not applied yet: {pending}") from None
+        return Balance(player_id=player_id, balance=value)
+
+    return app

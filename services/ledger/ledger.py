@@ -1,0 +1,430 @@
+"""The ledger: double-entry accounts in PostgreSQL, fed by the tables' postings.
+
+A posting is applied in one serializable transaction that locks its accounts in name order,
+checks them, writes its transfers and moves the accounts' totals; a serialization failure or
+deadlock is retried. Postings are applied exactly once (their id) and, per table, in order
+(their number): one that arrives early waits in the ``waiting`` table for its turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from shared.messages import Leg, Posting
+from shared.migrations import migrate
+
+log = logging.getLogger("swick.ledger")
+
+SCHEMA = "ledger"
+MIGRATIONS = Path(__file__).parent / "migrations"
+BANK = "bank"
+RETRIES = 20
+T = TypeVar("T")
+
+Outcome = Literal["applied", "duplicate", "waiting", "rejected"]
+Conn = asyncpg.Connection | PoolConnectionProxy
+
+
+class Rejected(Exception):
+    """A posting that breaks a rule of the ledger (an ante the wallet cannot cover)."""
+
+
+class Pending(Exception):
+    """The table's earlier postings are not all applied yet."""
+
+
+def wallet(player_id: str) -> str:
+    return f"wallet:{player_id}"
+
+
+def kind_of(account: str) -> str:
+    return account.split(":", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    ok: bool
+    debits: int
+    credits: int
+    accounts_match_transfers: bool
+    open_pots: list[str]
+    rejected: int
+    mismatches: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "debits": self.debits,
+            "credits": self.credits,
+            "balanced": self.debits == self.credits,
+            "accounts_match_transfers": self.accounts_match_transfers,
+            "open_pots": self.open_pots,
+            "rejected_postings": self.rejected,
+            "reconciliation_mismatches": self.mismatches,
+        }
+
+
+async def _serializable(pool: asyncpg.Pool, work: Callable[[Conn], Awaitable[T]]) -> T:
+    """Run ``work`` in a serializable transaction, retrying conflicts and deadlocks."""
+    for attempt in range(RETRIES):
+        try:
+            async with pool.acquire() as conn, conn.transaction(isolation="serializable"):
+                return await work(conn)
+        except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
+            await asyncio.sleep(0.001 * 2 ** min(attempt, 8))
+    raise RuntimeError("gave up after repeated serialization failures")
+
+
+class Ledger:
+    def __init__(self, pool: asyncpg.Pool, grant: int = 4000) -> None:
+        self.pool = pool
+        self.grant = grant
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+
+    # Wallets.
+
+    async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
+        """The wallet's balance, opening it with the starting grant the first time."""
+
+        async def work(conn: Conn) -> int:
+            if name:
+                await conn.execute(
+                    "INSERT INTO ledger.players (player_id, name, bot) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (player_id) DO UPDATE SET name = $2",
+                    player_id,
+                    name,
+                    bot,
+                )
+            created = await conn.fetchval(
+                "INSERT INTO ledger.accounts (name, kind) VALUES ($1, 'wallet')"
+                " ON CONFLICT DO NOTHING RETURNING name",
+                wallet(player_id),
+            )
+            if created and self.grant:
+                grant = Posting(
+                    id=f"grant:{player_id}",
+                    table_id="",
+                    posting_no=0,
+                    hand_no=0,
+                    legs=(
+                        Leg(debit=BANK, credit=wallet(player_id), amount=self.grant, code="grant"),
+                    ),
+                    stacks={},
+                    names={},
+                )
+                await self._write(conn, grant)
+            balance: int = await conn.fetchval(
+                "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
+            )
+            return balance
+
+        return await _serializable(self.pool, work)
+
+    async def seat(
+        self, player_id: str, name: str, bot: bool, after: tuple[str, int] | None
+    ) -> int:
+        """The balance a player sits down with; ``Pending`` while their last table's postings
+        (up to ``after``) are not all applied."""
+        if after is not None:
+            table_id, posting_no = after
+            done = await self.pool.fetchval(
+                "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
+            )
+            if (done or 0) < posting_no:
+                raise Pending(f"{table_id} is applied to {done or 0} of {posting_no}")
+        return await self.open_wallet(player_id, name, bot)
+
+    async def balance(self, player_id: str) -> int | None:
+        value: int | None = await self.pool.fetchval(
+            "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
+        )
+        return value
+
+    # Postings.
+
+    async def apply(self, posting: Posting) -> Outcome:
+        """Apply ``posting`` (and any postings of its table that were waiting for it)."""
+        outcome = await self._apply_one(posting)
+        table_id, number = posting.table_id, posting.posting_no
+        while outcome == "applied" and table_id:
+            body = await self.pool.fetchval(
+                "DELETE FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
+                " RETURNING body::text",
+                table_id,
+                number + 1,
+            )
+            if body is None:
+                break
+            number += 1
+            outcome_next = await self._apply_one(Posting.model_validate_json(body))
+            if outcome_next != "applied":
+                break
+        return outcome
+
+    async def _apply_one(self, posting: Posting) -> Outcome:
+        async def work(conn: Conn) -> Outcome:
+            if posting.table_id:
+                done = await conn.fetchval(
+                    "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1 FOR UPDATE",
+                    posting.table_id,
+                )
+                done = done or 0
+                if posting.posting_no <= done:
+                    return "duplicate"
+                if posting.posting_no > done + 1:
+                    await conn.execute(
+                        "INSERT INTO ledger.waiting (table_id, posting_no, body)"
+                        " VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING",
+                        posting.table_id,
+                        posting.posting_no,
+                        posting.model_dump_json(),
+                    )
+                    return "waiting"
+            elif await conn.fetchval("SELECT 1 FROM ledger.postings WHERE id = $1", posting.id):
+                return "duplicate"
+            await self._write(conn, posting)
+            return "applied"
+
+        try:
+            return await _serializable(self.pool, work)
+        except Rejected as error:
+            log.error("rejected posting %s: %s", posting.id, error)
+            await self.pool.execute(
+                "INSERT INTO ledger.rejected (posting_id, body, reason) VALUES ($1, $2::jsonb, $3)"
+                " ON CONFLICT DO NOTHING",
+                posting.id,
+                posting.model_dump_json(),
+                str(error),
+            )
+            return "rejected"
+
+    async def _write(self, conn: Conn, posting: Posting) -> None:
+        """Write one posting inside the caller's transaction."""
+        names = sorted({leg.debit for leg in posting.legs} | {leg.credit for leg in posting.legs})
+        await conn.executemany(
+            "INSERT INTO ledger.accounts (name, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [(name, kind_of(name)) for name in names],
+        )
+        rows = await conn.fetch(
+            "SELECT name, debits, credits FROM ledger.accounts WHERE name = ANY($1)"
+            " ORDER BY name FOR UPDATE",
+            names,
+        )
+        balance = {row["name"]: row["credits"] - row["debits"] for row in rows}
+        debits = dict.fromkeys(names, 0)
+        credits = dict.fromkeys(names, 0)
+        for leg in posting.legs:
+            if leg.amount <= 0:
+                raise Rejected(f"leg {leg.code} moves {leg.amount}")
+            if leg.code == "ante" and balance[leg.debit] < leg.amount:
+                raise Rejected(f"{leg.debit} cannot cover an ante of {leg.amount}")
+            balance[leg.debit] -= leg.amount
+            balance[leg.credit] += leg.amount
+            debits[leg.debit] += leg.amount
+            credits[leg.credit] += leg.amount
+        for name in names:
+            if kind_of(name) in ("pot", "carry") and balance[name] < 0:
+                raise Rejected(f"{name} would go below zero")
+        await conn.execute(
+            "INSERT INTO ledger.postings (id, table_id, posting_no, hand_no)"
+            " VALUES ($1, $2, $3, $4)",
+            posting.id,
+            posting.table_id or None,
+            posting.posting_no if posting.table_id else None,
+            posting.hand_no,
+        )
+        await conn.executemany(
+            "INSERT INTO ledger.transfers (id, posting_id, debit, credit, amount, code,"
+            " table_id, hand_no) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [
+                (
+                    f"{posting.id}:{i}",
+                    posting.id,
+                    leg.debit,
+                    leg.credit,
+                    leg.amount,
+                    leg.code,
+                    posting.table_id or None,
+                    posting.hand_no,
+                )
+                for i, leg in enumerate(posting.legs)
+            ],
+        )
+        await conn.execute(
+            "UPDATE ledger.accounts SET debits = accounts.debits + moved.debits,"
+            " credits = accounts.credits + moved.credits"
+            " FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS moved(name, debits, credits)"
+            " WHERE accounts.name = moved.name",
+            names,
+            [debits[name] for name in names],
+            [credits[name] for name in names],
+        )
+        if posting.table_id:
+            await conn.execute(
+                "INSERT INTO ledger.table_progress (table_id, posting_no) VALUES ($1, $2)"
+                " ON CONFLICT (table_id) DO UPDATE SET posting_no = $2",
+                posting.table_id,
+                posting.posting_no,
+            )
+        if posting.names:
+            await conn.executemany(
+                "INSERT INTO ledger.players (player_id, name, bot) VALUES ($1, $2, $3)"
+                " ON CONFLICT (player_id) DO UPDATE SET name = $2",
+                [(pid, name, pid in posting.bots) for pid, name in posting.names.items()],
+            )
+        if posting.stacks:
+            await conn.executemany(
+                "INSERT INTO ledger.reconciliations (table_id, player_id, posting_no, table_says,"
+                " ledger_says) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, player_id)"
+                " DO UPDATE SET posting_no = $3, table_says = $4, ledger_says = $5,"
+                " checked_at = now()",
+                [
+                    (posting.table_id, pid, posting.posting_no, stack, balance.get(wallet(pid)))
+                    for pid, stack in posting.stacks.items()
+                    if wallet(pid) in balance
+                ],
+            )
+
+    # Reading.
+
+    async def history(
+        self, player_id: str, limit: int = 50, before: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A player's transfers, newest first, paginated by transfer id."""
+        account = wallet(player_id)
+        rows = await self.pool.fetch(
+            "SELECT id, debit, credit, amount, code, table_id, hand_no, created_at"
+            " FROM ledger.transfers WHERE (debit = $1 OR credit = $1)"
+            " AND ($2::timestamptz IS NULL OR created_at < $2)"
+            " ORDER BY created_at DESC, id DESC LIMIT $3",
+            account,
+            await self._created_at(before),
+            limit,
+        )
+        return [
+            {
+                "id": row["id"],
+                "amount": row["amount"] if row["credit"] == account else -row["amount"],
+                "code": row["code"],
+                "table_id": row["table_id"],
+                "hand_no": row["hand_no"],
+                "at": row["created_at"].isoformat(),
+            }
+            for row in rows
+        ]
+
+    async def _created_at(self, transfer_id: str | None) -> datetime | None:
+        if transfer_id is None:
+            return None
+        at: datetime | None = await self.pool.fetchval(
+            "SELECT created_at FROM ledger.transfers WHERE id = $1", transfer_id
+        )
+        return at
+
+    async def leaderboard(self, since: datetime, limit: int = 20) -> list[dict[str, Any]]:
+        """Net winnings at the tables (grants left out) since ``since``."""
+        rows = await self.pool.fetch(
+            "WITH moves AS ("
+            "  SELECT credit AS account, amount FROM ledger.transfers"
+            "   WHERE code <> 'grant' AND created_at >= $1 AND credit LIKE 'wallet:%'"
+            "  UNION ALL"
+            "  SELECT debit, -amount FROM ledger.transfers"
+            "   WHERE code <> 'grant' AND created_at >= $1 AND debit LIKE 'wallet:%')"
+            " SELECT substr(account, 8) AS player_id, sum(amount)::bigint AS net,"
+            "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, false) AS bot"
+            " FROM moves LEFT JOIN ledger.players p ON p.player_id = substr(account, 8)"
+            " GROUP BY account, p.name, p.bot ORDER BY net DESC LIMIT $2",
+            since,
+            limit,
+        )
+        return [
+            {"player_id": r["player_id"], "name": r["name"], "bot": r["bot"], "net": r["net"]}
+            for r in rows
+        ]
+
+    async def reconciliation(self, table_id: str) -> dict[str, Any]:
+        rows = await self.pool.fetch(
+            "SELECT r.player_id, r.posting_no, r.table_says, r.ledger_says,"
+            " a.credits - a.debits AS balance_now"
+            " FROM ledger.reconciliations r JOIN ledger.accounts a"
+            " ON a.name = 'wallet:' || r.player_id WHERE r.table_id = $1 ORDER BY r.player_id",
+            table_id,
+        )
+        progress = await self.pool.fetchval(
+            "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
+        )
+        players = [
+            {
+                "player_id": r["player_id"],
+                "posting_no": r["posting_no"],
+                "table_says": r["table_says"],
+                "ledger_says": r["ledger_says"],
+                "matches": r["table_says"] == r["ledger_says"],
+            }
+            for r in rows
+        ]
+        return {
+            "table_id": table_id,
+            "postings_applied": progress or 0,
+            "players": players,
+            "matches": all(p["matches"] for p in players),
+        }
+
+    async def check(self) -> Health:
+        """The ledger's invariants, recomputed from scratch."""
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            totals = await conn.fetchrow(
+                "SELECT coalesce(sum(debits), 0)::bigint AS debits,"
+                " coalesce(sum(credits), 0)::bigint AS credits"
+                " FROM ledger.accounts"
+            )
+            drift = await conn.fetchval(
+                "SELECT count(*) FROM ledger.accounts a LEFT JOIN ("
+                "  SELECT name, sum(d) AS d, sum(c) AS c FROM ("
+                "   SELECT debit AS name, amount AS d, 0 AS c FROM ledger.transfers"
+                "   UNION ALL SELECT credit, 0, amount FROM ledger.transfers) t GROUP BY name"
+                " ) s ON s.name = a.name"
+                " WHERE a.debits <> coalesce(s.d, 0) OR a.credits <> coalesce(s.c, 0)"
+            )
+            # A pot closes at 0 when its hand settles: every settled hand's pot nets to zero.
+            open_pots = await conn.fetch(
+                "SELECT table_id, hand_no FROM ledger.transfers"
+                " WHERE debit LIKE 'pot:%' OR credit LIKE 'pot:%'"
+                " GROUP BY table_id, hand_no"
+                " HAVING bool_or(code NOT IN ('ante', 'carry_in'))"
+                " AND sum(CASE WHEN credit LIKE 'pot:%' THEN amount ELSE -amount END) <> 0"
+            )
+            rejected = await conn.fetchval("SELECT count(*) FROM ledger.rejected")
+            mismatches = await conn.fetchval(
+                "SELECT count(*) FROM ledger.reconciliations WHERE table_says <> ledger_says"
+            )
+        assert totals is not None
+        health = Health(
+            ok=False,
+            debits=totals["debits"],
+            credits=totals["credits"],
+            accounts_match_transfers=drift == 0,
+            open_pots=[f"{r['table_id']}#{r['hand_no']}" for r in open_pots],
+            rejected=rejected,
+            mismatches=mismatches,
+        )
+        ok = (
+            health.debits == health.credits
+            and health.accounts_match_transfers
+            and not health.open_pots
+            and not rejected
+            and not mismatches
+        )
+        return replace(health, ok=ok)
