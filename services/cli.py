@@ -21,6 +21,19 @@ def _bench_engine(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_ledger(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.benchmarks import ledger
+
+    figures = asyncio.run(ledger.run(args.seconds, args.tables))
+    if args.json:
+        print(json.dumps(ledger.report(figures)))
+    else:
+        print(ledger.describe(figures))
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from shared.games.swick.record import load_record, verify
 
@@ -75,6 +88,13 @@ def parser() -> argparse.ArgumentParser:
     engine.add_argument("--seed", type=int, default=1)
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(run=_bench_engine)
+    ledger = targets.add_parser(
+        "ledger", help="concurrent tables posting hands through the ledger (PostgreSQL)"
+    )
+    ledger.add_argument("--seconds", type=float, default=10, help="how long to keep posting")
+    ledger.add_argument("--tables", type=int, default=32, help="concurrent table loops")
+    ledger.add_argument("--json", action="store_true", help="print one JSON object")
+    ledger.set_defaults(run=_bench_ledger)
 
     verify = commands.add_parser("verify", help="re-deal a finished game from its revealed seed")
     verify.add_argument("record", help="the game record (JSON)")

@@ -240,7 +240,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     conn = Connection(player)
     previous = gw.sockets.get(player.id)
     if previous is not None:
-        previous.closed = True  # one socket per player: the newer one wins
+        previous.close()  # one socket per player: the newer one wins
     gw.sockets[player.id] = conn
     writer = asyncio.create_task(_write(websocket, conn))
     seat = await gw.store.seat_of(player.id)
@@ -269,8 +269,9 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        conn.closed = True
-        writer.cancel()
+        conn.close()
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(writer, 2)  # flush what is queued, such as the last refusals
         if gw.sockets.get(player.id) is conn:
             del gw.sockets[player.id]
             seat = await gw.store.seat_of(player.id)
@@ -292,8 +293,8 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     with contextlib.suppress(Exception):
-        while not conn.closed or not conn.outbox.empty():
-            await websocket.send_text(await conn.outbox.get())
+        while (frame := await conn.outbox.get()) is not None:
+            await websocket.send_text(frame)
     with contextlib.suppress(Exception):
         await websocket.close(code=1008, reason="closed by the server")
 
@@ -325,9 +326,9 @@ class Session:
     async def handle(self, frame: str) -> None:
         if not self.rate.take():
             self.refused_in_row += 1
-            if self.refused_in_row >= FLOOD_CLOSE:
-                self.conn.closed = True
             self.reject(_client_id(frame), "rate_limited", "Too many messages: slow down")
+            if self.refused_in_row >= FLOOD_CLOSE:
+                self.conn.close()
             return
         self.refused_in_row = 0
         if len(frame.encode()) > p.MAX_FRAME:

@@ -32,7 +32,7 @@ class Connection:
     """One player's socket: what it watches, what it last saw, and its queue of frames."""
 
     player: Identity
-    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     seen: dict[str, int] = field(default_factory=dict)  # table -> last seq sent
     closed: bool = False
 
@@ -43,7 +43,16 @@ class Connection:
             self.outbox.put_nowait(message.model_dump_json())
         except asyncio.QueueFull:
             log.warning("%s reads too slowly: closing", self.player.id)
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.close()
+
+    def close(self) -> None:
+        """No more frames: the writer sends what is queued, then closes the socket."""
+        if not self.closed:
             self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
 
 
 class Hub:

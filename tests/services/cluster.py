@@ -23,6 +23,7 @@ class Cluster:
     settings: Settings
     logs: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    roles: dict[int, str] = field(default_factory=dict)  # pid -> service
     base: str = ""
 
     def env(self) -> dict[str, str]:
@@ -47,7 +48,11 @@ class Cluster:
             stderr=subprocess.STDOUT,
         )
         self.processes.append(process)
+        self.roles[process.pid] = name
         return process
+
+    def running(self, service: str) -> list[subprocess.Popen[bytes]]:
+        return [p for p in self.processes if self.roles[p.pid] == service and p.poll() is None]
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         return self.spawn("table", "table")

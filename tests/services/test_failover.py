@@ -19,6 +19,7 @@ from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
 from tests.services.test_game_play import check_log
+from tests.services.test_ledger_service import ledger_agrees
 
 
 def owner_process(cluster: Cluster, owner: str) -> subprocess.Popen[bytes]:
@@ -57,6 +58,7 @@ async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[P
     for player in players:
         await player.until(table, lambda v: v["seq"] == seq)
     await check_log(cluster, table, seq)
+    await ledger_agrees(cluster, table, players)
     cluster.start_worker()
     await cluster.settled(workers=2)
 

@@ -11,6 +11,7 @@ from shared.games.registry import game
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
+from tests.services.test_ledger_service import ledger_agrees
 
 STACK = 4000
 
@@ -39,6 +40,7 @@ async def test_a_game_from_start_to_end(cluster: Cluster, players: list[Player])
         assert sum(s["net"] for s in view["standings"]) == 0
     assert alice.views[table]["seq"] == bob.views[table]["seq"] == carol.views[table]["seq"]
     await check_log(cluster, table, alice.views[table]["seq"])
+    await ledger_agrees(cluster, table, players)
 
 
 async def check_log(cluster: Cluster, table: str, seq: int) -> None:

@@ -1,0 +1,113 @@
+"""The ledger beside live tables: it agrees with them, survives being stopped, and never
+applies a posting twice."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import time
+
+import aio_pika
+import asyncpg
+import httpx
+
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play
+
+STARTING_GRANT = 4000
+
+
+def between_hands_after(hand_no: int) -> object:
+    return lambda view: view["hand_no"] >= hand_no and view["phase"] in ("ante", "ready")
+
+
+async def ledger_agrees(
+    cluster: Cluster, table: str, players: list[Player], within: float = 30
+) -> None:
+    """Wait until the ledger applied every posting of ``table``; then its wallets must equal
+    the table's stacks and its invariants hold."""
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        postings = await conn.fetchval(
+            "SELECT postings FROM tables.tables WHERE table_id = $1", table
+        )
+    finally:
+        await conn.close()
+    deadline = time.monotonic() + within
+    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+        while True:
+            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
+            if report["postings_applied"] >= postings:
+                break
+            assert time.monotonic() < deadline, f"the ledger applied {report} of {postings}"
+            await asyncio.sleep(0.2)
+        assert report["matches"], report
+        view = players[0].views[table]
+        for seat in view["seats"]:
+            if seat["player"] is None:
+                continue
+            balance = (await ledger.get(f"/players/{seat['player']['id']}/balance")).json()
+            assert balance["balance"] == seat["stack"], (seat, balance)
+        health = await ledger.get("/health")
+        assert health.status_code == 200, health.json()
+        assert health.json()["balanced"]
+
+
+async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[Player]) -> None:
+    table = await open_table(players)
+    await act(players[0], table, {"kind": "start_game"})
+    await play(players, table, random.Random(21), between_hands_after(4))  # type: ignore[arg-type]
+    await ledger_agrees(cluster, table, players)
+    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+        history = (
+            await ledger.get(f"/players/{players[0].id}/transfers", params={"limit": 5})
+        ).json()
+        assert history["transfers"] and history["transfers"][-1]["code"]
+        board = (await ledger.get("/leaderboard", params={"days": 1})).json()
+        assert {"player_id", "name", "net"} <= set(board["players"][0])
+
+
+async def test_the_ledger_catches_up_after_a_stop(cluster: Cluster, players: list[Player]) -> None:
+    table = await open_table(players)
+    await act(players[0], table, {"kind": "start_game"})
+    rng = random.Random(22)
+    await play(players, table, rng, between_hands_after(1))  # type: ignore[arg-type]
+    [ledger] = cluster.running("ledger")
+    ledger.send_signal(signal.SIGKILL)
+    await asyncio.to_thread(ledger.wait)
+    await play(players, table, rng, between_hands_after(4))  # type: ignore[arg-type]
+    await cluster.start_ledger()
+    await ledger_agrees(cluster, table, players)
+
+
+async def test_postings_delivered_twice_apply_once(cluster: Cluster, players: list[Player]) -> None:
+    table = await open_table(players)  # sitting down needs the ledger's balance
+    [ledger] = cluster.running("ledger")
+    ledger.send_signal(signal.SIGTERM)
+    await asyncio.to_thread(ledger.wait)
+    await act(players[0], table, {"kind": "start_game"})
+    await play(players, table, random.Random(23), between_hands_after(3))  # type: ignore[arg-type]
+    doubled = await double_every_posting(cluster)
+    assert doubled > 0
+    await cluster.start_ledger()
+    await ledger_agrees(cluster, table, players)
+
+
+async def double_every_posting(cluster: Cluster) -> int:
+    """Take every posting waiting in the queue and put it back twice."""
+    connection = await aio_pika.connect(cluster.settings.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        queue = await channel.get_queue(cluster.settings.topology.postings)
+        bodies = []
+        while (message := await queue.get(no_ack=True, fail=False)) is not None:
+            bodies.append(message.body)
+        for body in bodies:
+            for _ in range(2):
+                await channel.default_exchange.publish(
+                    aio_pika.Message(body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT),
+                    routing_key=cluster.settings.topology.postings,
+                )
+    return len(bodies)
