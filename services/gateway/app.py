@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import (
@@ -27,6 +28,8 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import protocol as p
@@ -38,11 +41,14 @@ from shared import messages as m
 from shared.bus import Bus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
+from shared.games.swick.events import GameEnded, GameStarted
+from shared.games.swick.record import dump_record, game_record
 from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
 
 BOT_LEVELS = ("easy", "medium", "hard")
+WEB = Path(__file__).parent / "web"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
 
 
@@ -89,6 +95,16 @@ class TableOut(BaseModel):
     phase: str
     in_progress: bool
     invite_code: str | None = None
+
+
+def finished_game(events: list[Any], game_no: int) -> list[Any] | None:
+    """The events up to the end of the table's ``game_no``-th game, if it has ended."""
+    started = 0
+    for index, event in enumerate(events):
+        started += isinstance(event, GameStarted)
+        if isinstance(event, GameEnded) and started == game_no:
+            return events[: index + 1]
+    return None
 
 
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
@@ -188,10 +204,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = NewTable(seats=3, timer_seconds=30, bots={1: "medium", 2: "medium"}, start=True)
         return await open_table(gateway_of(app), player, body)
 
+    @app.get(
+        "/api/tables/{table_id}/games/{game_no}/record",
+        summary="A finished game's public record, with its revealed seed, for verification",
+    )
+    async def record(table_id: str, game_no: int) -> dict[str, Any]:
+        gw = gateway_of(app)
+        row = await gw.store.table(table_id)
+        if row is None:
+            raise HTTPException(404, "There is no such table")
+        swick = game(row.game)
+        events = [swick.load_event(data) for data in await gw.store.events(table_id)]
+        finished = finished_game(events, game_no)
+        if finished is None:
+            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
+        data: dict[str, Any] = dump_record(game_record(finished, len(row.seats)))
+        return data
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
     @app.websocket("/ws")
     async def socket(websocket: WebSocket, token: Annotated[str, Query()] = "") -> None:
         await serve_socket(gateway_of(app), websocket, token)
 
+    app.mount("/", StaticFiles(directory=WEB), name="web")  # last: it matches every path
     return app
 
 

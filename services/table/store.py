@@ -254,6 +254,13 @@ class TableStore:
         )
         return None if record is None else (record["table_id"], record["posting_no"])
 
+    async def events(self, table_id: str) -> list[Any]:
+        """Every event of a table, in order."""
+        rows = await self.pool.fetch(
+            "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table_id
+        )
+        return [event for row in rows for event in row["events"]]
+
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
         record = await self.pool.fetchrow(
             "SELECT table_id, seat FROM tables.seatings WHERE player_id = $1", player_id

@@ -8,6 +8,7 @@ import random
 import asyncpg
 
 from shared.games.registry import game
+from shared.games.swick.record import load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
@@ -62,3 +63,26 @@ async def check_log(cluster: Cluster, table: str, seq: int) -> None:
         for event in json.loads(row["events"]):
             state = swick.evolve(state, swick.load_event(event))
     assert swick.seq(state) == seq
+
+
+async def test_a_finished_game_can_be_verified(cluster: Cluster, players: list[Player]) -> None:
+    alice = players[0]
+    table = await open_table(players)
+    await act(alice, table, {"kind": "start_game"})
+    reply = await alice.http("GET", f"/api/tables/{table}/games/1/record")
+    assert reply.status_code == 404  # the seed stays secret while the game runs
+    await play(
+        players,
+        table,
+        random.Random(4),
+        lambda v: v["hand_no"] >= 2 and v["carry"] == 0 and v["phase"] in ("ante", "ready"),
+    )
+    assert (await act(alice, table, {"kind": "end_game"}))["type"] == "ack"
+    reply = await alice.http("GET", f"/api/tables/{table}/games/1/record")
+    assert reply.status_code == 200, reply.text
+    record = load_record(reply.json())
+    assert record.fingerprint == alice.views[table]["fingerprint"]
+    verdict = verify(record)
+    assert verdict.ok and verdict.hands >= 2
+    page = await alice.http("GET", "/")
+    assert page.status_code == 200 and "Swick" in page.text
