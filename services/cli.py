@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import logging
+import random
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -60,6 +64,43 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.service, host=args.host, port=port)
 
 
+def _bots(args: argparse.Namespace) -> int:
+    from services.bots.strategy import load_strategy
+    from services.serve import LOG_FORMAT, run_bots, until_stopped
+    from shared.settings import Settings
+
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    factory = load_strategy(args.strategy)
+    settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
+    asyncio.run(until_stopped(run_bots(settings, {args.name: factory})))
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from services.bots import arena
+    from services.bots.levels import LEVELS, Hard
+    from services.bots.strategy import Strategy, load_strategy
+
+    names = [name.strip() for name in args.seats.split(",")]
+    if not 3 <= len(names) <= 6:
+        print("swick arena: name 3 to 6 seats", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    strategies: list[Strategy] = []
+    for name in names:
+        seed = random.Random(rng.random())
+        if name == "hard":
+            strategies.append(Hard(seed, budget_ms=args.hard_budget_ms, worlds=args.hard_worlds))
+        else:
+            strategies.append(LEVELS[name](seed) if name in LEVELS else load_strategy(name)(seed))
+    result = arena.play(names, strategies, args.hands, args.seed)
+    if args.json:
+        print(json.dumps(arena.report(result)))
+    else:
+        print(arena.describe(result))
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     print(
         "Swick Online: the engine is built (try `swick bench engine`); the services "
@@ -76,7 +117,7 @@ def parser() -> argparse.ArgumentParser:
     up.set_defaults(run=_up)
 
     serve = commands.add_parser("serve", help="run one service in this process")
-    serve.add_argument("service", choices=["gateway", "table", "ledger"])
+    serve.add_argument("service", choices=["gateway", "table", "ledger", "bots"])
     serve.add_argument("--host", default="127.0.0.1", help="HTTP services: address to listen on")
     serve.add_argument("--port", type=int, help="HTTP services: port (gateway 8000, ledger 8001)")
     serve.set_defaults(run=_serve)
@@ -95,6 +136,30 @@ def parser() -> argparse.ArgumentParser:
     ledger.add_argument("--tables", type=int, default=32, help="concurrent table loops")
     ledger.add_argument("--json", action="store_true", help="print one JSON object")
     ledger.set_defaults(run=_bench_ledger)
+
+    bots = commands.add_parser("bots", help="run a bots service for a strategy of your own")
+    bots.add_argument("--strategy", required=True, help="package.module:Class")
+    bots.add_argument("--name", required=True, help="the bot name tables seat it by")
+    bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
+    bots.set_defaults(run=_bots)
+
+    arena = commands.add_parser("arena", help="strategies play each other in-process")
+    arena.add_argument(
+        "--seats",
+        default="hard,medium,medium",
+        help="3 to 6 of easy, medium, hard or package.module:Class",
+    )
+    arena.add_argument("--hands", type=int, default=20_000)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--hard-budget-ms", type=float, default=200.0)
+    arena.add_argument(
+        "--hard-worlds",
+        type=int,
+        default=16,
+        help="worlds a hard bot samples per decision (live bots: up to 400)",
+    )
+    arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.set_defaults(run=_arena)
 
     verify = commands.add_parser("verify", help="re-deal a finished game from its revealed seed")
     verify.add_argument("record", help="the game record (JSON)")

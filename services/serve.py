@@ -6,11 +6,14 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 import uvicorn
 
+from services.bots.levels import LEVELS
+from services.bots.service import BotService
+from services.bots.strategy import StrategyFactory
 from services.gateway.app import create_app as gateway_app
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
@@ -29,7 +32,7 @@ def serve(service: str, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
         return 0
-    runners = {"table": run_table}
+    runners = {"table": run_table, "bots": run_bots}
     asyncio.run(until_stopped(runners[service](settings)))
     return 0
 
@@ -42,6 +45,16 @@ async def until_stopped(main: Coroutine[Any, Any, None]) -> None:
         loop.add_signal_handler(sig, task.cancel)
     with contextlib.suppress(asyncio.CancelledError):
         await task
+
+
+async def run_bots(
+    settings: Settings, factories: Mapping[str, StrategyFactory] | None = None
+) -> None:
+    bus = await Bus.connect(settings.amqp_url, settings.topology)
+    try:
+        await BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms).run()
+    finally:
+        await bus.close()
 
 
 async def run_table(settings: Settings) -> None:

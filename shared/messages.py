@@ -7,11 +7,15 @@ seat's bot; postings go to the ledger.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 JSON: TypeAlias = dict[str, Any]
+
+BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")
+"""A bot's name: a level (easy, medium, hard) or a strategy a bots service runs by that name."""
 
 
 class Message(BaseModel):

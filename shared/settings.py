@@ -20,6 +20,7 @@ class Settings:
     secret: str = DEV_SECRET
     starting_grant: int = 4000
     ledger_url: str = "http://127.0.0.1:8001"
+    bot_think_ms: int = 900
 
     @property
     def topology(self) -> Topology:
@@ -36,4 +37,5 @@ class Settings:
             secret=env.get("SWICK_SECRET", DEV_SECRET),
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
+            bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
         )

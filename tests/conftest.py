@@ -97,6 +97,7 @@ async def settings(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
         shards=8,
         secret=secrets.token_hex(16),
         ledger_url=f"http://127.0.0.1:{free_port()}",
+        bot_think_ms=50,
     )
     await asyncio.sleep(0)
     await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

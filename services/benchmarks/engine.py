@@ -26,8 +26,9 @@ class EngineFigures:
     step_microseconds: float  # mean time of one decide + evolve
 
 
-def seated_table(seats: int, stack: int = 10**12) -> State:
-    """A started game with ``seats`` players who can afford any hand."""
+def seated_table(seats: int, stack: int = 10**12, seed: int = 0) -> State:
+    """A started game with ``seats`` players who can afford any hand; ``seed`` picks the
+    game's shuffle seed."""
     state = new_table(TableConfig(seats=seats, timer_ms=None, private=True))
     for seat in range(seats):
         player = Player(f"bench-{seat}", f"Bench {seat + 1}")
@@ -41,7 +42,13 @@ def seated_table(seats: int, stack: int = 10**12) -> State:
             ),
         )
     state, _ = step(
-        state, Command(actor=0, action=StartGame(BENCH_SEED), action_id="start", seq=state.seq)
+        state,
+        Command(
+            actor=0,
+            action=StartGame(BENCH_SEED if not seed else random.Random(seed).randbytes(32).hex()),
+            action_id="start",
+            seq=state.seq,
+        ),
     )
     return state
 

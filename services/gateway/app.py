@@ -47,7 +47,6 @@ from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
 
-BOT_LEVELS = ("easy", "medium", "hard")
 WEB = Path(__file__).parent / "web"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
 
@@ -245,8 +244,10 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
     except IllegalCommand as error:
         raise HTTPException(422, error.message) from None
     for seat, level in body.bots.items():
-        if not 1 <= seat < body.seats or level not in BOT_LEVELS:
-            raise HTTPException(422, f"Bots sit in seats 1 to {body.seats - 1}: {BOT_LEVELS}")
+        if not 1 <= seat < body.seats or not m.BOT_NAME.fullmatch(level):
+            raise HTTPException(
+                422, f"Bots sit in seats 1 to {body.seats - 1}, named easy, medium, hard..."
+            )
     if await gw.store.seat_of(player.id) is not None:
         raise HTTPException(409, "You already have a seat at a table: leave it first")
     table_id = f"t-{secrets.token_hex(6)}"

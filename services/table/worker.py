@@ -39,7 +39,6 @@ from shared.games.registry import AnyGame, game
 
 log = logging.getLogger("swick.table")
 
-BOT_LEVELS = ("easy", "medium", "hard")
 MAX_REQUEST_BYTES = 16_384
 
 
@@ -293,8 +292,13 @@ class TableWorker:
             return StartGame(new_seed().hex())
         if kind == "add_bot":
             seat, level = data.get("seat"), data.get("bot", "medium")
-            if not isinstance(seat, int) or isinstance(seat, bool) or level not in BOT_LEVELS:
-                raise Refused("malformed", f"add_bot takes a seat and a bot level: {BOT_LEVELS}")
+            if (
+                not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or not isinstance(level, str)
+                or not m.BOT_NAME.fullmatch(level)
+            ):
+                raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
             bot = await self._bot(table, seat, level)
             return AddBot(seat, bot, await self._stack(bot))
         if kind in ("take_seat", "set_connected", "timeout"):

@@ -36,6 +36,7 @@ class Cluster:
             "SWICK_SHARDS": str(s.shards),
             "SWICK_SECRET": s.secret,
             "SWICK_LEDGER_URL": s.ledger_url,
+            "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
             "PYTHONUNBUFFERED": "1",
         }
 
@@ -53,6 +54,9 @@ class Cluster:
 
     def running(self, service: str) -> list[subprocess.Popen[bytes]]:
         return [p for p in self.processes if self.roles[p.pid] == service and p.poll() is None]
+
+    def start_bots(self) -> subprocess.Popen[bytes]:
+        return self.spawn("bots", "bots")
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         return self.spawn("table", "table")

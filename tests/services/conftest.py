@@ -36,6 +36,8 @@ async def cluster(
         await platform.start_ledger()
         platform.start_worker()
         platform.start_worker()
+        platform.start_bots()
+        platform.start_bots()
         await platform.start_gateway()
         await platform.settled(workers=2)
         yield platform

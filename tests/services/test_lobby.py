@@ -62,7 +62,7 @@ async def test_bad_settings_are_refused(cluster: Cluster) -> None:
         {"antes": [4]},
         {"timer_seconds": None},
         {"bots": {"0": "easy"}},
-        {"bots": {"1": "genius"}},
+        {"bots": {"1": "Not a name!"}},
     ):
         reply = await host.http("POST", "/api/tables", json=body)
         assert reply.status_code == 422, (body, reply.text)

@@ -52,3 +52,8 @@ def load_action(data: Any) -> Action:
 
 def dump_view(view: SwickView) -> Any:
     return _VIEW.dump_python(view, mode="json")
+
+
+def load_view(data: Any) -> SwickView:
+    """A view as a bot receives it, back in its typed form."""
+    return _VIEW.validate_python(data)

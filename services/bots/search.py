@@ -1,0 +1,186 @@
+"""The ``hard`` bot: determinized Monte Carlo search over the pure engine.
+
+For each decision it repeatedly samples a *world*: the cards it cannot see dealt at random to
+the other hands, the stock and the discards, keeping to what its view shows (card counts, and
+the suits a player showed void in by not following). In each world it tries every legal
+action, plays the hand out with the medium heuristics for everyone, and scores the action by
+what the hand paid its seat. The best average wins. The same worlds serve every action, so the
+comparison is fair, and the search stops at its time budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+
+from services.bots import heuristics
+from services.bots.knowledge import from_state, from_view
+from shared.games.interface import Command
+from shared.games.swick import actions as ac
+from shared.games.swick.cards import DECK, Card, is_face
+from shared.games.swick.decide import step
+from shared.games.swick.events import HandSettled
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import NOT_SET, Phase, SetKind, State
+from shared.games.swick.views import SwickView
+
+PLAYOUT_LIMIT = 60
+SAMPLING_TRIES = 30
+QUICK = frozenset({Phase.ANTE, Phase.READY})
+
+
+class Search:
+    def __init__(self, rng: random.Random, budget_ms: float, max_worlds: int) -> None:
+        self.rng = rng
+        self.budget = budget_ms / 1000
+        self.max_worlds = max_worlds
+
+    def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
+        if len(legal) == 1 or view.phase in QUICK or view.phase is Phase.TRUMP:
+            # Nothing to weigh, or a blind choice: the heuristics know as much as a search.
+            return heuristics.choose(from_view(view), legal)
+        assert view.seat is not None
+        deadline = time.perf_counter() + self.budget
+        totals: dict[int, float] = defaultdict(float)
+        worlds = 0
+        while worlds < self.max_worlds and (worlds < 2 or time.perf_counter() < deadline):
+            world = sample_world(view, self.rng)
+            for index, action in enumerate(legal):
+                totals[index] += playout(world, view.seat, action)
+            worlds += 1
+        best = max(range(len(legal)), key=lambda i: totals[i])
+        return legal[best]
+
+
+def playout(world: State, seat: int, action: ac.Action) -> float:
+    """What the hand pays ``seat`` if it takes ``action`` in ``world`` and all play on."""
+    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
+    for n in range(PLAYOUT_LIMIT):
+        for event in events:
+            if isinstance(event, HandSettled):
+                return float(event.result.delta[seat])
+        actor = to_act(state)[0]
+        options = [o.action for o in legal_actions(state, actor) if o.legal]
+        choice = heuristics.choose(from_state(state, actor), options)
+        state, events = step(
+            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
+        )
+    return 0.0
+
+
+def sample_world(view: SwickView, rng: random.Random) -> State:
+    """A full state consistent with ``view``: what the seat cannot see, dealt at random."""
+    seat = view.seat
+    assert seat is not None
+    n = len(view.seats)
+    mine = tuple(card for card in view.hand if card is not None)
+    played = {card for trick in (*view.played, view.trick) for _, card in trick}
+    public: set[Card] = set(mine) | played
+    if view.trump_card is not None:
+        public.add(view.trump_card)
+    unseen = [card for card in DECK if card not in public]
+    voids = _voids(view)
+    counts = [s.cards for s in view.seats]
+    hands: list[tuple[Card, ...]] = [()] * n
+    dealt_mine = list(view.hand)
+    for _ in range(SAMPLING_TRIES):
+        rng.shuffle(unseen)
+        pool = iter(unseen)
+        for other in range(n):
+            if other == seat:
+                continue
+            kept = other == view.dealer and view.kept and view.trump_card not in played
+            cards = [next(pool) for _ in range(counts[other] - kept)]
+            if kept and view.trump_card is not None:
+                cards.append(view.trump_card)
+            hands[other] = tuple(cards)
+        if all(not (voids[other] & {c >> 3 for c in hands[other]}) for other in range(n)):
+            break
+    if None in dealt_mine:  # a blind dealer: their own hidden cards are unseen too
+        hidden = [next(pool) for card in dealt_mine if card is None]
+        mine = tuple(hidden) + mine
+    hands[seat] = mine
+    rest = list(pool)
+    stock = tuple(rest[: view.stock])
+    discards = tuple(rest[view.stock :])
+    return _state(view, hands, stock, discards, rng)
+
+
+def _voids(view: SwickView) -> list[set[int]]:
+    """The suits each player showed they had none of, by not following."""
+    voids: list[set[int]] = [set() for _ in view.seats]
+    trump = None if view.trump_card is None else view.trump_card >> 3
+    for trick in (*view.played, view.trick):
+        if not trick:
+            continue
+        led = trick[0][1] >> 3
+        for player, card in trick[1:]:
+            if card >> 3 != led:
+                voids[player].add(led)
+                if trump is not None and card >> 3 != trump:
+                    voids[player].add(trump)
+    return voids
+
+
+def _state(
+    view: SwickView,
+    hands: list[tuple[Card, ...]],
+    stock: tuple[Card, ...],
+    discards: tuple[Card, ...],
+    rng: random.Random,
+) -> State:
+    seats = view.seats
+    n = len(seats)
+    dealer = view.dealer
+    assert dealer is not None
+    order = tuple(
+        sorted((i for i in range(n) if seats[i].status), key=lambda i: (i - dealer - 1) % n)
+    )
+    early: list[SetKind] = list(NOT_SET * n)
+    if seats[dealer].status == "dropped" or (seats[dealer].status == "passed" and view.kept):
+        early[dealer] = "single"
+    face = view.trump_card is not None and view.kept and is_face(view.trump_card)
+    turn = view.to_act[0] if view.to_act else None
+    return State(
+        config=view.config,
+        seq=view.seq,
+        turn_seq=view.seq,
+        players=tuple(s.player for s in seats),
+        stacks=tuple(s.stack for s in seats),
+        nets=tuple(s.net for s in seats),
+        sitting_out=tuple(s.sitting_out for s in seats),
+        leaving=(False,) * n,
+        connected=(True,) * n,
+        timeouts=(0,) * n,
+        host=view.host,
+        game_no=view.game_no,
+        seed=rng.randbytes(32).hex(),
+        hand_no=view.hand_no,
+        button=dealer,
+        dealer=dealer,
+        carry=view.carry,
+        phase=view.phase,
+        free_ride=view.free_ride,
+        ante=view.ante,
+        entropy=(None,) * n,
+        context=rng.randbytes(32).hex(),
+        order=order,
+        antes=tuple(s.ante for s in seats),
+        pot=view.pot,
+        hands=tuple(hands),
+        trump_card=view.trump_card,
+        kept=view.kept,
+        status=tuple(s.status for s in seats),
+        drawn=tuple(-1 if s.drew is None else s.drew for s in seats),
+        stock=stock,
+        discards=discards,
+        discarded=((),) * n,
+        turn=turn,
+        face_play=face and view.phase is Phase.TRICKS and seats[dealer].status == "in",
+        early_sets=tuple(early),
+        trick=view.trick,
+        tricks_won=tuple(s.tricks for s in seats),
+        played=view.played,
+    )

@@ -1,0 +1,38 @@
+"""What a bot is: a strategy that decides for one seat from that seat's view alone.
+
+A strategy never sees the table's state: it gets the seat's ``SwickView`` (exactly what a
+player at that seat sees) and the actions it may take now, and returns one of them. Write one
+by implementing ``Strategy``; run it with ``swick bots --strategy package.module:Class``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from shared.games.swick.actions import Action
+from shared.games.swick.views import SwickView
+
+
+class Strategy(Protocol):
+    """Chooses the action of the seat whose view it is given."""
+
+    def choose(self, view: SwickView, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (never empty). ``view.options`` also lists the illegal ones with
+        the reason they are refused."""
+        ...
+
+
+class StrategyFactory(Protocol):
+    def __call__(self, rng: random.Random) -> Strategy: ...
+
+
+def load_strategy(spec: str) -> StrategyFactory:
+    """The class named by ``"package.module:Class"``; it is built with a ``random.Random``."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"expected package.module:Class, got {spec!r}")
+    factory: StrategyFactory = getattr(importlib.import_module(module_name), attribute)
+    return factory

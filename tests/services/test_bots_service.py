@@ -1,0 +1,54 @@
+"""Bots on the real services: a table of bots plays on its own, and two bots services share
+the turns so that losing one loses no turn."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from typing import Any
+
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, watch_when_created
+from tests.services.test_game_play import check_log
+from tests.services.test_ledger_service import ledger_agrees
+from tests.services.test_sessions import logged_events
+
+
+async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
+    cluster: Cluster,
+) -> None:
+    host = Player(cluster.base, "Keeper")
+    await host.sign_up()
+    await host.connect()
+    reply = await host.http(
+        "POST",
+        "/api/tables",
+        json={"seats": 4, "timer_seconds": 30, "bots": {"1": "medium", "2": "easy", "3": "hard"}},
+    )
+    assert reply.status_code == 200, reply.text
+    table = reply.json()["id"]
+    await watch_when_created(host, table)
+    await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
+    assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    await host.until(table, lambda v: v["hand_no"] >= 6, within=60)
+    assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))
+    [first, _] = cluster.running("bots")
+    first.send_signal(signal.SIGKILL)
+    await asyncio.to_thread(first.wait)
+    killed_at = time.monotonic()
+    view = await host.until(table, lambda v: v["hand_no"] >= 12, within=90)
+    print(f"6 more bot hands in {time.monotonic() - killed_at:.1f} s after a bots service died")
+    events = await logged_events(cluster, table, after=0)
+    assert not [e for e in events if e["kind"] == "timed_out"], "a bot turn was lost"
+    await check_log(cluster, table, view["seq"])
+    await host.until(table, lambda v: v["phase"] in ("ante", "ready"), within=30)
+    await ledger_agrees(cluster, table, [host])
+    cluster.start_bots()
+    await host.close()
+
+
+def frames(player: Player, table: str) -> list[dict[str, Any]]:
+    return [f for f in player.frames if f["type"] in ("snapshot", "update") and f["table"] == table]
