@@ -38,6 +38,14 @@ def _bench_ledger(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_bots(args: argparse.Namespace) -> int:
+    from services.benchmarks import bots
+
+    figures = bots.run(args.hands, args.seed)
+    print(json.dumps(bots.report(figures)) if args.json else bots.describe(figures))
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from shared.games.swick.record import load_record, verify
 
@@ -102,10 +110,12 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _up(args: argparse.Namespace) -> int:
-    print(
-        "Swick Online: the engine is built (try `swick bench engine`); the services "
-        "(gateway, tables, bots, ledger) are not there yet."
-    )
+    from services.serve import until_stopped
+    from services.up import up
+    from shared.settings import Settings
+
+    settings = Settings.from_env()
+    asyncio.run(until_stopped(up(settings, tables=args.tables, host=args.host, port=args.port)))
     return 0
 
 
@@ -114,6 +124,9 @@ def parser() -> argparse.ArgumentParser:
     commands = root.add_subparsers(dest="command", required=True)
 
     up = commands.add_parser("up", help="start the whole system")
+    up.add_argument("--tables", type=int, default=2, help="table worker processes")
+    up.add_argument("--host", default="127.0.0.1", help="the gateway's address")
+    up.add_argument("--port", type=int, default=8000, help="the gateway's port")
     up.set_defaults(run=_up)
 
     serve = commands.add_parser("serve", help="run one service in this process")
@@ -160,6 +173,12 @@ def parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(run=_arena)
+
+    bench_bots = targets.add_parser("bots", help="the hard bot's time per decision")
+    bench_bots.add_argument("--hands", type=int, default=40)
+    bench_bots.add_argument("--seed", type=int, default=1)
+    bench_bots.add_argument("--json", action="store_true", help="print one JSON object")
+    bench_bots.set_defaults(run=_bench_bots)
 
     verify = commands.add_parser("verify", help="re-deal a finished game from its revealed seed")
     verify.add_argument("record", help="the game record (JSON)")

@@ -27,6 +27,7 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 def serve(service: str, *, host: str = "127.0.0.1", port: int = 8000) -> int:
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request is noise
     settings = Settings.from_env()
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)

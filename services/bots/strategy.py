@@ -8,7 +8,9 @@ by implementing ``Strategy``; run it with ``swick bots --strategy package.module
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import sys
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -30,9 +32,14 @@ class StrategyFactory(Protocol):
 
 
 def load_strategy(spec: str) -> StrategyFactory:
-    """The class named by ``"package.module:Class"``; it is built with a ``random.Random``."""
+    """The class named by ``"package.module:Class"``; it is built with a ``random.Random``.
+
+    Like ``python -m``, the current directory is searched too.
+    """
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"expected package.module:Class, got {spec!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     factory: StrategyFactory = getattr(importlib.import_module(module_name), attribute)
     return factory

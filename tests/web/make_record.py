@@ -38,27 +38,37 @@ def play_game(seed: bytes, rng: random.Random, seats: int = 6, hands: int = 4) -
             break
         seat = to_act(s)[0]
         options = [o.action for o in legal_actions(s, seat) if o.legal]
-        # Once there are enough hands, everyone passes until a hand ends with nobody set.
-        table.act(seat, choose(options, rng, 0.85 if s.hand_no < hands else 0.0))
+        # The first hand: everyone knocks and throws three, so the discards are recycled. Once
+        # there are enough hands, everyone passes until a hand ends with nobody set.
+        knocking = 1.0 if s.hand_no <= 1 else 0.9 if s.hand_no < hands else 0.0
+        table.act(seat, choose(options, rng, knocking))
     else:
         raise AssertionError("the game did not end")
     table.act(table.state.host, EndGame())
     record: dict[str, Any] = dump_record(game_record(table.events, seats))
+    assert any(recycles(hand) for hand in record["hands"]), "no hand recycled its discards"
     return record
+
+
+def recycles(hand: dict[str, Any]) -> bool:
+    stock = 32 - 3 * len(hand["order"]) - 1
+    return sum(len(draw["drawn"]) for draw in hand["draws"]) > stock
 
 
 def choose(options: list[ac.Action], rng: random.Random, knocking: float) -> ac.Action:
     def pick(kind: type[ac.Action]) -> list[ac.Action]:
         return [o for o in options if isinstance(o, kind)]
 
-    if ready := pick(ac.Ready):
-        return ready[0]
+    if pick(ac.Ready):
+        return ac.Ready(entropy=rng.choice(("", "lucky", "ünïcødé ♠", f"{rng.getrandbits(64):x}")))
+    if antes := pick(ac.ChooseAnte):
+        return ac.ChooseAnte(rng.choice(antes).amount, entropy=f"{rng.getrandbits(32):x}")  # type: ignore[union-attr]
     if knocks := pick(ac.Knock):
         return knocks[0] if rng.random() < knocking else knocks[-1]
     if draws := pick(ac.Draw):
         most = max(len(d.discards) for d in draws)  # type: ignore[union-attr]
         wide = [d for d in draws if len(d.discards) == most]  # type: ignore[union-attr]
-        return rng.choice(wide if rng.random() < 0.7 else draws)
+        return rng.choice(wide if rng.random() < 0.7 or knocking == 1.0 else draws)
     return rng.choice(options)
 
 

@@ -1,0 +1,726 @@
+"""The ledger against the real PostgreSQL.
+
+* A hypothesis state machine plays tables' hands through the ledger (antes and the carry into
+  the pot, the whole pot paid out, set penalties into the carry that may leave a wallet below
+  zero), delivers postings twice, at once and out of order, and throws overdrawing antes and
+  payouts of empty pots at it, against a plain model of every account's balance. It runs in a
+  database of its own, emptied for every example, so ``check()`` can be compared exactly.
+* Concurrency: tables paying the same wallet at once lose no update; the same posting (or the
+  same first wallet opening) delivered many times at once takes effect once.
+* History paging, the leaderboard, reconciliation, rejections, a posting that waits for its
+  turn and a drain that was interrupted.
+
+The tests share the session's database (each with its own table and player ids), except those
+that leave deliberately broken data (rejections, reconciliation mismatches), which make a fresh
+database: ``check()`` is global.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import Counter
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlparse
+
+import asyncpg
+import pytest
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from services.ledger.ledger import BANK, Ledger, Outcome, Pending, wallet
+from services.table.store import connect_pool
+from shared.messages import Leg, Posting
+from shared.settings import Settings
+
+T = TypeVar("T")
+GRANT = 4000
+
+
+# Helpers.
+
+
+def uid(prefix: str) -> str:
+    return f"{prefix}-{secrets.token_hex(4)}"
+
+
+def leg(debit: str, credit: str, amount: int, code: str) -> Leg:
+    return Leg(debit=debit, credit=credit, amount=amount, code=code)
+
+
+def posting(
+    table_id: str,
+    number: int,
+    legs: Sequence[Leg],
+    *,
+    hand_no: int = 1,
+    stacks: dict[str, int] | None = None,
+    names: dict[str, str] | None = None,
+    bots: tuple[str, ...] = (),
+) -> Posting:
+    return Posting(
+        id=f"{table_id}:{number}",
+        table_id=table_id,
+        posting_no=number,
+        hand_no=hand_no,
+        legs=tuple(legs),
+        stacks=stacks or {},
+        names=names or {},
+        bots=bots,
+    )
+
+
+def server_of(dsn: str) -> str:
+    """The ``postgres`` database on the server of ``dsn``."""
+    return urlparse(dsn)._replace(path="/postgres").geturl()
+
+
+@asynccontextmanager
+async def fresh_database(server: str) -> AsyncIterator[str]:
+    """A new empty database on ``server`` (its DSN), dropped afterwards."""
+    name = f"swick_test_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlparse(server)._replace(path=f"/{name}").geturl()
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def fresh_ledger(settings: Settings, grant: int = GRANT) -> AsyncIterator[Ledger]:
+    """A migrated ledger in a database of its own (for tests that leave the ledger unhealthy)."""
+    async with fresh_database(server_of(settings.database_url)) as dsn:
+        pool = await connect_pool(dsn)
+        try:
+            ledger = Ledger(pool, grant)
+            await ledger.migrate()
+            yield ledger
+        finally:
+            await pool.close()
+
+
+@pytest.fixture(scope="session")
+async def ledger(settings: Settings) -> AsyncIterator[Ledger]:
+    """A ledger in the session's database, shared by the tests (and their unique ids)."""
+    pool = await connect_pool(settings.database_url)
+    try:
+        ledger = Ledger(pool, GRANT)
+        await ledger.migrate()
+        yield ledger
+    finally:
+        await pool.close()
+
+
+async def assert_books_balance(ledger: Ledger) -> None:
+    """What holds whatever other tests left in the database: the books balance."""
+    health = await ledger.check()
+    assert health.debits == health.credits
+    assert health.accounts_match_transfers
+
+
+# The state machine.
+
+
+@dataclass
+class TableModel:
+    table_id: str
+    players: list[str]
+    posting_no: int = 0
+    hand_no: int = 0
+    hand: list[str] | None = None  # who anted in the hand dealt and not settled yet
+    gap: tuple[Posting, Posting] | None = None  # (held back, delivered ahead and waiting)
+
+    @property
+    def pot(self) -> str:
+        return f"pot:{self.table_id}"
+
+    @property
+    def carry(self) -> str:
+        return f"carry:{self.table_id}"
+
+    @property
+    def idle(self) -> bool:
+        return self.hand is None and self.gap is None
+
+
+def project(balances: dict[str, int], legs: Sequence[Leg]) -> dict[str, int]:
+    """The balances after ``legs``."""
+    after = dict(balances)
+    for move in legs:
+        after[move.debit] = after.get(move.debit, 0) - move.amount
+        after[move.credit] = after.get(move.credit, 0) + move.amount
+    return after
+
+
+class LedgerMachine(RuleBasedStateMachine):
+    """The ledger against a model of every account's balance, in a database of its own."""
+
+    dsn = ""  # set by the ``machine_database`` fixture
+    grant = 300  # small, so penalties push wallets below zero and antes can overdraw
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.pool: asyncpg.Pool = self.run(connect_pool(self.dsn, size=4))
+        self.ledger = Ledger(self.pool, self.grant)
+        self.run(
+            self.pool.execute(
+                "TRUNCATE ledger.transfers, ledger.postings, ledger.accounts,"
+                " ledger.table_progress, ledger.waiting, ledger.reconciliations,"
+                " ledger.rejected, ledger.players;"
+                " INSERT INTO ledger.accounts (name, kind) VALUES ('bank', 'bank')"
+            )
+        )
+        self.balances: dict[str, int] = {BANK: 0}  # every account
+        self.players: list[str] = []
+        self.tables: list[TableModel] = []
+        self.applied: list[Posting] = []
+        self.moved = 0  # every transfer's amount, grants included
+        self.rejected = 0
+        self.throwaway = 0
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(work)
+
+    def teardown(self) -> None:
+        try:
+            self.run(self.pool.close())
+        finally:
+            self.loop.close()
+
+    # The model.
+
+    def book(self, applied: Posting) -> None:
+        self.balances = project(self.balances, applied.legs)
+        self.moved += sum(move.amount for move in applied.legs)
+        self.applied.append(applied)
+
+    def open(self, player: str) -> None:
+        balance = self.run(self.ledger.open_wallet(player, player.upper(), bot=False))
+        self.balances[BANK] -= self.grant
+        self.balances[wallet(player)] = self.grant
+        self.moved += self.grant
+        self.players.append(player)
+        assert balance == self.grant
+
+    def next_posting(self, table: TableModel, legs: list[Leg], balances: dict[str, int]) -> Posting:
+        """The table's next posting, with its stacks as they will be after it."""
+        after = project(balances, legs)
+        involved = [p for p in table.players if any(wallet(p) in (m.debit, m.credit) for m in legs)]
+        table.posting_no += 1
+        return posting(
+            table.table_id,
+            table.posting_no,
+            legs,
+            hand_no=table.hand_no,
+            stacks={p: after[wallet(p)] for p in involved},
+            names={p: p.upper() for p in involved},
+        )
+
+    def deal(
+        self, table: TableModel, data: st.DataObject, balances: dict[str, int]
+    ) -> Posting | None:
+        """A hand's antes (and the carry) into the pot, or ``None`` if nobody can pay."""
+        ante = data.draw(st.integers(1, 120), label="ante")
+        able = [p for p in table.players if balances[wallet(p)] >= ante]
+        if not able:
+            return None
+        hand = data.draw(
+            st.lists(st.sampled_from(able), min_size=min(3, len(able)), unique=True), label="hand"
+        )
+        legs = []
+        if balances.get(table.carry, 0):
+            legs.append(leg(table.carry, table.pot, balances[table.carry], "carry_in"))
+        legs += [leg(wallet(p), table.pot, ante, "ante") for p in hand]
+        table.hand_no += 1
+        table.hand = hand
+        return self.next_posting(table, legs, balances)
+
+    def settle(self, table: TableModel, data: st.DataObject, balances: dict[str, int]) -> Posting:
+        """The whole pot paid out to 1-3 winners, set penalties from losers into the carry."""
+        assert table.hand is not None
+        left = balances[table.pot]
+        winners = data.draw(
+            st.lists(st.sampled_from(table.hand), min_size=1, max_size=3, unique=True),
+            label="winners",
+        )[:left]
+        legs = []
+        for i, winner in enumerate(winners):
+            rest = len(winners) - i - 1
+            amount = left if not rest else data.draw(st.integers(1, left - rest), label="payout")
+            left -= amount
+            legs.append(leg(table.pot, wallet(winner), amount, "trick_payout"))
+        losers = [p for p in table.hand if p not in winners]
+        if losers:
+            for loser in data.draw(st.lists(st.sampled_from(losers), unique=True), label="sets"):
+                penalty = data.draw(st.integers(1, 400), label="penalty")
+                legs.append(leg(wallet(loser), table.carry, penalty, "set_1"))
+        table.hand = None
+        return self.next_posting(table, legs, balances)
+
+    def pick(self, data: st.DataObject, tables: list[TableModel]) -> TableModel:
+        return data.draw(st.sampled_from(tables), label="table")
+
+    # Rules.
+
+    @precondition(lambda self: len(self.players) < 20)
+    @rule()
+    def open_lone_wallet(self) -> None:
+        self.open(f"lone{len(self.players)}")
+
+    @precondition(lambda self: bool(self.players))
+    @rule(data=st.data())
+    def reopen_wallet(self, data: st.DataObject) -> None:
+        player = data.draw(st.sampled_from(self.players))
+        balance = self.run(self.ledger.open_wallet(player))
+        assert balance == self.balances[wallet(player)]  # no second grant
+
+    @initialize(seats=st.integers(3, 6))
+    def first_table(self, seats: int) -> None:
+        self.open_table(seats)
+
+    @precondition(lambda self: len(self.tables) < 4)
+    @rule(seats=st.integers(3, 6))
+    def open_table(self, seats: int) -> None:
+        table = TableModel(f"t{len(self.tables)}", [])
+        for seat in range(seats):
+            table.players.append(f"{table.table_id}s{seat}")
+            self.open(table.players[-1])
+        self.tables.append(table)
+
+    @precondition(lambda self: any(t.idle for t in self.tables))
+    @rule(data=st.data())
+    def deal_a_hand(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.idle])
+        antes = self.deal(table, data, self.balances)
+        if antes is not None:
+            assert self.run(self.ledger.apply(antes)) == "applied"
+            self.book(antes)
+
+    @precondition(lambda self: any(t.idle for t in self.tables))
+    @rule(data=st.data())
+    def deal_a_hand_delivered_twice_at_once(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.idle])
+        antes = self.deal(table, data, self.balances)
+        if antes is not None:
+
+            async def twice(delivered: Posting) -> list[str]:
+                return list(await asyncio.gather(*(self.ledger.apply(delivered) for _ in "ab")))
+
+            assert sorted(self.run(twice(antes))) == ["applied", "duplicate"]
+            self.book(antes)
+
+    @precondition(lambda self: any(t.hand is not None for t in self.tables))
+    @rule(data=st.data())
+    def settle_a_hand(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.hand is not None])
+        settlement = self.settle(table, data, self.balances)
+        assert self.run(self.ledger.apply(settlement)) == "applied"
+        self.book(settlement)
+
+    @precondition(lambda self: bool(self.applied))
+    @rule(data=st.data())
+    def deliver_again(self, data: st.DataObject) -> None:
+        again = data.draw(st.sampled_from(self.applied), label="posting")
+        assert self.run(self.ledger.apply(again)) == "duplicate"
+
+    @precondition(lambda self: any(t.idle for t in self.tables))
+    @rule(data=st.data())
+    def deliver_a_hand_settlement_first(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.idle])
+        antes = self.deal(table, data, self.balances)
+        if antes is not None:
+            settlement = self.settle(table, data, project(self.balances, antes.legs))
+            assert self.run(self.ledger.apply(settlement)) == "waiting"
+            table.gap = (antes, settlement)
+
+    @precondition(lambda self: any(t.gap for t in self.tables))
+    @rule(data=st.data())
+    def deliver_the_early_posting_again(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.gap])
+        assert table.gap is not None
+        assert self.run(self.ledger.apply(table.gap[1])) == "waiting"
+
+    @precondition(lambda self: any(t.gap for t in self.tables))
+    @rule(data=st.data())
+    def fill_the_gap(self, data: st.DataObject) -> None:
+        table = self.pick(data, [t for t in self.tables if t.gap])
+        assert table.gap is not None
+        antes, settlement = table.gap
+        assert self.run(self.ledger.apply(antes)) == "applied"  # and the settlement after it
+        self.book(antes)
+        self.book(settlement)
+        table.gap = None
+
+    @precondition(lambda self: self.rejected < 3)
+    @rule(data=st.data(), extra=st.integers(1, 100), empty_pot=st.booleans())
+    def break_a_rule(self, data: st.DataObject, extra: int, empty_pot: bool) -> None:
+        """An ante the wallet cannot cover, or a payout from an empty pot, after a good leg:
+        rejected as a whole, on a table of its own (a rejected posting stalls its table)."""
+        player = data.draw(st.sampled_from(self.players), label="player")
+        self.throwaway += 1
+        table_id = f"x{self.throwaway}"
+        pot = f"pot:{table_id}"
+        others = [p for p in self.players if p != player and self.balances[wallet(p)] >= 1]
+        legs = [leg(wallet(others[0]), pot, 1, "ante")] if others else []
+        if empty_pot:
+            legs.append(
+                leg(pot, wallet(player), sum(m.amount for m in legs) + extra, "trick_payout")
+            )
+        else:
+            short = max(self.balances[wallet(player)], 0) + extra
+            legs.append(leg(wallet(player), pot, short, "ante"))
+        broken = posting(table_id, 1, legs)
+        assert self.run(self.ledger.apply(broken)) == "rejected"
+        self.rejected += 1
+        assert self.run(self.ledger.apply(broken)) == "rejected"  # kept once
+
+    # Invariants.
+
+    @invariant()
+    def wallets_match_the_model(self) -> None:
+        for player in self.players:
+            assert self.run(self.ledger.balance(player)) == self.balances[wallet(player)], player
+
+    @invariant()
+    def every_account_matches_the_model(self) -> None:
+        rows = self.run(self.pool.fetch("SELECT name, credits - debits AS b FROM ledger.accounts"))
+        assert {row["name"]: row["b"] for row in rows} == self.balances
+        assert sum(self.balances.values()) == 0
+
+    @invariant()
+    def early_postings_wait(self) -> None:
+        waiting = self.run(self.pool.fetch("SELECT table_id, posting_no FROM ledger.waiting"))
+        expected = {(t.table_id, t.gap[1].posting_no) for t in self.tables if t.gap}
+        assert {(row["table_id"], row["posting_no"]) for row in waiting} == expected
+
+    @invariant()
+    def health(self) -> None:
+        health = self.run(self.ledger.check())
+        assert health.debits == health.credits == self.moved
+        assert health.accounts_match_transfers
+        assert health.open_pots == []
+        assert health.mismatches == 0
+        assert health.rejected == self.rejected
+        assert health.ok == (self.rejected == 0)
+
+
+@pytest.fixture
+async def machine_database(settings: Settings) -> AsyncIterator[str]:
+    """A migrated database for the state machine alone (it leaves rejections behind)."""
+    async with fresh_database(server_of(settings.database_url)) as dsn:
+        pool = await connect_pool(dsn, size=1)
+        try:
+            await Ledger(pool).migrate()
+        finally:
+            await pool.close()
+        LedgerMachine.dsn = dsn
+        yield dsn
+
+
+LedgerMachine.TestCase.settings = hypothesis_settings(
+    max_examples=30, stateful_step_count=25, deadline=None
+)
+# A plain (synchronous) unittest case: every example runs on the machine's own event loop.
+TestLedgerMachine = pytest.mark.usefixtures("machine_database")(LedgerMachine.TestCase)
+
+
+# Concurrency.
+
+
+async def test_tables_paying_one_wallet_at_once_lose_no_update(ledger: Ledger) -> None:
+    """40 tables play 3 hands each at the same time; every hand pays the same player."""
+    winner = uid("winner")
+    await ledger.open_wallet(winner)
+    tables = [uid("busy") for _ in range(40)]
+    funders = [f"{table}-funder" for table in tables]
+    assert await asyncio.gather(*(ledger.open_wallet(f) for f in funders)) == [GRANT] * 40
+
+    async def play(k: int) -> list[Outcome]:
+        table, funder = tables[k], funders[k]
+        pot = f"pot:{table}"
+        outcomes: list[Outcome] = []
+        for hand in range(1, 4):
+            amount = 10 * k + hand
+            antes = posting(table, 2 * hand - 1, [leg(wallet(funder), pot, amount, "ante")])
+            payout = posting(table, 2 * hand, [leg(pot, wallet(winner), amount, "trick_payout")])
+            outcomes += [await ledger.apply(antes), await ledger.apply(payout)]
+        return outcomes
+
+    results = await asyncio.gather(*(play(k) for k in range(40)))
+    assert all(outcomes == ["applied"] * 6 for outcomes in results)
+    paid = [sum(10 * k + hand for hand in range(1, 4)) for k in range(40)]
+    assert await ledger.balance(winner) == GRANT + sum(paid)
+    for funder, amount in zip(funders, paid, strict=True):
+        assert await ledger.balance(funder) == GRANT - amount
+    assert len(await ledger.history(winner, limit=500)) == 1 + 40 * 3
+    await assert_books_balance(ledger)
+
+
+async def test_the_same_posting_delivered_ten_times_at_once_applies_once(ledger: Ledger) -> None:
+    table, a, b = uid("twin"), uid("twin-a"), uid("twin-b")
+    for player in (a, b):
+        await ledger.open_wallet(player)
+    pot = f"pot:{table}"
+    first = posting(table, 1, [leg(wallet(a), pot, 70, "ante"), leg(wallet(b), pot, 70, "ante")])
+    outcomes = await asyncio.gather(*(ledger.apply(first) for _ in range(10)))
+    assert Counter(outcomes) == {"applied": 1, "duplicate": 9}
+    second = posting(table, 2, [leg(pot, wallet(a), 140, "trick_payout")])
+    outcomes = await asyncio.gather(*(ledger.apply(second) for _ in range(10)))
+    assert Counter(outcomes) == {"applied": 1, "duplicate": 9}
+    assert await ledger.balance(a) == GRANT + 70
+    assert await ledger.balance(b) == GRANT - 70
+    assert (await ledger.reconciliation(table))["postings_applied"] == 2
+    transfers = await ledger.pool.fetchval(
+        "SELECT count(*) FROM ledger.transfers WHERE table_id = $1", table
+    )
+    assert transfers == 3
+    await assert_books_balance(ledger)
+
+
+async def test_a_wallet_opened_ten_times_at_once_gets_one_grant(ledger: Ledger) -> None:
+    player = uid("eager")
+    balances = await asyncio.gather(*(ledger.open_wallet(player, "Eager") for _ in range(10)))
+    assert balances == [GRANT] * 10
+    history = await ledger.history(player)
+    assert [(h["code"], h["amount"]) for h in history] == [("grant", GRANT)]
+
+
+# Order.
+
+
+async def test_postings_that_arrive_early_wait_for_their_turn(ledger: Ledger) -> None:
+    table, a, b = uid("late"), uid("late-a"), uid("late-b")
+    for player in (a, b):
+        await ledger.open_wallet(player)
+    pot, carry = f"pot:{table}", f"carry:{table}"
+    first = posting(table, 1, [leg(wallet(a), pot, 50, "ante"), leg(wallet(b), pot, 50, "ante")])
+    second = posting(
+        table,
+        2,
+        [leg(pot, wallet(a), 100, "trick_payout"), leg(wallet(b), carry, 30, "set_1")],
+        stacks={a: GRANT + 50, b: GRANT - 80},
+    )
+    third = posting(
+        table,
+        3,
+        [leg(carry, pot, 30, "carry_in"), leg(wallet(a), pot, 10, "ante")],
+        hand_no=2,
+        stacks={a: GRANT + 40},
+    )
+    assert await ledger.apply(third) == "waiting"
+    assert await ledger.apply(second) == "waiting"
+    assert await ledger.apply(third) == "waiting"
+    assert await ledger.balance(a) == GRANT
+    assert await ledger.apply(first) == "applied"
+    assert await ledger.balance(a) == GRANT + 40
+    assert await ledger.balance(b) == GRANT - 80
+    assert await ledger.apply(second) == "duplicate"
+    reconciliation = await ledger.reconciliation(table)
+    assert reconciliation["postings_applied"] == 3
+    assert reconciliation["matches"]
+    waiting = await ledger.pool.fetchval(
+        "SELECT count(*) FROM ledger.waiting WHERE table_id = $1", table
+    )
+    assert waiting == 0
+
+
+async def test_an_interrupted_drain_is_finished_by_the_next_delivery(ledger: Ledger) -> None:
+    """A posting left waiting after the one before it was applied (the process stopped before
+    taking it out) is applied when any posting of the table is delivered again."""
+    for redelivered in (1, 3):
+        table, a = uid("stalled"), uid("stalled-a")
+        await ledger.open_wallet(a)
+        pot = f"pot:{table}"
+        hand = [
+            posting(table, 1, [leg(wallet(a), pot, 25, "ante")]),
+            posting(table, 2, [leg(pot, wallet(a), 25, "trick_payout")]),
+            posting(table, 3, [leg(wallet(a), pot, 5, "ante")], hand_no=2),
+        ]
+        assert await ledger.apply(hand[0]) == "applied"
+        await ledger.pool.execute(
+            "INSERT INTO ledger.waiting (table_id, posting_no, body)"
+            " VALUES ($1, 2, $2::text::jsonb)",
+            table,
+            hand[1].model_dump_json(),
+        )
+        expected = "duplicate" if redelivered == 1 else "waiting"
+        assert await ledger.apply(hand[redelivered - 1]) == expected
+        applied = 2 if redelivered == 1 else 3
+        assert (await ledger.reconciliation(table))["postings_applied"] == applied
+        assert await ledger.balance(a) == GRANT - (5 if redelivered == 3 else 0)
+
+
+async def test_seating_waits_for_the_last_tables_postings(ledger: Ledger) -> None:
+    table, a = uid("seat"), uid("seat-a")
+    await ledger.open_wallet(a)
+    pot = f"pot:{table}"
+    await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 40, "ante")]))
+    with pytest.raises(Pending):
+        await ledger.seat(a, "Ann", False, after=(table, 2))
+    await ledger.apply(posting(table, 2, [leg(pot, wallet(a), 40, "trick_payout")]))
+    assert await ledger.seat(a, "Ann", False, after=(table, 2)) == GRANT
+
+
+# Reading.
+
+
+async def test_history_pages_through_every_transfer_once(ledger: Ledger) -> None:
+    """Pages cut anywhere, also between two legs of one posting (which share their time)."""
+    table, a, b = uid("pages"), uid("pages-a"), uid("pages-b")
+    for player in (a, b):
+        await ledger.open_wallet(player)
+    pot, carry = f"pot:{table}", f"carry:{table}"
+    number = 0
+    for hand in range(1, 5):
+        number += 1
+        legs = [leg(carry, pot, 7, "carry_in")] if hand > 1 else []
+        legs += [leg(wallet(a), pot, 10, "ante"), leg(wallet(b), pot, 10, "ante")]
+        assert await ledger.apply(posting(table, number, legs, hand_no=hand)) == "applied"
+        number += 1
+        won = 20 + (7 if hand > 1 else 0)
+        legs = [
+            leg(pot, wallet(a), won - 5, "trick_payout"),
+            leg(pot, wallet(b), 5, "trick_payout"),
+            leg(wallet(a), carry, 4, "set_1"),
+            leg(wallet(b), carry, 3, "set_1"),
+        ]
+        assert await ledger.apply(posting(table, number, legs, hand_no=hand)) == "applied"
+    everything = await ledger.history(a, limit=100)
+    assert len(everything) == 1 + 4 * 3
+    assert sum(h["amount"] for h in everything) == await ledger.balance(a)
+    assert everything[-1]["code"] == "grant"
+    assert [h["at"] for h in everything] == sorted((h["at"] for h in everything), reverse=True)
+    for size in (1, 2, 3, 5):
+        pages: list[dict[str, Any]] = []
+        before: str | None = None
+        while page := await ledger.history(a, limit=size, before=before):
+            assert len(page) <= size
+            pages += page
+            before = page[-1]["id"]
+        assert pages == everything, size
+
+
+async def test_the_leaderboard_counts_table_winnings_not_grants(ledger: Ledger) -> None:
+    since = await ledger.pool.fetchval("SELECT now()")
+    table = uid("board")
+    a, b, c, idle = (uid(name) for name in ("board-a", "board-b", "board-c", "board-idle"))
+    await ledger.open_wallet(a, "Ann")
+    await ledger.open_wallet(b, "Ben")
+    await ledger.open_wallet(c, "Cal", bot=True)
+    await ledger.open_wallet(idle, "Ida")
+    pot, carry = f"pot:{table}", f"carry:{table}"
+    antes = [leg(wallet(p), pot, 100, "ante") for p in (a, b, c)]
+    await ledger.apply(posting(table, 1, antes))
+    settle = [leg(pot, wallet(a), 300, "trick_payout"), leg(wallet(b), carry, 50, "set_1")]
+    await ledger.apply(posting(table, 2, settle))
+    board = [
+        row for row in await ledger.leaderboard(since, 1000) if row["player_id"] in (a, b, c, idle)
+    ]
+    assert board == [
+        {"player_id": a, "name": "Ann", "bot": False, "net": 200},
+        {"player_id": c, "name": "Cal", "bot": True, "net": -100},
+        {"player_id": b, "name": "Ben", "bot": False, "net": -150},
+    ]
+    later = await ledger.pool.fetchval("SELECT now()")
+    assert not [row for row in await ledger.leaderboard(later, 1000) if row["player_id"] == a]
+
+
+async def test_reconciliation_matches_the_tables_stacks(ledger: Ledger) -> None:
+    table, a, b = uid("recon"), uid("recon-a"), uid("recon-b")
+    for player in (a, b):
+        await ledger.open_wallet(player)
+    pot = f"pot:{table}"
+    antes = [leg(wallet(a), pot, 60, "ante"), leg(wallet(b), pot, 60, "ante")]
+    await ledger.apply(posting(table, 1, antes, stacks={a: GRANT - 60, b: GRANT - 60}))
+    payout = [leg(pot, wallet(b), 120, "trick_payout")]
+    await ledger.apply(posting(table, 2, payout, stacks={a: GRANT - 60, b: GRANT + 60}))
+    report = await ledger.reconciliation(table)
+    assert report["matches"]
+    assert report["postings_applied"] == 2
+    assert sorted(report["players"], key=lambda p: p["posting_no"]) == [
+        {"player_id": a, "posting_no": 1, "table_says": GRANT - 60, "ledger_says": GRANT - 60,
+         "matches": True},
+        {"player_id": b, "posting_no": 2, "table_says": GRANT + 60, "ledger_says": GRANT + 60,
+         "matches": True},
+    ]  # fmt: skip
+    await assert_books_balance(ledger)
+
+
+async def test_a_reconciliation_mismatch_fails_the_check(settings: Settings) -> None:
+    async with fresh_ledger(settings) as ledger:
+        table, a = uid("off"), uid("off-a")
+        await ledger.open_wallet(a)
+        pot = f"pot:{table}"
+        assert (await ledger.check()).ok
+        await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 60, "ante")], stacks={a: 999}))
+        report = await ledger.reconciliation(table)
+        assert not report["matches"]
+        assert report["players"][0]["table_says"] == 999
+        assert report["players"][0]["ledger_says"] == GRANT - 60
+        health = await ledger.check()
+        assert (health.ok, health.mismatches) == (False, 1)
+        # The table's next posting agrees again.
+        payout = [leg(pot, wallet(a), 60, "trick_payout")]
+        await ledger.apply(posting(table, 2, payout, stacks={a: GRANT}))
+        assert (await ledger.reconciliation(table))["matches"]
+        assert (await ledger.check()).ok
+
+
+# Rejections.
+
+
+async def test_postings_that_break_a_rule_are_rejected_whole(settings: Settings) -> None:
+    async with fresh_ledger(settings, grant=100) as ledger:
+        a, b = uid("poor-a"), uid("poor-b")
+        await ledger.open_wallet(a)
+        await ledger.open_wallet(b)
+        table = uid("poor")
+        pot, carry = f"pot:{table}", f"carry:{table}"
+        # A set penalty may leave a wallet below zero...
+        await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 20, "ante")]))
+        settle = [leg(pot, wallet(b), 20, "trick_payout"), leg(wallet(a), carry, 150, "set_1")]
+        assert await ledger.apply(posting(table, 2, settle)) == "applied"
+        assert await ledger.balance(a) == 100 - 20 - 150
+        assert (await ledger.check()).ok
+        # ... but an ante it cannot cover is rejected, with the legs before it.
+        antes = [leg(wallet(b), pot, 5, "ante"), leg(wallet(a), pot, 5, "ante")]
+        overdraw = posting(table, 3, antes, hand_no=2)
+        assert await ledger.apply(overdraw) == "rejected"
+        assert (await ledger.balance(a), await ledger.balance(b)) == (-70, 120)
+        health = await ledger.check()
+        assert (health.ok, health.rejected, health.debits == health.credits) == (False, 1, True)
+        assert await ledger.apply(overdraw) == "rejected"
+        assert (await ledger.check()).rejected == 1
+        # The table stops there: its later postings wait.
+        later = posting(table, 4, [leg(pot, wallet(b), 5, "trick_payout")], hand_no=2)
+        assert await ledger.apply(later) == "waiting"
+        # A pot or a carry never goes below zero, and a leg moves something.
+        other = uid("empty")
+        for number, broken in enumerate(
+            (
+                [leg(f"pot:{other}", wallet(b), 1, "trick_payout")],
+                [leg(f"carry:{other}", f"pot:{other}", 1, "carry_in")],
+                [leg(wallet(b), f"pot:{other}", 0, "ante")],
+            ),
+            start=1,
+        ):
+            assert await ledger.apply(posting(f"{other}{number}", 1, broken)) == "rejected"
+        assert await ledger.balance(b) == 120
+        health = await ledger.check()
+        assert (health.rejected, health.accounts_match_transfers) == (4, True)
+        assert health.open_pots == []

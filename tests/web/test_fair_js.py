@@ -1,0 +1,55 @@
+"""The browser's verifier (``web/js/fair.js``) against the Python engine, on a fresh game each run.
+
+``node --test tests/web/`` checks the committed fixture; here a new game with a new seed is played
+by the engine, its record and tampered copies are written to a temporary file, and the same node
+tests must agree with ``shared.games.swick.record.verify`` on every one of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.web import make_record
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+def test_the_fixture_is_what_the_script_writes(tmp_path: Path) -> None:
+    out = tmp_path / "record.json"
+    subprocess.run(
+        [sys.executable, "-m", "tests.web.make_record", str(out)], cwd=ROOT, check=True
+    )
+    assert out.read_text(encoding="utf-8") == make_record.FIXTURE.read_text(encoding="utf-8"), (
+        "tests/web/fixtures/record.json is stale: run .venv/bin/python -m tests.web.make_record"
+    )
+
+
+@needs_node
+def test_javascript_verifier_agrees_on_a_fresh_game(tmp_path: Path) -> None:
+    seed = secrets.token_bytes(32)
+    data = make_record.fixture(seed, random.Random(seed))
+    assert data["verdict"]["ok"]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert NODE is not None
+    run = subprocess.run(
+        [NODE, "--test", str(ROOT / "tests" / "web" / "fair.test.mjs")],
+        cwd=ROOT,
+        env={**os.environ, "SWICK_RECORD_FIXTURE": str(path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "# fail 0" in run.stdout
