@@ -546,6 +546,8 @@ def _finish(
 def _set_deadline(w: _Work) -> None:
     """Arm the deadline of the decision now pending (rules §3)."""
     s = w.state
+    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s):
+        return  # a table without a timer waits for players who are present
     pending = to_act(s)
     target: int | None = None
     if pending:
@@ -559,6 +561,10 @@ def _set_deadline(w: _Work) -> None:
             target = s.deadline
     if target != s.deadline:
         w.emit(ev.DeadlineSet(target))
+
+
+def _anyone_away(s: State) -> bool:
+    return not all(s.connected) or max(s.timeouts) >= 2 or any(s.leaving)
 
 
 _HANDLERS: dict[type[Any], Callable[[_Work, int | None, Any, int], None]] = {
