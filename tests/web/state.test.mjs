@@ -259,6 +259,8 @@ test('announcements: seats, connections and the end of the game', () => {
   );
   const ended = structuredClone(view);
   ended.phase = 'ended';
+  ended.to_act = [];
+  ended.options = [];
   ended.standings = [
     { seat: 0, name: 'D', net: 6, stack: 10006 },
     { seat: 1, name: 'L', net: -6, stack: 9994 },

@@ -1,0 +1,91 @@
+// The HTTP lobby (services/gateway/app.py) and the player's remembered session.
+
+const SESSION_KEY = 'swick.session';
+const INVITES_KEY = 'swick.invites';
+
+export function loadSession() {
+  try {
+    const data = JSON.parse(localStorage.getItem(SESSION_KEY) || 'null');
+    return data && data.token ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(session) {
+  if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  else localStorage.removeItem(SESSION_KEY);
+}
+
+/** Invite codes of tables this browser opened or was invited to (table id -> code). */
+export function rememberInvite(table, code) {
+  if (!table || !code) return;
+  const all = invites();
+  all[table] = code;
+  localStorage.setItem(INVITES_KEY, JSON.stringify(all));
+}
+
+export function invites() {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES_KEY) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'The server is not answering: check your connection');
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    if (data && typeof data.detail === 'string') message = data.detail;
+    else if (data && Array.isArray(data.detail) && data.detail[0]) message = data.detail[0].msg;
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+export const api = {
+  signUp: (name) => request('POST', '/api/players', { body: { name } }),
+  me: (token) => request('GET', '/api/me', { token }),
+  tables: () => request('GET', '/api/tables'),
+  table: (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`),
+  invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
+  createTable: (token, body) => request('POST', '/api/tables', { token, body }),
+  quickplay: (token) => request('POST', '/api/quickplay', { token }),
+  record: (table, game) =>
+    request('GET', `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record`),
+  balance: (token) => request('GET', '/api/me/balance', { token }),
+  transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
+  leaderboard: () => request('GET', '/api/leaderboard?days=7&limit=10'),
+  rules: async () => {
+    const response = await fetch('/rules.md');
+    if (!response.ok) throw new ApiError(response.status, 'The rules are not available');
+    return response.text();
+  },
+};

@@ -1,0 +1,255 @@
+// Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
+// Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules,
+// #/verify[/<table>/<game>].
+
+import {
+  html,
+  render,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from '../vendor/htm-preact-3.1.1.module.js';
+import { ApiError, api, invites, loadSession, saveSession } from './api.js';
+import { App, useApp } from './context.js';
+import { Connection } from './net.js';
+import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
+import { TipLayer } from './ui.js';
+import { LobbyPage, JoinPage } from './pages/lobby.js';
+import { TablePage } from './pages/table.js';
+import { RulesPage } from './pages/rules.js';
+import { VerifyPage } from './pages/verify.js';
+
+export function parseRoute(hash) {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [page = 'lobby', ...rest] = parts;
+  return { page, args: rest };
+}
+
+function useRoute() {
+  const [route, setRoute] = useState(parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => {
+      setRoute(parseRoute(location.hash));
+      window.scrollTo(0, 0);
+    };
+    window.addEventListener('hashchange', changed);
+    return () => window.removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}
+
+function Logo() {
+  return html`<svg class="logo" viewBox="0 0 64 64" aria-hidden="true" focusable="false">
+    <rect x="8" y="6" width="34" height="46" rx="5" fill="#fff" stroke="#1b4332" stroke-width="2" transform="rotate(-12 25 29)" />
+    <rect x="22" y="10" width="34" height="46" rx="5" fill="#fff" stroke="#1b4332" stroke-width="2" transform="rotate(10 39 33)" />
+    <path d="M40 20 C34 30 26 34 26 41 C26 46 30 49 34 49 C37 49 39 47 40 45 C40 49 38 52 35 54 L45 54 C42 52 40 49 40 45 C41 47 43 49 46 49 C50 49 54 46 54 41 C54 34 46 30 40 20 Z" fill="#1d1d1f" />
+  </svg>`;
+}
+
+function Header({ route }) {
+  const { session, status, muted, toggleMute } = useApp();
+  const link = (page, text, href) => html`<a
+    href=${href}
+    class=${route.page === page ? 'active' : ''}
+    aria-current=${route.page === page ? 'page' : undefined}
+  >${text}</a>`;
+  const online = status.state === 'open';
+  return html`<header class="top">
+    <a class="brand" href="#/" aria-label="Swick Online, lobby"><${Logo} /><span>Swick Online</span></a>
+    <nav aria-label="Main">
+      ${link('lobby', 'Lobby', '#/')}
+      ${link('rules', 'Rules', '#/rules')}
+      ${link('verify', 'Verify a game', '#/verify')}
+    </nav>
+    <div class="top-right">
+      ${session
+        ? html`<span class="me" title=${online ? 'Connected' : 'Not connected'}>
+            <span class=${`dot ${online ? 'on' : 'off'}`} aria-hidden="true"></span>
+            <span class="me-name">${session.name}</span>
+            <span class="visually-hidden">${online ? '(connected)' : '(not connected)'}</span>
+          </span>`
+        : null}
+      <button
+        type="button"
+        class="icon-button"
+        aria-pressed=${muted ? 'true' : 'false'}
+        aria-label="Mute sounds (M)"
+        title=${muted ? 'Sound is off: press M to turn it on' : 'Sound is on: press M to mute'}
+        onClick=${toggleMute}
+      >
+        ${muted
+          ? html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" /><path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" /></svg>`
+          : html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" /><path d="M16 8c2 2 2 6 0 8M18.5 5.5c3.5 3.5 3.5 9.5 0 13" stroke="currentColor" stroke-width="2" fill="none" /></svg>`}
+      </button>
+    </div>
+  </header>`;
+}
+
+/** Pick a name once: the token is kept in this browser. */
+function NameGate({ why }) {
+  const { setSession } = useApp();
+  const [name, setName] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (event) => {
+    event.preventDefault();
+    const clean = name.trim();
+    if (!clean) {
+      setError('Type a name first');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const player = await api.signUp(clean);
+      setSession({ id: player.id, name: player.name, token: player.token });
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<main id="main" class="gate">
+    <section class="panel gate-panel" aria-labelledby="gate-title">
+      <div class="gate-cards" aria-hidden="true">
+        <span class="fan-card c1">A<i>♠</i></span><span class="fan-card c2 red">K<i>♥</i></span><span class="fan-card c3 red">Q<i>♦</i></span>
+      </div>
+      <h1 id="gate-title">Welcome to Swick Online</h1>
+      <p class="lead">${why || 'The 3–6 player trick-taking pot game: ante, trump, knock in or pass, draw, three tricks — or go set.'}</p>
+      <form onSubmit=${submit} class="gate-form">
+        <label for="name-input">Your name at the table</label>
+        <div class="row">
+          <input
+            id="name-input"
+            name="name"
+            autocomplete="nickname"
+            maxlength="32"
+            value=${name}
+            onInput=${(e) => setName(e.target.value)}
+            placeholder="e.g. Ada"
+            autofocus
+          />
+          <button class="primary" type="submit" disabled=${busy}>${busy ? 'Joining…' : 'Continue'}</button>
+        </div>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+        <p class="hint">Your name and chips are remembered in this browser.</p>
+      </form>
+    </section>
+  </main>`;
+}
+
+function Root() {
+  const route = useRoute();
+  const [session, setSessionState] = useState(loadSession());
+  const [status, setStatus] = useState({ state: 'idle', retryAt: null, welcome: null });
+  const [muted, setMutedState] = useState(isMuted());
+  const listeners = useRef(new Set());
+  const connRef = useRef(null);
+
+  const setSession = useCallback((value) => {
+    saveSession(value);
+    setSessionState(value);
+  }, []);
+
+  // One socket while signed in.
+  useEffect(() => {
+    if (!session) return undefined;
+    const conn = new Connection(session.token, {
+      onFrame: (frame) => {
+        for (const listener of listeners.current) listener(frame);
+      },
+      onStatus: (s) => setStatus(s),
+    });
+    connRef.current = conn;
+    conn.start();
+    return () => {
+      conn.stop();
+      connRef.current = null;
+    };
+  }, [session && session.token]);
+
+  // A token the server no longer knows (its secret changed): sign in again.
+  useEffect(() => {
+    if (status.state === 'unauthorized') setSession(null);
+  }, [status.state]);
+  useEffect(() => {
+    if (!session) return;
+    api.me(session.token).catch((e) => {
+      if (e instanceof ApiError && e.status === 401) setSession(null);
+    });
+  }, [session && session.token]);
+
+  useEffect(() => onMuteChange(setMutedState), []);
+  const toggleMute = useCallback(() => setMuted(!isMuted()), []);
+  useEffect(() => {
+    unlockOnGesture();
+    const key = (event) => {
+      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 'm' || event.key === 'M') {
+        event.preventDefault();
+        toggleMute();
+      }
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, []);
+
+  const app = useMemo(
+    () => ({
+      session,
+      setSession,
+      status,
+      muted,
+      toggleMute,
+      conn: () => connRef.current,
+      send: (message) =>
+        connRef.current
+          ? connRef.current.send(message)
+          : Promise.resolve({ type: 'reject', code: 'offline', message: 'Not connected' }),
+      onFrame: (listener) => {
+        listeners.current.add(listener);
+        return () => listeners.current.delete(listener);
+      },
+    }),
+    [session, status, muted],
+  );
+
+  let page;
+  const needsName = ['lobby', 'table', 'join'].includes(route.page) && !session;
+  if (needsName) {
+    const why =
+      route.page === 'join'
+        ? 'You were invited to a table. Pick a name to sit down.'
+        : route.page === 'table'
+          ? 'Pick a name to sit at or watch this table.'
+          : '';
+    page = html`<${NameGate} why=${why} />`;
+  } else if (route.page === 'table' && route.args[0]) {
+    const [table, ...rest] = route.args;
+    const invite = rest.find((arg) => arg !== 'join') || invites()[table] || null;
+    page = html`<${TablePage} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} />`;
+  } else if (route.page === 'join' && route.args[0]) {
+    page = html`<${JoinPage} code=${route.args[0]} />`;
+  } else if (route.page === 'rules') {
+    page = html`<${RulesPage} />`;
+  } else if (route.page === 'verify') {
+    page = html`<${VerifyPage} table=${route.args[0] || null} game=${route.args[1] || null} />`;
+  } else {
+    page = html`<${LobbyPage} />`;
+  }
+  return html`<${App.Provider} value=${app}>
+    <a class="skip-link" href="#main" onClick=${(e) => {
+      e.preventDefault();
+      const main = document.getElementById('main');
+      if (main) main.focus();
+    }}>Skip to content</a>
+    <${Header} route=${route} />
+    ${page}
+    <${TipLayer} />
+  <//>`;
+}
+
+render(html`<${Root} />`, document.getElementById('app'));

@@ -1,0 +1,143 @@
+// The WebSocket to the gateway (docs/protocol.md): one per page, reconnecting with backoff.
+//
+// Every client message gets an id unique across reconnects (a random prefix per page load and a
+// counter), because the server treats a repeated id as a replay. `send` resolves with the
+// server's `ack` or `reject` for that id (or a local reject when the socket is down).
+
+const randomHex = (bytes) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+export const PAGE_ID = randomHex(6);
+let counter = 0;
+export const nextId = () => `${PAGE_ID}-${(counter += 1)}`;
+
+const PING_EVERY = 20_000;
+const PING_PATIENCE = 10_000;
+
+/** The delay before reconnect attempt `attempt` (0, 1, 2...): 0.5 s doubling to 10 s, ±25%. */
+export function backoff(attempt, random = Math.random) {
+  const base = Math.min(10_000, 500 * 2 ** attempt);
+  return Math.round(base * (0.75 + random() / 2));
+}
+
+export class Connection {
+  constructor(token, { onFrame = () => {}, onStatus = () => {} } = {}) {
+    this.token = token;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.socket = null;
+    this.pending = new Map(); // id -> resolve
+    this.attempt = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.stopped = false;
+    this.status = { state: 'connecting', retryAt: null, welcome: null };
+  }
+
+  setStatus(patch) {
+    this.status = { ...this.status, ...patch };
+    this.onStatus(this.status);
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+
+  /** Reconnect now (the banner's "Retry now"). */
+  retry() {
+    clearTimeout(this.timer);
+    if (!this.socket) this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const url = `${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`;
+    this.setStatus({ state: 'connecting', retryAt: null });
+    let socket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      clearInterval(this.pinger);
+      this.failPending();
+      if (event.code === 4401) {
+        this.setStatus({ state: 'unauthorized' });
+        return;
+      }
+      if (!this.stopped) this.scheduleReconnect();
+    };
+  }
+
+  scheduleReconnect() {
+    const delay = backoff(this.attempt);
+    this.attempt += 1;
+    this.setStatus({ state: 'offline', retryAt: Date.now() + delay });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  failPending() {
+    for (const [id, resolve] of this.pending) {
+      resolve({ type: 'reject', id, code: 'offline', message: 'Not connected: trying again…' });
+    }
+    this.pending.clear();
+  }
+
+  receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (frame.type === 'welcome') {
+      this.attempt = 0;
+      this.setStatus({ state: 'open', retryAt: null, welcome: frame });
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.ping(), PING_EVERY);
+    }
+    if ((frame.type === 'ack' || frame.type === 'reject') && frame.id && this.pending.has(frame.id)) {
+      const resolve = this.pending.get(frame.id);
+      this.pending.delete(frame.id);
+      resolve(frame);
+    }
+    this.onFrame(frame);
+  }
+
+  async ping() {
+    const answer = await Promise.race([
+      this.send({ type: 'ping' }),
+      new Promise((resolve) => setTimeout(() => resolve(null), PING_PATIENCE)),
+    ]);
+    if (answer === null && this.socket) this.socket.close(); // a dead socket: reconnect
+  }
+
+  /** Send a message; resolves with its ack or reject. */
+  send(message) {
+    const full = { seq: 0, ...message, id: nextId() };
+    return new Promise((resolve) => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+        resolve({ type: 'reject', id: full.id, code: 'offline', message: 'Not connected: trying again…' });
+        return;
+      }
+      this.pending.set(full.id, resolve);
+      this.socket.send(JSON.stringify(full));
+    });
+  }
+}

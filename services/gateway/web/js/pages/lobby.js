@@ -1,0 +1,367 @@
+// The lobby: quick play, open tables, creating a table, your chips, recent hands, the
+// leaderboard; and the page an invite link opens.
+
+import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { ApiError, api, rememberInvite } from '../api.js';
+import { go, useApp } from '../context.js';
+import { cents, signed } from '../state.js';
+
+const LEVELS = ['easy', 'medium', 'hard'];
+const ANTE_CHOICES = [3, 6, 9, 12, 15, 30, 60];
+
+function anteRange(antes) {
+  if (!antes || !antes.length) return '—';
+  const low = Math.min(...antes);
+  const high = Math.max(...antes);
+  return low === high ? cents(low) : `${cents(low)}–${cents(high)}`;
+}
+
+function seatSummary(table) {
+  const taken = table.seats.filter(Boolean);
+  return `${taken.length} of ${table.seats.length}`;
+}
+
+function usePolling(load, every, deps = []) {
+  const [state, setState] = useState({ data: null, error: '' });
+  useEffect(() => {
+    let alive = true;
+    const run = async () => {
+      try {
+        const data = await load();
+        if (alive) setState({ data, error: '' });
+      } catch (e) {
+        if (alive) setState((s) => ({ data: s.data, error: e.message }));
+      }
+    };
+    run();
+    const timer = every ? setInterval(run, every) : null;
+    return () => {
+      alive = false;
+      if (timer) clearInterval(timer);
+    };
+  }, deps);
+  return state;
+}
+
+function TableRow({ table, seatedAt, onJoin }) {
+  const free = table.seats.some((s) => !s);
+  const names = table.seats.filter(Boolean).map((s) => (s.bot ? `${s.name}` : s.name));
+  const mine = seatedAt === table.id;
+  return html`<tr>
+    <th scope="row">
+      <span class="table-name">${names[0] ? `${names[0]}'s table` : table.id}</span>
+      <span class="table-players">${names.join(', ')}</span>
+    </th>
+    <td>
+      <span class="seat-dots" aria-hidden="true">
+        ${table.seats.map((s) => html`<span class=${`seat-dot ${s ? (s.bot ? 'bot' : 'taken') : ''}`}></span>`)}
+      </span>
+      <span>${seatSummary(table)}</span>
+    </td>
+    <td>${anteRange(table.antes)}</td>
+    <td>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</td>
+    <td>
+      <span class=${`badge ${table.in_progress ? 'live' : 'open'}`}>${table.in_progress ? 'In progress' : 'Waiting'}</span>
+    </td>
+    <td class="actions">
+      ${mine
+        ? html`<a class="button primary small" href=${`#/table/${table.id}`}>Return</a>`
+        : html`${free && !seatedAt
+            ? html`<button type="button" class="primary small" onClick=${() => onJoin(table)} aria-label=${`Join ${names[0] || table.id}'s table`}>Join</button>`
+            : null}
+          <a class="button small" href=${`#/table/${table.id}`} aria-label=${`Watch ${names[0] || table.id}'s table`}>Watch</a>`}
+    </td>
+  </tr>`;
+}
+
+function CreateTable({ onCreated, onCancel }) {
+  const { session } = useApp();
+  const [seats, setSeats] = useState(4);
+  const [bots, setBots] = useState({ 1: 'medium', 2: '', 3: '', 4: '', 5: '' });
+  const [antes, setAntes] = useState([3, 6, 9, 12, 15]);
+  const [timer, setTimer] = useState(30);
+  const [noTimer, setNoTimer] = useState(false);
+  const [isPrivate, setPrivate] = useState(false);
+  const [start, setStart] = useState(false);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const botSeats = Object.fromEntries(
+    Object.entries(bots).filter(([seat, level]) => level && Number(seat) < seats),
+  );
+  const filled = 1 + Object.keys(botSeats).length;
+  const canStart = filled >= 3;
+  const toggleAnte = (amount) =>
+    setAntes((list) => (list.includes(amount) ? list.filter((a) => a !== amount) : [...list, amount].sort((a, b) => a - b)));
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!antes.length) {
+      setError('Choose at least one ante');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const table = await api.createTable(session.token, {
+        seats,
+        antes,
+        timer_seconds: isPrivate && noTimer ? null : Number(timer),
+        private: isPrivate,
+        bots: botSeats,
+        start: start && canStart,
+      });
+      onCreated(table);
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title">
+    <h2 id="create-title">Create a table</h2>
+    <div class="form-grid">
+      <fieldset>
+        <legend>Seats</legend>
+        <div class="segmented">
+          ${[3, 4, 5, 6].map(
+            (n) => html`<label class=${seats === n ? 'on' : ''}>
+              <input type="radio" name="seats" value=${n} checked=${seats === n} onChange=${() => setSeats(n)} />${n}
+            </label>`,
+          )}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Who sits where</legend>
+        <ol class="seat-plan">
+          <li><span class="seat-no">Seat 1</span> <span class="you-tag">You (host)</span></li>
+          ${Array.from({ length: seats - 1 }, (_, k) => k + 1).map(
+            (seat) => html`<li>
+              <label class="seat-no" for=${`bot-${seat}`}>Seat ${seat + 1}</label>
+              <select id=${`bot-${seat}`} value=${bots[seat] || ''} onChange=${(e) => setBots({ ...bots, [seat]: e.target.value })}>
+                <option value="">Open for a player</option>
+                ${LEVELS.map((level) => html`<option value=${level}>${level[0].toUpperCase() + level.slice(1)} bot</option>`)}
+              </select>
+            </li>`,
+          )}
+        </ol>
+      </fieldset>
+      <fieldset>
+        <legend>Antes the dealer may choose</legend>
+        <div class="checks">
+          ${ANTE_CHOICES.map(
+            (amount) => html`<label class=${`check ${antes.includes(amount) ? 'on' : ''}`}>
+              <input type="checkbox" checked=${antes.includes(amount)} onChange=${() => toggleAnte(amount)} />${cents(amount)}
+            </label>`,
+          )}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Decision timer</legend>
+        <div class="timer-row">
+          <input
+            type="range"
+            min="10"
+            max="120"
+            step="5"
+            value=${timer}
+            disabled=${isPrivate && noTimer}
+            aria-label="Seconds per decision"
+            onInput=${(e) => setTimer(Number(e.target.value))}
+          />
+          <output aria-live="off">${isPrivate && noTimer ? 'No timer' : `${timer} s`}</output>
+        </div>
+        <label class="check-line">
+          <input type="checkbox" checked=${isPrivate} onChange=${(e) => setPrivate(e.target.checked)} />
+          Private table (only people with the invite link)
+        </label>
+        <label class=${`check-line ${isPrivate ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${noTimer} disabled=${!isPrivate} onChange=${(e) => setNoTimer(e.target.checked)} />
+          No timer (private tables only)
+        </label>
+        <label class=${`check-line ${canStart ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${start && canStart} disabled=${!canStart} onChange=${(e) => setStart(e.target.checked)} />
+          Deal at once (needs 3 seated: add bots)
+        </label>
+      </fieldset>
+    </div>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <div class="form-actions">
+      <button type="button" onClick=${onCancel}>Cancel</button>
+      <button type="submit" class="primary" disabled=${busy}>${busy ? 'Opening…' : 'Open the table'}</button>
+    </div>
+  </form>`;
+}
+
+function Balance() {
+  const { session } = useApp();
+  const balance = usePolling(() => api.balance(session.token).catch((e) => {
+    if (e instanceof ApiError && e.status === 404) return { balance: null };
+    throw e;
+  }), 15000, [session.token]);
+  const transfers = usePolling(() => api.transfers(session.token).catch((e) => {
+    if (e instanceof ApiError && e.status === 404) return { transfers: [] };
+    throw e;
+  }), 15000, [session.token]);
+  const value = balance.data ? balance.data.balance : undefined;
+  const rows = transfers.data ? transfers.data.transfers || [] : [];
+  const CODE_TEXT = {
+    grant: 'Welcome chips',
+    ante: 'Ante',
+    trick_payout: 'Won tricks',
+    all_pass_win: 'Won: all passed',
+    last_standing_win: 'Won: last standing',
+    special_hand: 'Won: special hand',
+    set_single: 'Went set',
+    set_double: 'Went set double',
+    dealer_set_single: 'Went set (dealer)',
+    dealer_set_double: 'Went set double (dealer)',
+  };
+  return html`<section class="panel" aria-labelledby="chips-title">
+    <h2 id="chips-title">Your chips</h2>
+    <p class="balance">
+      ${value === undefined
+        ? balance.error
+          ? html`<span class="muted">${balance.error}</span>`
+          : '…'
+        : value === null
+          ? html`<span class="muted">You get your first chips when you sit down.</span>`
+          : html`<strong>${cents(value)}</strong>`}
+    </p>
+    <h3>Recent hands</h3>
+    ${rows.length
+      ? html`<ul class="transfers">
+          ${rows.map(
+            (t) => html`<li>
+              <span>${CODE_TEXT[t.code] || t.code}${t.hand_no ? ` · hand ${t.hand_no}` : ''}</span>
+              <span class=${t.amount >= 0 ? 'gain' : 'loss'}>${signed(t.amount)}</span>
+            </li>`,
+          )}
+        </ul>`
+      : html`<p class="muted">No hands played yet.</p>`}
+  </section>`;
+}
+
+function Leaderboard() {
+  const board = usePolling(() => api.leaderboard(), 30000, []);
+  const players = board.data ? board.data.players || [] : [];
+  return html`<section class="panel" aria-labelledby="board-title">
+    <h2 id="board-title">Leaderboard <span class="muted small">last 7 days</span></h2>
+    ${board.error && !board.data
+      ? html`<p class="muted">${board.error}</p>`
+      : players.length
+        ? html`<ol class="leaders">
+            ${players.map(
+              (p) => html`<li>
+                <span>${p.name}${p.bot ? html` <span class="bot-badge">bot</span>` : null}</span>
+                <span class=${p.net >= 0 ? 'gain' : 'loss'}>${signed(p.net)}</span>
+              </li>`,
+            )}
+          </ol>`
+        : html`<p class="muted">Nobody has won or lost a chip yet this week.</p>`}
+  </section>`;
+}
+
+export function LobbyPage() {
+  const { session, status } = useApp();
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [seatedAt, setSeatedAt] = useState(null);
+  const tables = usePolling(() => api.tables(), 5000, []);
+  useEffect(() => {
+    api.me(session.token).then((me) => setSeatedAt(me.seated || null)).catch(() => {});
+  }, [session.token, status.welcome]);
+  const opened = (table) => {
+    rememberInvite(table.id, table.invite_code);
+    go(`/table/${table.id}`);
+  };
+  const quickplay = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      opened(await api.quickplay(session.token));
+    } catch (e) {
+      setError(e.message);
+      setBusy(false);
+    }
+  };
+  const join = (table) => go(`/table/${table.id}/join`);
+  const list = tables.data || [];
+  return html`<main id="main" class="lobby" tabindex="-1">
+    <h1 class="visually-hidden">Lobby</h1>
+    ${seatedAt
+      ? html`<div class="notice" role="status">
+          You have a seat at a table. <a class="button primary small" href=${`#/table/${seatedAt}`}>Return to your table</a>
+        </div>`
+      : null}
+    <section class="hero" aria-labelledby="hero-title">
+      <div class="hero-text">
+        <h2 id="hero-title">Hello, ${session.name}</h2>
+        <p>Ante, take or leave the trump, knock in or pass, draw, and win a trick — or go set and pay the pot.</p>
+      </div>
+      <div class="hero-actions">
+        <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(seatedAt)}>
+          <span>Quick play</span><small>You and 2 bots, dealt at once</small>
+        </button>
+        <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(seatedAt)}>
+          <span>Create a table</span><small>Seats, bots, antes, timer</small>
+        </button>
+      </div>
+    </section>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    ${creating ? html`<${CreateTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
+    <div class="lobby-grid">
+      <section class="panel tables" aria-labelledby="tables-title">
+        <h2 id="tables-title">Open tables</h2>
+        ${list.length
+          ? html`<div class="table-scroll"><table class="lobby-table">
+              <thead>
+                <tr><th scope="col">Table</th><th scope="col">Seats</th><th scope="col">Antes</th><th scope="col">Timer</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+              </thead>
+              <tbody>
+                ${list.map((t) => html`<${TableRow} key=${t.id} table=${t} seatedAt=${seatedAt} onJoin=${join} />`)}
+              </tbody>
+            </table></div>`
+          : html`<p class="muted empty">${tables.error || (tables.data ? 'No open tables right now: start one!' : 'Loading tables…')}</p>`}
+      </section>
+      <div class="side">
+        <${Balance} />
+        <${Leaderboard} />
+      </div>
+    </div>
+  </main>`;
+}
+
+/** #/join/<code>: a table by its invite code. */
+export function JoinPage({ code }) {
+  const [state, setState] = useState({ table: null, error: '' });
+  useEffect(() => {
+    api
+      .invite(code)
+      .then((table) => {
+        rememberInvite(table.id, code);
+        setState({ table, error: '' });
+      })
+      .catch((e) => setState({ table: null, error: e.message }));
+  }, [code]);
+  const { table, error } = state;
+  return html`<main id="main" class="join" tabindex="-1">
+    <section class="panel gate-panel" aria-labelledby="join-title">
+      <h1 id="join-title">You are invited to a table</h1>
+      ${error
+        ? html`<p class="error" role="alert">${error}</p><a class="button" href="#/">Go to the lobby</a>`
+        : !table
+          ? html`<p>Looking up the invite…</p>`
+          : html`<dl class="facts">
+                <div><dt>Players</dt><dd>${table.seats.filter(Boolean).map((s) => s.name).join(', ') || 'Nobody yet'}</dd></div>
+                <div><dt>Seats</dt><dd>${seatSummary(table)} taken</dd></div>
+                <div><dt>Antes</dt><dd>${anteRange(table.antes)}</dd></div>
+                <div><dt>Timer</dt><dd>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</dd></div>
+                <div><dt>Status</dt><dd>${table.in_progress ? 'A hand is in progress: you can sit down between hands' : 'Waiting for players'}</dd></div>
+              </dl>
+              <div class="form-actions">
+                <a class="button" href=${`#/table/${table.id}/${encodeURIComponent(code)}`}>Watch</a>
+                <a class="button primary" href=${`#/table/${table.id}/${encodeURIComponent(code)}/join`}>Take a seat</a>
+              </div>`}
+    </section>
+  </main>`;
+}
