@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import random
 import sys
 from collections.abc import Sequence
@@ -68,19 +67,26 @@ def _verify(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from services.serve import serve
 
-    port = args.port or (8001 if args.service == "ledger" else 8000)
-    return serve(args.service, host=args.host, port=port)
+    return serve(args.service, host=args.host, port=args.port)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from services.serve import migrate
+
+    return migrate()
 
 
 def _bots(args: argparse.Namespace) -> int:
     from services.bots.strategy import load_strategy
-    from services.serve import LOG_FORMAT, run_bots, until_stopped
+    from services.serve import run_bots, until_stopped
+    from shared.observability import configure_logging
     from shared.settings import Settings
 
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    configure_logging()
     factory = load_strategy(args.strategy)
     settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
-    asyncio.run(until_stopped(run_bots(settings, {args.name: factory})))
+    coroutine = run_bots(settings, {args.name: factory}, port=args.port)
+    asyncio.run(until_stopped(coroutine))
     return 0
 
 
@@ -132,7 +138,11 @@ def parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run one service in this process")
     serve.add_argument("service", choices=["gateway", "table", "ledger", "bots"])
     serve.add_argument("--host", default="127.0.0.1", help="HTTP services: address to listen on")
-    serve.add_argument("--port", type=int, help="HTTP services: port (gateway 8000, ledger 8001)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        help="HTTP port: the API (gateway 8000, ledger 8001) or the probes (table 9100, bots 9101)",
+    )
     serve.set_defaults(run=_serve)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
@@ -150,10 +160,14 @@ def parser() -> argparse.ArgumentParser:
     ledger.add_argument("--json", action="store_true", help="print one JSON object")
     ledger.set_defaults(run=_bench_ledger)
 
+    migrate = commands.add_parser("migrate", help="migrate the databases, declare the topology")
+    migrate.set_defaults(run=_migrate)
+
     bots = commands.add_parser("bots", help="run a bots service for a strategy of your own")
     bots.add_argument("--strategy", required=True, help="package.module:Class")
     bots.add_argument("--name", required=True, help="the bot name tables seat it by")
     bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
+    bots.add_argument("--port", type=int, default=9101, help="health and metrics port")
     bots.set_defaults(run=_bots)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")

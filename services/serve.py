@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 from collections.abc import Coroutine, Mapping
 from typing import Any
@@ -19,22 +18,31 @@ from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
+from services.up import prepare
 from shared.bus import Bus
+from shared.observability import configure_logging, serve_probes
 from shared.settings import Settings
 
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 
 
-def serve(service: str, *, host: str = "127.0.0.1", port: int = 8000) -> int:
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request is noise
+def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> int:
+    configure_logging()
     settings = Settings.from_env()
+    port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
         return 0
-    runners = {"table": run_table, "bots": run_bots}
-    asyncio.run(until_stopped(runners[service](settings)))
+    runner = run_table if service == "table" else run_bots
+    asyncio.run(until_stopped(runner(settings, host=host, port=port)))
+    return 0
+
+
+def migrate() -> int:
+    """Migrate the databases and declare the bus topology, then stop (a deploy's first step)."""
+    configure_logging()
+    asyncio.run(prepare(Settings.from_env()))
     return 0
 
 
@@ -49,23 +57,43 @@ async def until_stopped(main: Coroutine[Any, Any, None]) -> None:
 
 
 async def run_bots(
-    settings: Settings, factories: Mapping[str, StrategyFactory] | None = None
+    settings: Settings,
+    factories: Mapping[str, StrategyFactory] | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = PORTS["bots"],
 ) -> None:
     bus = await Bus.connect(settings.amqp_url, settings.topology)
+    service = BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms)
+
+    async def ready() -> bool:
+        return not bus.connection.is_closed
+
     try:
-        await BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms).run()
+        async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(service.run())
     finally:
         await bus.close()
 
 
-async def run_table(settings: Settings) -> None:
+async def run_table(
+    settings: Settings, *, host: str = "127.0.0.1", port: int = PORTS["table"]
+) -> None:
     pool = await connect_pool(settings.database_url)
     store = TableStore(pool)
     await store.migrate(settings.shards)
     bus = await Bus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url)
+    worker = TableWorker(bus, store, wallets)
+
+    async def ready() -> bool:
+        return worker.ready.is_set() and not bus.connection.is_closed
+
     try:
-        await TableWorker(bus, store, wallets).run()
+        async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(worker.run())
     finally:
         await wallets.close()
         await bus.close()

@@ -49,8 +49,8 @@ async def up(settings: Settings, *, tables: int, host: str, port: int) -> None:
     ledger_port = settings.ledger_url.rsplit(":", 1)[-1]
     services = [
         Service("ledger", ["ledger", "--port", ledger_port]),
-        *(Service(f"table-{i + 1}", ["table"]) for i in range(tables)),
-        Service("bots", ["bots"]),
+        *(Service(f"table-{i + 1}", ["table", "--port", str(9110 + i)]) for i in range(tables)),
+        Service("bots", ["bots", "--port", "9101"]),
         Service("gateway", ["gateway", "--host", host, "--port", str(port)]),
     ]
     width = max(len(s.name) for s in services)

@@ -173,6 +173,19 @@ class Bus:
             mandatory=True,
         )
 
+    async def depth(self, queue_name: str) -> int:
+        """How many messages wait in a queue (0 if it does not exist)."""
+        channel = await self.connection.channel()
+        try:
+            queue = await channel.declare_queue(queue_name, passive=True)
+            count = queue.declaration_result.message_count
+            return int(count or 0)
+        except aio_pika.exceptions.ChannelClosed:
+            return 0
+        finally:
+            if not channel.is_closed:
+                await channel.close()
+
     async def declare_bot_queue(self, bot: str) -> None:
         channel = self._publisher
         if channel is None:

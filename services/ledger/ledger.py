@@ -186,7 +186,7 @@ class Ledger:
                 if posting.posting_no > done + 1:
                     await conn.execute(
                         "INSERT INTO ledger.waiting (table_id, posting_no, body)"
-                        " VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING",
+                        " VALUES ($1, $2, $3::text::jsonb) ON CONFLICT DO NOTHING",
                         posting.table_id,
                         posting.posting_no,
                         posting.model_dump_json(),

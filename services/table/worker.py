@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from services.table.store import DuplicateAction, Fenced, SeatConflict, TableRow, TableStore, Write
 from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
+from shared import observability as metrics
 from shared.bus import Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
@@ -128,6 +129,7 @@ class TableWorker:
         self.consumers: dict[int, asyncio.Task[None]] = {}
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
+        self._depth_checked = 0.0
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -155,7 +157,8 @@ class TableWorker:
             live = await self.store.heartbeat(self.worker_id, self.lease_ttl)
             kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
             for shard in set(self.owned) - kept:
-                log.warning("lost the lease of shard %d", shard)
+                log.warning("lost the lease of a shard", extra={"shard": shard})
+                metrics.SHARDS_LOST.inc()
                 self._drop(shard)
             target = math.ceil(self.shards / max(live, 1))
             if len(self.owned) < target:
@@ -169,14 +172,26 @@ class TableWorker:
                         await self._take(shard, epoch, tasks)
             elif len(self.owned) > target:
                 for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
-                    log.info("%s hands shard %d over (%d workers)", self.worker_id, shard, live)
+                    log.info("handing a shard over", extra={"shard": shard, "workers": live})
                     self._drop(shard)
                     await self.store.release(self.worker_id, shard)
             self.ready.set()
+            metrics.SHARDS.set(len(self.owned))
+            metrics.TABLES.set(len(self.tables))
+            await self._measure_queues()
             await asyncio.sleep(self.tick)
 
+    async def _measure_queues(self) -> None:
+        if time.monotonic() - self._depth_checked < 5:
+            return
+        self._depth_checked = time.monotonic()
+        for shard in list(self.owned):
+            name = self.bus.topology.shard_queue(shard)
+            metrics.QUEUE_DEPTH.labels(name).set(await self.bus.depth(name))
+
     async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
-        log.info("%s took shard %d (epoch %d)", self.worker_id, shard, epoch)
+        log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
+        metrics.TAKEOVERS.inc()
         self.owned[shard] = epoch
         for table_id in await self.store.live_tables(shard):
             table = await self._load(table_id)
@@ -199,13 +214,16 @@ class TableWorker:
     async def _consume(self, shard: int, epoch: int) -> None:
         async with self.bus.consume(self.bus.topology.shard_queue(shard)) as deliveries:
             async for delivery in deliveries:
+                received = time.perf_counter()
                 try:
                     await self._handle(shard, delivery)
                 except Fenced:
-                    log.warning("fenced out of shard %d", shard)
+                    log.warning("fenced out of a shard", extra={"shard": shard})
+                    metrics.SHARDS_LOST.inc()
                     self._drop(shard)  # closing the channel requeues the delivery
                     return
                 await delivery.ack()
+                metrics.COMMAND_SECONDS.observe(time.perf_counter() - received)
 
     async def _relay_outbox(self) -> None:
         """Postings whose publication after commit did not happen (a crash) go out here."""
@@ -383,7 +401,8 @@ class TableWorker:
             self._arm(table)
             return
         command = g.timeout(state, f"timeout:{tick.seq}", now)
-        await self._apply_command(table, command, None)
+        if await self._apply_command(table, command, None):
+            metrics.TIMEOUTS.inc()
 
     async def _apply(
         self,
@@ -457,6 +476,9 @@ class TableWorker:
                 )
             return False
         table.state = after
+        metrics.COMMANDS.labels("accepted").inc()
+        if write.snapshot is not None:
+            log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
         if request is not None:
             outcome = m.Outcome(
@@ -495,6 +517,7 @@ class TableWorker:
         await self.bus.publish_update(table.row.table_id, update.model_dump_json().encode())
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
+        metrics.COMMANDS.labels("refused").inc()
         player = getattr(request, "player_id", getattr(request, "host_id", None))
         outcome = m.Outcome(
             request_id=request.request_id, player_id=player, ok=False, code=code, message=message

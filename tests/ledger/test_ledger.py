@@ -18,6 +18,7 @@ database: ``check()`` is global.
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Coroutine, Sequence
@@ -489,6 +490,37 @@ async def test_the_same_posting_delivered_ten_times_at_once_applies_once(ledger:
         "SELECT count(*) FROM ledger.transfers WHERE table_id = $1", table
     )
     assert transfers == 3
+    await assert_books_balance(ledger)
+
+
+async def test_a_tables_postings_delivered_all_at_once_all_apply_in_order(ledger: Ledger) -> None:
+    """Several consumers may hold one table's postings at once: whatever the order in which
+    they get there, none is left waiting."""
+    rng = random.Random(7)
+    tables = [uid("rush") for _ in range(12)]
+    players = {table: [f"{table}-{seat}" for seat in range(3)] for table in tables}
+    for table in tables:
+        await asyncio.gather(*(ledger.open_wallet(p) for p in players[table]))
+    deliveries = []
+    for table in tables:
+        pot, (a, b, c) = f"pot:{table}", players[table]
+        for hand in range(1, 4):
+            antes = [leg(wallet(p), pot, 10 * hand, "ante") for p in (a, b, c)]
+            deliveries.append(posting(table, 2 * hand - 1, antes, hand_no=hand))
+            won = [leg(pot, wallet(a), 30 * hand, "trick_payout")]
+            deliveries.append(posting(table, 2 * hand, won, hand_no=hand))
+    deliveries += rng.sample(deliveries, 20)  # and some twice
+    rng.shuffle(deliveries)
+    outcomes = await asyncio.gather(*(ledger.apply(p) for p in deliveries))
+    assert set(outcomes) <= {"applied", "waiting", "duplicate"}
+    for table in tables:
+        assert (await ledger.reconciliation(table))["postings_applied"] == 6
+        a, b, c = players[table]
+        assert [await ledger.balance(p) for p in (a, b, c)] == [GRANT + 120, GRANT - 60, GRANT - 60]
+    waiting = await ledger.pool.fetchval(
+        "SELECT count(*) FROM ledger.waiting WHERE table_id = ANY($1::text[])", tables
+    )
+    assert waiting == 0
     await assert_books_balance(ledger)
 
 

@@ -56,10 +56,10 @@ class Cluster:
         return [p for p in self.processes if self.roles[p.pid] == service and p.poll() is None]
 
     def start_bots(self) -> subprocess.Popen[bytes]:
-        return self.spawn("bots", "bots")
+        return self.spawn("bots", "bots", "--port", str(free_port()))
 
     def start_worker(self) -> subprocess.Popen[bytes]:
-        return self.spawn("table", "table")
+        return self.spawn("table", "table", "--port", str(free_port()))
 
     async def start_ledger(self) -> subprocess.Popen[bytes]:
         port = int(self.settings.ledger_url.rsplit(":", 1)[1])

@@ -27,9 +27,7 @@ needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 def test_the_fixture_is_what_the_script_writes(tmp_path: Path) -> None:
     out = tmp_path / "record.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.web.make_record", str(out)], cwd=ROOT, check=True
-    )
+    subprocess.run([sys.executable, "-m", "tests.web.make_record", str(out)], cwd=ROOT, check=True)
     assert out.read_text(encoding="utf-8") == make_record.FIXTURE.read_text(encoding="utf-8"), (
         "tests/web/fixtures/record.json is stale: run .venv/bin/python -m tests.web.make_record"
     )

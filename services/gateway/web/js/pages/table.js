@@ -1,0 +1,850 @@
+// The card room: seats around an oval table, the trump card, stock, pot and trick in the
+// middle, your hand and your decision at the bottom, the hand log and chat at the side.
+
+import { html, useCallback, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { rememberInvite } from '../api.js';
+import { label, sortHand, spoken, suitIndex } from '../cards.js';
+import { go, useApp } from '../context.js';
+import { play as playSound } from '../sound.js';
+import {
+  applyFrame,
+  cents,
+  derive,
+  describeChanges,
+  drawOption,
+  markStale,
+  newTableState,
+  signed,
+} from '../state.js';
+import { CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
+
+const LEVELS = ['easy', 'medium', 'hard'];
+const TRICK_FLASH_MS = 2200;
+const WATCH_TRIES = 40;
+
+const randomEntropy = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** Where seat position `pos` of `n` sits on the oval: percentages of the felt. */
+function around(pos, n, rx, ry) {
+  const angle = ((90 + (pos * 360) / n) * Math.PI) / 180;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
+}
+
+function Seat({ seat, n, model, onAddBot, onJoin }) {
+  const { x, y } = around(seat.pos, n, 47, 45);
+  const card = around(seat.pos, n, 30, 27);
+  const acting = seat.acting && !model.between ? true : seat.acting;
+  const classes = [
+    'seat',
+    seat.isMe ? 'me' : '',
+    seat.empty ? 'empty' : '',
+    acting ? 'acting' : '',
+    seat.status === 'passed' || seat.status === 'dropped' ? 'out' : '',
+    seat.away || (!seat.connected && !seat.bot && !seat.empty) ? 'away' : '',
+  ].join(' ');
+  const style = `--x:${x}%;--y:${y}%`;
+  if (seat.empty) {
+    return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
+      <div class="plate">
+        <span class="seat-name">Seat ${seat.seat + 1}</span>
+        <span class="seat-status">Empty</span>
+        ${onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
+        ${onAddBot ? html`<${AddBotButton} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+      </div>
+    </div>`;
+  }
+  const tip = [
+    `${seat.name}${seat.isMe ? ' (you)' : ''}, seat ${seat.seat + 1}`,
+    seat.bot ? `${seat.bot} bot` : '',
+    seat.isDealer ? 'dealer this hand' : '',
+    seat.isHost ? 'host' : '',
+    `${cents(seat.stack)} in chips (${signed(seat.net)} this game)`,
+    seat.ante ? `paid ${cents(seat.ante)} into this hand` : '',
+    seat.statusText,
+    seat.tricks ? `${seat.tricks} trick${seat.tricks > 1 ? 's' : ''} won` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const initial = seat.name.trim()[0] ? seat.name.trim()[0].toUpperCase() : '?';
+  return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
+    <div class="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
+      <div class="avatar-wrap">
+        ${acting && model.remaining !== null
+          ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} small=${true} />`
+          : null}
+        <span class=${`avatar ${seat.bot ? 'bot' : ''}`} aria-hidden="true">${seat.bot ? '🤖' : initial}</span>
+        ${seat.isDealer ? html`<span class="dealer-button" aria-hidden="true" title="Dealer">D</span>` : null}
+      </div>
+      <div class="seat-info">
+        <span class="seat-name">
+          ${seat.name}${seat.isMe ? html` <span class="you-tag">you</span>` : null}
+          ${seat.isHost ? html` <span class="host-tag" aria-hidden="true" title="Host">★</span>` : null}
+        </span>
+        ${seat.bot ? html`<span class="bot-badge">Bot · ${seat.bot}</span>` : null}
+        <span class="seat-stack">${cents(seat.stack)}</span>
+        <span class="seat-tags">
+          ${seat.ante ? html`<span class="tag ante">Ante ${cents(seat.ante)}</span>` : null}
+          ${seat.statusText ? html`<span class=${`tag status-${seat.status || 'none'}`}>${seat.statusText}</span>` : null}
+          ${seat.drew !== null ? html`<span class="tag">Drew ${seat.drew}</span>` : null}
+        </span>
+      </div>
+      ${seat.tricks
+        ? html`<span class="tricks-won" aria-hidden="true" title=${`${seat.tricks} tricks won`}>
+            ${Array.from({ length: seat.tricks }, () => html`<span class="trick-pip"></span>`)}
+            <span class="tricks-count">${seat.tricks}</span>
+          </span>`
+        : null}
+    </div>
+    ${!seat.isMe && seat.cards
+      ? html`<div class="held" style=${`--cx:${card.x}%;--cy:${card.y}%`} aria-hidden="true">
+          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
+        </div>`
+      : null}
+  </div>`;
+}
+
+function AddBotButton({ seat, onAdd }) {
+  const [level, setLevel] = useState('medium');
+  return html`<span class="add-bot">
+    <label class="visually-hidden" for=${`seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
+    <select id=${`seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
+      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
+    </select>
+    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
+  </span>`;
+}
+
+function TrickCards({ cards, n, model, caption }) {
+  const positions = new Map(model.seats.map((s) => [s.seat, s.pos]));
+  return html`<div class="trick" aria-label=${caption || 'The current trick'} role="group">
+    ${cards.map(({ seat, code }, k) => {
+      const { x, y } = around(positions.get(seat), n, 20, 24);
+      const name = model.seats[seat].name;
+      return html`<span class="trick-card" style=${`--x:${x}%;--y:${y}%;--r:${(k - 1) * 4}deg;z-index:${k + 1}`}>
+        <${ShownCard} code=${code} size="sm" tip=${`${name} played ${label(code)}`} />
+      </span>`;
+    })}
+    ${caption ? html`<span class="trick-caption">${caption}</span>` : null}
+  </div>`;
+}
+
+function Centre({ model, flash }) {
+  const n = model.seats.length;
+  const trumpTip = model.trump
+    ? `Trump card: ${spoken(model.trump.code)}. ${['Clubs', 'Diamonds', 'Hearts', 'Spades'][model.trump.suit]} are trump this hand.${
+        model.trump.kept ? ' The dealer kept it: it is in the dealer’s hand and can never be discarded.' : ''
+      }`
+    : '';
+  const potTip = model.between
+    ? `The carry: ${cents(model.carry)} of set money waits for the next hand.`
+    : `The pot: ${cents(model.pot)}. Each of the 3 tricks wins a third (${cents(model.trickValue)}).${
+        model.freeRide ? ' A free ride: only the dealer anted.' : ''
+      }`;
+  const showFlash = flash && !model.trick.length;
+  return html`<div class="centre-hub">
+    <div class="deck-area">
+      ${model.trump
+        ? html`<div class=${`trump ${model.trump.kept ? 'kept' : ''}`} title=${trumpTip} data-tip=${trumpTip}>
+            <span class="trump-label">${model.trump.kept ? 'Trump (kept)' : 'Trump'}</span>
+            <span role="img" aria-label=${trumpTip}><${CardFace} code=${model.trump.code} size="sm" /></span>
+          </div>`
+        : null}
+      ${model.stock
+        ? html`<div class="stock" title=${`The stock: ${model.stock} cards, drawn from the top`} data-tip=${`The stock: ${model.stock} cards left to draw`}>
+            <span class="stock-pile" aria-hidden="true"><${CardBack} size="sm" /><${CardBack} size="sm" /></span>
+            <span class="stock-count"><span class="visually-hidden">Stock: </span>${model.stock}<span class="visually-hidden"> cards</span></span>
+          </div>`
+        : null}
+    </div>
+    <div class="play-area">
+      ${model.trick.length
+        ? html`<${TrickCards} cards=${model.trick} n=${n} model=${model} />`
+        : showFlash
+          ? html`<${TrickCards}
+              cards=${flash.cards}
+              n=${n}
+              model=${model}
+              caption=${`${model.seats[flash.winner].isMe ? 'You win' : `${model.seats[flash.winner].name} wins`} the trick`}
+            />`
+          : null}
+    </div>
+    <div class="money-area">
+      ${!model.between || model.pot
+        ? html`<${Chips} amount=${model.between ? model.carry : model.pot} label=${model.between ? 'Carry' : 'Pot'} tip=${potTip} />`
+        : null}
+      ${!model.between && model.carry
+        ? html`<${Chips} amount=${model.carry} label="Carried in" tone="red" tip=${`${cents(model.carry)} of set money carried into this pot`} />`
+        : null}
+      ${!model.between ? html`<span class="trick-value" title="Each trick wins a third of the pot">Trick ${cents(model.trickValue)}</span>` : null}
+    </div>
+  </div>`;
+}
+
+function ResultPanel({ result, onClose }) {
+  return html`<section class="result-panel" aria-labelledby="result-title">
+    <header>
+      <h2 id="result-title">Hand ${result.handNo}</h2>
+      <button type="button" class="icon-button small" aria-label="Close the hand result" onClick=${onClose}>×</button>
+    </header>
+    <p class="headline">${result.headline}</p>
+    ${result.special
+      ? html`<div class="special">
+          <span class="special-name">${result.special.name}: ${result.special.kindText}</span>
+          <span class="special-cards">${result.special.cards.map((code) => html`<${ShownCard} code=${code} size="sm" />`)}</span>
+        </div>`
+      : null}
+    ${result.sets.length
+      ? html`<ul class="sets">${result.sets.map((s) => html`<li>${s.text}</li>`)}</ul>`
+      : html`<p class="no-sets">Nobody went set.</p>`}
+    <table class="deltas">
+      <caption class="visually-hidden">Each player's change this hand</caption>
+      <thead><tr><th scope="col">Player</th><th scope="col">Tricks</th><th scope="col">Change</th></tr></thead>
+      <tbody>
+        ${result.lines.map(
+          (l) => html`<tr class=${l.isMe ? 'me' : ''}>
+            <th scope="row">${l.name}${l.set ? html` <span class="tag set">set ${l.set}</span>` : null}</th>
+            <td>${l.tricks}</td>
+            <td class=${l.delta > 0 ? 'gain' : l.delta < 0 ? 'loss' : ''}>${signed(l.delta)}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+    <p class="carry-line">${result.carryText}</p>
+  </section>`;
+}
+
+function GameOver({ model, table, onStart }) {
+  return html`<section class="result-panel game-over" aria-labelledby="over-title">
+    <header><h2 id="over-title">Game ${model.gameNo} is over</h2></header>
+    <ol class="standings">
+      ${model.standings.map(
+        (s, k) => html`<li class=${s.seat === model.seat ? 'me' : ''}>
+          <span class="place">${k + 1}</span>
+          <span class="who">${s.name}</span>
+          <span class=${s.net > 0 ? 'gain' : s.net < 0 ? 'loss' : ''}>${signed(s.net)}</span>
+          <span class="muted">${cents(s.stack)}</span>
+        </li>`,
+      )}
+    </ol>
+    ${model.seed ? html`<p class="seed-line">Seed revealed: <code>${model.seed.slice(0, 16)}…</code></p>` : null}
+    <div class="form-actions">
+      <a class="button primary" href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>
+      ${model.host_controls && model.host_controls.start
+        ? html`<button type="button" onClick=${onStart} disabled=${!model.host_controls.start.legal} title=${model.host_controls.start.reason}>Start a new game</button>`
+        : null}
+      <a class="button" href="#/">Lobby</a>
+    </div>
+  </section>`;
+}
+
+function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
+  const decision = model.decision;
+  const [focus, setFocus] = useState(0);
+  const trumpSuit = model.trump ? model.trump.suit : null;
+  const cards = useMemo(() => {
+    if (model.hand.some((c) => c.hidden)) return model.hand;
+    const order = sortHand(model.hand.map((c) => c.code), trumpSuit);
+    return order.map((code) => model.hand.find((c) => c.code === code));
+  }, [model.hand, trumpSuit]);
+  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
+  const keyDown = (event) => {
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    let next = null;
+    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = cards.length - 1;
+    if (next !== null) {
+      event.preventDefault();
+      setFocus(next);
+      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
+      if (buttons[next]) buttons[next].focus();
+      return;
+    }
+    onKey(event);
+  };
+  if (!cards.length) return null;
+  const kind = decision ? decision.kind : null;
+  return html`<div
+    class=${`hand ${kind ? `deciding ${kind}` : ''}`}
+    role="group"
+    aria-label=${`Your hand: ${cards.length} cards${kind === 'play' ? '. Arrow keys to choose, Enter to lift, Enter again to play' : kind === 'draw' ? '. Arrow keys to choose, Enter to mark a discard' : ''}`}
+    ref=${handRef}
+    onKeyDown=${keyDown}
+    style=${`--n:${cards.length}`}
+  >
+    ${cards.map((card, k) => {
+      if (card.hidden) {
+        return html`<button
+          type="button"
+          class="hand-card hidden-card"
+          tabindex=${k === clamped ? 0 : -1}
+          aria-label="A face-down card: the dealer sees their cards at the dealer's knock"
+          title="The dealer is blind: your cards turn up at your knock"
+          data-tip="The dealer is blind: your cards turn up at your knock"
+          onFocus=${() => setFocus(k)}
+          onClick=${() => onCard(card)}
+        ><${CardBack} size="lg" /></button>`;
+      }
+      const isLifted = lifted === card.code;
+      const isSelected = selected.includes(card.code);
+      const state = card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle';
+      const why = card.legal === false ? card.reason : '';
+      const kept = card.kept ? ' (the kept trump card)' : '';
+      const what =
+        kind === 'play'
+          ? card.legal
+            ? isLifted
+              ? 'lifted: press Enter again to play it'
+              : 'playable'
+            : `cannot be played: ${why}`
+          : kind === 'discard'
+            ? card.legal
+              ? isLifted
+                ? 'lifted: press Enter again to discard it'
+                : 'can be discarded'
+              : `cannot be discarded: ${why}`
+            : kind === 'draw'
+              ? card.legal
+                ? isSelected
+                  ? 'marked to discard'
+                  : 'keep'
+                : `cannot be discarded: ${why}`
+              : '';
+      const tip = `${label(card.code)}${kept}${why ? ` — ${why}` : ''}`;
+      return html`<button
+        type="button"
+        class=${`hand-card ${state} ${isLifted || isSelected ? 'lifted' : ''} ${isSelected ? 'selected' : ''}`}
+        tabindex=${k === clamped ? 0 : -1}
+        aria-label=${`${spoken(card.code)}${kept}${what ? `, ${what}` : ''}`}
+        aria-pressed=${kind === 'draw' ? (isSelected ? 'true' : 'false') : kind ? (isLifted ? 'true' : 'false') : undefined}
+        aria-disabled=${card.legal === false ? 'true' : undefined}
+        title=${tip}
+        data-tip=${tip}
+        data-card=${card.code}
+        style=${`--k:${k}`}
+        onFocus=${() => setFocus(k)}
+        onClick=${() => onCard(card)}
+      >
+        <${CardFace} code=${card.code} size="lg" kept=${card.kept} />
+        ${isSelected ? html`<span class="discard-mark" aria-hidden="true">Discard</span>` : null}
+      </button>`;
+    })}
+  </div>`;
+}
+
+function Decision({ model, lifted, selected, act, view, onClear }) {
+  const d = model.decision;
+  const left = model.remaining;
+  const timer = left !== null ? html`<${Countdown} left=${left} total=${model.timerMs || 30000} />` : null;
+  if (!d) return null;
+  let buttons;
+  if (d.kind === 'draw') {
+    const option = drawOption(view, selected);
+    const n = selected.length;
+    buttons = html`
+      <button
+        type="button"
+        class="primary"
+        disabled=${!n || !option || !option.legal}
+        title=${option && !option.legal ? option.reason : n ? `Discard ${labelsOf(selected)} and draw ${n}` : 'Choose cards first'}
+        onClick=${() => option && act(option.action)}
+      >${n ? `Discard ${n} & draw ${n}` : 'Discard & draw'}</button>
+      <button type="button" onClick=${() => act({ kind: 'draw', discards: [] })}>Keep all</button>
+      ${n ? html`<button type="button" class="link" onClick=${onClear}>Clear</button>` : null}`;
+  } else if (d.kind === 'play' || d.kind === 'discard') {
+    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
+    const verb = d.kind === 'play' ? 'Play' : 'Discard';
+    buttons = html`<button
+        type="button"
+        class="primary"
+        disabled=${!card || !card.legal}
+        onClick=${() => card && act({ kind: d.kind, card: card.code })}
+      >${card ? `${verb} ${label(card.code)}` : `${verb} a card`}</button>
+      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
+  } else {
+    buttons = d.choices.map(
+      (c) => html`<button
+        type="button"
+        class=${c.primary || d.kind === 'ante' ? 'primary' : ''}
+        disabled=${!c.legal}
+        title=${c.reason || c.text}
+        onClick=${() => act(c.action)}
+      >${c.text}</button>`,
+    );
+  }
+  return html`<div class="decision" role="group" aria-labelledby="decision-prompt">
+    <div class="decision-text">
+      ${timer}
+      <div>
+        <p id="decision-prompt" class="prompt">${d.prompt}</p>
+        ${d.detail ? html`<p class="detail">${d.detail}</p>` : null}
+        ${d.kind === 'play' || d.kind === 'discard'
+          ? html`<p class="detail">${lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.'}</p>`
+          : null}
+      </div>
+    </div>
+    <div class="decision-buttons">${buttons}</div>
+  </div>`;
+}
+
+const labelsOf = (codes) => codes.map(label).join(' ');
+
+function TableControls({ model, act, onLeave }) {
+  if (model.spectator) return null;
+  return html`<div class="seat-controls" role="group" aria-label="Your seat">
+    <button
+      type="button"
+      class="small"
+      onClick=${() => act({ kind: 'sit_out', sitting_out: !model.sittingOut })}
+      title=${model.sittingOut ? 'Be dealt in again from the next hand' : 'Stop being dealt in from the next hand'}
+    >${model.sittingOut ? "I'm back" : 'Sit out'}</button>
+    <button
+      type="button"
+      class="small"
+      disabled=${model.leaving}
+      onClick=${onLeave}
+      title=${model.inHand ? 'You play on by the defaults until this hand ends, then your seat is freed' : 'Leave the table now'}
+    >${model.leaving ? 'Leaving after this hand' : model.inHand ? 'Leave after this hand' : 'Leave table'}</button>
+  </div>`;
+}
+
+function HostMenu({ model, act }) {
+  const host = model.host_controls;
+  const [heir, setHeir] = useState('');
+  const [botSeat, setBotSeat] = useState('');
+  const [level, setLevel] = useState('medium');
+  if (!host) return null;
+  const names = new Map(model.seats.map((s) => [s.seat, s.name]));
+  return html`<details class="panel host-menu" open>
+    <summary>Host menu</summary>
+    <div class="host-actions">
+      ${host.start
+        ? html`<button type="button" class="primary small" disabled=${!host.start.legal} title=${host.start.reason || 'Deal the first hand'} onClick=${() => act({ kind: 'start_game' })}>Start game</button>`
+        : null}
+      ${host.end
+        ? html`<button type="button" class="small" disabled=${!host.end.legal} title=${host.end.reason || 'End the game and reveal its seed'} onClick=${() => act({ kind: 'end_game' })}>End game</button>`
+        : null}
+      ${host.end && !host.end.legal ? html`<p class="hint">${host.end.reason}</p>` : null}
+    </div>
+    ${host.handOver.length
+      ? html`<div class="host-row">
+          <label for="heir">Hand over host to</label>
+          <select id="heir" value=${heir} onChange=${(e) => setHeir(e.target.value)}>
+            <option value="">Choose a player</option>
+            ${host.handOver.map((seat) => html`<option value=${seat}>${names.get(seat)}</option>`)}
+          </select>
+          <button type="button" class="small" disabled=${heir === ''} onClick=${() => act({ kind: 'hand_over_host', seat: Number(heir) })}>Hand over</button>
+        </div>`
+      : null}
+    ${host.addBot.length
+      ? html`<div class="host-row">
+          <label for="bot-seat">Add a bot at</label>
+          <select id="bot-seat" value=${botSeat} onChange=${(e) => setBotSeat(e.target.value)}>
+            <option value="">Choose a seat</option>
+            ${host.addBot.map((seat) => html`<option value=${seat}>Seat ${seat + 1}</option>`)}
+          </select>
+          <label class="visually-hidden" for="bot-level">Bot level</label>
+          <select id="bot-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
+            ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
+          </select>
+          <button type="button" class="small" disabled=${botSeat === ''} onClick=${() => act({ kind: 'add_bot', seat: Number(botSeat), bot: level })}>Add bot</button>
+        </div>`
+      : null}
+  </details>`;
+}
+
+function Chat({ lines, send, me }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState('');
+  const logRef = useRef(null);
+  useEffect(() => {
+    if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
+  }, [lines.length]);
+  const submit = async (event) => {
+    event.preventDefault();
+    const clean = text.trim();
+    if (!clean) return;
+    const answer = await send(clean);
+    if (answer.type === 'reject') setError(answer.message);
+    else {
+      setError('');
+      setText('');
+    }
+  };
+  return html`<div class="chat">
+    <ol class="chat-log" role="log" aria-label="Table chat" ref=${logRef}>
+      ${lines.length
+        ? lines.map(
+            (line) => html`<li class=${line.player === me ? 'mine' : ''}>
+              <span class="chat-name">${line.name}</span> <span class="chat-text">${line.text}</span>
+            </li>`,
+          )
+        : html`<li class="muted">No messages yet. Be nice!</li>`}
+    </ol>
+    <form class="chat-form" onSubmit=${submit}>
+      <label class="visually-hidden" for="chat-input">Message the table</label>
+      <input id="chat-input" maxlength="280" value=${text} placeholder="Say something…" autocomplete="off" onInput=${(e) => setText(e.target.value)} />
+      <button type="submit" class="small">Send</button>
+    </form>
+    ${error ? html`<p class="error small" role="alert">${error}</p>` : null}
+    <p class="hint">Up to 280 characters; a few messages at a time.</p>
+  </div>`;
+}
+
+function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab }) {
+  const link = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
+  const [copied, setCopied] = useState('');
+  const copy = async (text, what) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(what);
+    } catch {
+      setCopied('');
+    }
+  };
+  const fingerTip =
+    'Provably fair: this is the SHA-256 of the secret seed every shuffle of this game comes from. The seed is revealed when the game ends, so anyone can re-deal every hand and check it.';
+  return html`<aside class="side-panel" aria-label="Table details">
+    <section class="panel info" aria-labelledby="info-title">
+      <h2 id="info-title">Table</h2>
+      <dl class="facts compact">
+        <div><dt>Game</dt><dd>${model.gameNo || '—'}${model.handNo ? ` · hand ${model.handNo}` : ''}</dd></div>
+        <div><dt>Phase</dt><dd>${model.phaseText}</dd></div>
+        <div><dt>Timer</dt><dd>${model.timerMs ? `${model.timerMs / 1000} s a decision` : 'None'}</dd></div>
+        ${model.fingerprint
+          ? html`<div title=${fingerTip} data-tip=${fingerTip}>
+              <dt>Seed fingerprint</dt>
+              <dd><code class="fingerprint">${model.fingerprint.slice(0, 12)}…${model.fingerprint.slice(-6)}</code>
+                <button type="button" class="link small" onClick=${() => copy(model.fingerprint, 'fingerprint')}>${copied === 'fingerprint' ? 'Copied' : 'Copy'}</button>
+              </dd>
+            </div>`
+          : null}
+      </dl>
+      ${link
+        ? html`<div class="invite">
+            <label for="invite-link">Invite link</label>
+            <div class="row">
+              <input id="invite-link" readonly value=${link} onFocus=${(e) => e.target.select()} />
+              <button type="button" class="small" onClick=${() => copy(link, 'invite')}>${copied === 'invite' ? 'Copied' : 'Copy'}</button>
+            </div>
+          </div>`
+        : null}
+    </section>
+    <${HostMenu} model=${model} act=${act} />
+    <section class="panel feed">
+      <div class="tabs" role="tablist" aria-label="Hand log and chat">
+        <button type="button" role="tab" id="tab-log" aria-controls="panel-log" aria-selected=${tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Hand log</button>
+        <button type="button" role="tab" id="tab-chat" aria-controls="panel-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
+          Chat${chat.unread ? html` <span class="unread">${chat.unread}</span>` : null}
+        </button>
+      </div>
+      <div role="tabpanel" id="panel-log" aria-labelledby="tab-log" hidden=${tab !== 'log'}>
+        <ol class="hand-log">
+          ${log.length ? log.slice(-60).map((entry) => html`<li key=${entry.id}>${entry.text}</li>`) : html`<li class="muted">Nothing has happened yet.</li>`}
+        </ol>
+      </div>
+      <div role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" hidden=${tab !== 'chat'}>
+        <${Chat} lines=${chat.lines} send=${sendChat} me=${me} />
+      </div>
+    </section>
+    ${model.result
+      ? html`<section class="panel last-hand" aria-labelledby="last-title">
+          <h2 id="last-title">Last hand (${model.result.handNo})</h2>
+          <p>${model.result.headline}</p>
+          ${model.result.sets.map((s) => html`<p class="loss small">${s.text}</p>`)}
+          <p class="small">${model.result.carryText}</p>
+        </section>`
+      : null}
+  </aside>`;
+}
+
+export function TablePage({ table, invite, autoJoin }) {
+  const app = useApp();
+  const [ts, setTs] = useState(() => newTableState(table));
+  const tsRef = useRef(ts);
+  const [missing, setMissing] = useState('');
+  const [log, setLog] = useState([]);
+  const [live, setLive] = useState('');
+  const [chat, setChat] = useState({ lines: [], unread: 0 });
+  const [tab, setTab] = useState('log');
+  const [toast, setToast] = useState(null);
+  const [flash, setFlash] = useState(null);
+  const [closed, setClosed] = useState({});
+  const [lifted, setLifted] = useState(null);
+  const [selected, setSelected] = useState([]);
+  const [joining, setJoining] = useState(autoJoin);
+  const handRef = useRef(null);
+  const logId = useRef(0);
+  const tabRef = useRef(tab);
+  tabRef.current = tab;
+  const view = ts.view;
+
+  if (invite) rememberInvite(table, invite);
+
+  const showToast = useCallback((text, kind = 'error') => {
+    setToast({ text, kind, at: Date.now() });
+  }, []);
+  useEffect(() => {
+    if (!toast) return undefined;
+    const timer = setTimeout(() => setToast(null), 4500);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  // Frames from the socket.
+  useEffect(
+    () =>
+      app.onFrame((frame) => {
+        if (frame.table !== table) return;
+        if (frame.type === 'chat') {
+          setChat((c) => ({ lines: [...c.lines.slice(-99), frame], unread: tabRef.current === 'chat' ? 0 : c.unread + 1 }));
+          return;
+        }
+        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
+        const before = tsRef.current;
+        const r = applyFrame(before, frame);
+        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
+        if (!r.changed) {
+          tsRef.current = r.state;
+          return;
+        }
+        tsRef.current = r.state;
+        setTs(r.state);
+        setMissing('');
+        const said = describeChanges(before.view, r.state.view);
+        if (said.length) {
+          setLog((entries) => [...entries.slice(-200), ...said.map((s) => ({ id: (logId.current += 1), text: s.text }))]);
+          setLive(said.map((s) => s.text).join(' '));
+          const sound = ['turn', 'win', 'set', 'deal', 'card'].find((cue) => said.some((s) => s.sound === cue));
+          if (sound) playSound(sound);
+        }
+        const prevView = before.view;
+        const nextView = r.state.view;
+        if (prevView && nextView.hand_no === prevView.hand_no && nextView.played.length > prevView.played.length) {
+          const trick = nextView.played[nextView.played.length - 1];
+          const trumpSuit = nextView.trump_card ? suitIndex(nextView.trump_card) : null;
+          const derived = derive(nextView);
+          setFlash({
+            cards: trick.map(([seat, code]) => ({ seat, code })),
+            winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
+            until: Date.now() + TRICK_FLASH_MS,
+            trumpSuit,
+          });
+        }
+        if (prevView && nextView.game_no !== prevView.game_no && nextView.fingerprint) {
+          showToast(`Game ${nextView.game_no} started. Seed fingerprint ${nextView.fingerprint.slice(0, 16)}… — the seed is revealed when the game ends.`, 'info');
+        }
+      }),
+    [table],
+  );
+
+  useEffect(() => {
+    if (!flash) return undefined;
+    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  // Watch the table whenever the socket (re)opens; the snapshot follows.
+  useEffect(() => {
+    if (app.status.state !== 'open') {
+      if (tsRef.current.view) {
+        tsRef.current = markStale(tsRef.current);
+        setTs(tsRef.current);
+      }
+      return undefined;
+    }
+    let cancelled = false;
+    (async () => {
+      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
+        const message = invite ? { type: 'watch', invite } : { type: 'watch', table };
+        const answer = await app.send(message);
+        if (answer.type === 'ack') return;
+        if (answer.code === 'offline') return;
+        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
+          setMissing(answer.message);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250)); // a new table may be on its way
+      }
+      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [app.status.state, app.status.welcome, table, invite]);
+
+  // Leaving the page: stop watching (a seat stays a seat).
+  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
+
+  const act = useCallback(
+    async (action) => {
+      for (let tries = 0; tries < 5; tries++) {
+        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
+        if (answer.type === 'ack') {
+          setLifted(null);
+          setSelected([]);
+          return answer;
+        }
+        if (answer.code === 'rate_limited') {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          continue;
+        }
+        showToast(answer.message);
+        return answer;
+      }
+      return null;
+    },
+    [table],
+  );
+
+  const join = useCallback(
+    async (seat = null) => {
+      const answer = await app.send({ type: 'join', table, seat });
+      if (answer.type === 'reject') showToast(answer.message);
+      return answer;
+    },
+    [table],
+  );
+
+  // Arriving from "Join" or an invite's "Take a seat": sit down once the table is in view.
+  useEffect(() => {
+    if (!joining || !view) return;
+    setJoining(false);
+    if (view.seat === null) join(null);
+  }, [joining, view]);
+
+  const model = view ? derive(view, Date.now()) : null;
+  useTicker(Boolean(view && view.deadline), 250);
+
+  // A new decision: nothing lifted or marked.
+  const decisionKey = model ? `${model.handNo}:${model.phase}:${model.myTurn}:${model.tricksPlayed}:${model.trick.length}` : '';
+  useEffect(() => {
+    setLifted(null);
+    setSelected([]);
+  }, [decisionKey]);
+
+  useEffect(() => {
+    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
+  }, [tab]);
+
+  if (missing && !view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
+    </main>`;
+  }
+  const offline = app.status.state !== 'open';
+  const banner = offline
+    ? html`<div class="banner" role="alert">
+        <span>Connection lost. ${app.status.retryAt ? `Reconnecting in ${Math.max(0, Math.ceil((app.status.retryAt - Date.now()) / 1000))} s…` : 'Reconnecting…'}</span>
+        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button>
+      </div>`
+    : view && ts.resync
+      ? html`<div class="banner ok" role="status">Reconnected: catching up with the table…</div>`
+      : null;
+  if (!view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      ${banner}
+      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
+    </main>`;
+  }
+  const n = model.seats.length;
+  const onCard = (card) => {
+    const d = model.decision;
+    if (!d || card.hidden) return;
+    if (card.legal === false) {
+      showToast(card.reason || 'That card cannot be chosen now', 'info');
+      return;
+    }
+    if (card.legal !== true) return;
+    if (d.kind === 'draw') {
+      setSelected((list) => (list.includes(card.code) ? list.filter((c) => c !== card.code) : list.length >= 3 ? list : [...list, card.code]));
+    } else if (d.kind === 'play' || d.kind === 'discard') {
+      if (lifted === card.code) act({ kind: d.kind, card: card.code });
+      else setLifted(card.code);
+    }
+  };
+  const onHandKey = (event) => {
+    if (event.key === 'Escape') {
+      setLifted(null);
+      setSelected([]);
+    }
+  };
+  const leave = async () => {
+    const answer = await act({ kind: 'leave' });
+    if (answer && answer.type === 'ack' && !model.inHand) go('/');
+  };
+  const resultShown =
+    model.result &&
+    model.between &&
+    model.phase !== 'ended' &&
+    model.result.handNo === model.handNo &&
+    !closed[model.result.handNo] &&
+    !flash;
+  const addBot = model.host_controls && model.host_controls.addBot.length
+    ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
+    : null;
+  const canJoin = new Set(model.canJoin);
+  return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1">
+    ${banner}
+    <h1 class="visually-hidden">Swick table</h1>
+    <div class="table-layout">
+      <section class="table-area" aria-label="The table">
+        <div class="table-head">
+          <span class="phase-pill">${model.phaseText}</span>
+          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+          ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
+          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+          <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
+        </div>
+        <div class="felt-wrap">
+          <div class="felt">
+            <div class="felt-logo" aria-hidden="true">SWICK</div>
+            <${Centre} model=${model} flash=${flash} />
+            ${model.seats.map(
+              (seat) => html`<${Seat}
+                key=${seat.seat}
+                seat=${seat}
+                n=${n}
+                model=${model}
+                onAddBot=${seat.empty ? addBot : null}
+                onJoin=${seat.empty && canJoin.has(seat.seat) ? () => join(seat.seat) : null}
+              />`,
+            )}
+            ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
+            ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+          </div>
+        </div>
+        <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`}>
+          <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
+          ${model.myTurn
+            ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
+                setLifted(null);
+                setSelected([]);
+              }} />`
+            : html`<div class="decision waiting-bar">
+                <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+                ${model.spectator && model.canJoin.length
+                  ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
+                  : null}
+                ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
+              </div>`}
+          <${TableControls} model=${model} act=${act} onLeave=${leave} />
+        </div>
+      </section>
+      <${SidePanel}
+        model=${model}
+        table=${table}
+        invite=${invite}
+        log=${log}
+        chat=${chat}
+        sendChat=${(text) => app.send({ type: 'chat', table, text })}
+        me=${app.session && app.session.id}
+        act=${act}
+        tab=${tab}
+        setTab=${setTab}
+      />
+    </div>
+    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
+    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+  </main>`;
+}

@@ -1,0 +1,124 @@
+// "Verify a game": fetch a finished game's public record (or take a pasted one), re-deal every
+// hand in this browser from the revealed seed with js/fair.js, and show the verdict per hand.
+
+import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { api } from '../api.js';
+import { verifyRecord } from '../fair.js';
+import { ShownCard } from '../ui.js';
+
+function Verdict({ result, record }) {
+  const checked = result.perHand.length;
+  return html`<section class=${`panel verdict ${result.ok ? 'good' : 'bad'}`} aria-labelledby="verdict-title" role="status">
+    <h2 id="verdict-title">
+      <span class="verdict-mark" aria-hidden="true">${result.ok ? '✓' : '✗'}</span>
+      ${result.ok ? 'Verified: every card checks out' : 'Not verified'}
+    </h2>
+    <p class="verdict-text">
+      ${result.ok
+        ? `All ${checked} hand${checked === 1 ? '' : 's'} re-dealt in your browser from the revealed seed match the record: every dealt, turned and drawn card.`
+        : html`First mismatch: <strong class="mismatch">${result.mismatch}</strong>`}
+    </p>
+    ${record
+      ? html`<dl class="facts compact">
+          <div><dt>Algorithm</dt><dd>${String(record.algorithm)}</dd></div>
+          <div><dt>Seed</dt><dd><code class="wrap">${String(record.seed)}</code></dd></div>
+          <div><dt>Fingerprint (shown at the start)</dt><dd><code class="wrap">${String(record.fingerprint)}</code></dd></div>
+        </dl>`
+      : null}
+    ${result.checks.length || !result.ok
+      ? html`<ul class="checks-list">
+          <li class=${result.checks.includes('fingerprint') ? 'pass' : 'fail'}>SHA-256 of the seed equals the fingerprint published when the game started</li>
+          <li class=${result.checks.includes('first_dealer') ? 'pass' : result.checks.includes('fingerprint') ? 'fail' : 'skip'}>The first dealer was drawn from the seed</li>
+        </ul>`
+      : null}
+  </section>`;
+}
+
+function HandRows({ result }) {
+  if (!result.perHand.length) return null;
+  return html`<section class="panel" aria-labelledby="hands-title">
+    <h2 id="hands-title">Hand by hand</h2>
+    <div class="table-scroll">
+      <table class="verify-table">
+        <thead>
+          <tr><th scope="col">Hand</th><th scope="col">Dealer</th><th scope="col">Dealt by the seed</th><th scope="col">Trump</th><th scope="col">Draws</th><th scope="col">Verdict</th></tr>
+        </thead>
+        <tbody>
+          ${result.perHand.map(
+            (hand) => html`<tr class=${hand.ok ? 'pass' : 'fail'}>
+              <th scope="row">${hand.handNo}</th>
+              <td>Seat ${hand.dealer + 1}</td>
+              <td class="dealt">
+                ${hand.shown
+                  ? hand.shown.hands.map(
+                      ([seat, cards]) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
+                    )
+                  : '—'}
+              </td>
+              <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.trump} size="xs" />` : '—'}</td>
+              <td>${hand.shown ? hand.shown.draws : '—'}</td>
+              <td>${hand.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${hand.mismatch}</span>`}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+export function VerifyPage({ table, game }) {
+  const [text, setText] = useState('');
+  const [state, setState] = useState({ busy: false, error: '', result: null, record: null, source: '' });
+
+  const check = async (record, source) => {
+    setState({ busy: true, error: '', result: null, record: null, source });
+    const result = await verifyRecord(record);
+    setState({ busy: false, error: '', result, record, source });
+  };
+
+  useEffect(() => {
+    if (!table || !game) return;
+    setState({ busy: true, error: '', result: null, record: null, source: '' });
+    api
+      .record(table, game)
+      .then((record) => {
+        setText(JSON.stringify(record, null, 2));
+        return check(record, `Game ${game} of table ${table}`);
+      })
+      .catch((e) => setState({ busy: false, error: e.message, result: null, record: null, source: '' }));
+  }, [table, game]);
+
+  const submit = (event) => {
+    event.preventDefault();
+    let record;
+    try {
+      record = JSON.parse(text);
+    } catch (e) {
+      setState({ busy: false, error: `That is not JSON: ${e.message}`, result: null, record: null, source: '' });
+      return;
+    }
+    check(record, 'The pasted record');
+  };
+
+  const download =
+    state.record && table ? `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record` : null;
+  return html`<main id="main" class="verify" tabindex="-1">
+    <h1>Verify a game</h1>
+    <p class="lead">
+      Every shuffle of a game comes from one secret seed whose fingerprint is shown when the game starts.
+      When the game ends the seed is revealed: this page re-deals every hand in your browser
+      (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle) and checks each card against the record.
+    </p>
+    ${state.source ? html`<p class="muted">${state.source}${download ? html` · <a href=${download} download=${`swick-${table}-game-${game}.json`}>Download the record</a>` : null}</p>` : null}
+    ${state.busy ? html`<p role="status"><span class="spinner" aria-hidden="true"></span> Re-dealing every hand…</p>` : null}
+    ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
+    ${state.result ? html`<${Verdict} result=${state.result} record=${state.record} />` : null}
+    ${state.result ? html`<${HandRows} result=${state.result} />` : null}
+    <form class="panel paste" onSubmit=${submit}>
+      <h2><label for="record-input">Check a record yourself</label></h2>
+      <p class="hint">Paste a game record (JSON from <code>/api/tables/&lt;table&gt;/games/&lt;n&gt;/record</code>) and press Verify.</p>
+      <textarea id="record-input" rows="8" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea>
+      <div class="form-actions"><button type="submit" class="primary" disabled=${!text.trim() || state.busy}>Verify</button></div>
+    </form>
+  </main>`;
+}

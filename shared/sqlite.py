@@ -1,0 +1,129 @@
+"""One embedded SQLite database file, shared by the services of one process (embedded mode).
+
+A ``Database`` is one ``aiosqlite`` connection guarded by an ``asyncio.Lock``: every read and
+every transaction of the process takes the lock, so the stores built on it (the table store,
+the ledger) never see each other's half-done work on the shared connection. A write
+transaction starts with ``BEGIN IMMEDIATE``, which takes SQLite's write lock at once: there is
+a single writer, and a check read inside the transaction (a lease's epoch, a balance) still
+holds when the transaction commits. The file is in WAL mode with a busy timeout, so another
+process reading the file (an operator's ``sqlite3`` shell) neither blocks nor is refused.
+
+Migrations are plain numbered ``NNN_name.sql`` files, one folder per service (the tables of
+each service carry its prefix, ``tables_`` or ``ledger_``), applied in order, each in its own
+transaction, and recorded in ``migrations`` with their scope.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class Database:
+    """An open database file; ``Database.open(path)`` to make one, ``close()`` when done."""
+
+    def __init__(
+        self, conn: aiosqlite.Connection, path: str, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.conn = conn
+        self.path = path
+        self.clock = clock
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Database:
+        """Open (or create) the database file at ``path`` (``":memory:"`` for a throwaway)."""
+        # Autocommit mode: transactions are begun and ended explicitly here.
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode a commit survives a crash of the process; only a power cut may lose
+            # the last transactions (and leaves the file consistent): enough for embedded mode.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path), clock)
+
+    async def close(self) -> None:
+        async with self.lock:
+            await self.conn.close()
+
+    def now(self) -> float:
+        """The time to record, in seconds since the epoch."""
+        return self.clock()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, for reads that see one consistent state of the file."""
+        async with self.lock:
+            await self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                await self.conn.execute("COMMIT")
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection inside a write transaction: committed at the end of the block, rolled
+        back (every statement of it) if the block raises."""
+        async with self.lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def migrate(self, scope: str, folder: Path) -> list[str]:
+        """Apply the pending migrations of ``folder`` for ``scope``; returns the names applied."""
+        async with self.write() as conn:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS migrations (scope TEXT NOT NULL, name TEXT NOT NULL,"
+                " applied_at REAL NOT NULL, PRIMARY KEY (scope, name))"
+            )
+        applied = []
+        # A few small files read once at start-up: not worth a thread.
+        for path in sorted(folder.glob("*.sql")):  # noqa: ASYNC240
+            async with self.write() as conn:
+                done = await conn.execute_fetchall(
+                    "SELECT 1 FROM migrations WHERE scope = ? AND name = ?", (scope, path.name)
+                )
+                if done:
+                    continue
+                for statement in statements(path.read_text()):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO migrations (scope, name, applied_at) VALUES (?, ?, ?)",
+                    (scope, path.name, self.now()),
+                )
+            applied.append(path.name)
+        return applied
+
+
+def statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, one by one (a transaction cannot run a whole script)."""
+    found = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+        part.strip().startswith("--") or not part.strip() for part in pending.splitlines()
+    ):
+        raise ValueError(f"incomplete SQL statement at the end: {pending.strip()[:80]}")
+    return found
