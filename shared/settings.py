@@ -21,6 +21,7 @@ class Settings:
     starting_grant: int = 4000
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
+    admin_token: str = ""  # the operator page is off without one
 
     @property
     def topology(self) -> Topology:
@@ -38,4 +39,5 @@ class Settings:
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
+            admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
         )

@@ -16,6 +16,7 @@ transaction, and recorded in ``migrations`` with their scope.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -67,25 +68,32 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection, for reads that see one consistent state of the file."""
-        async with self.lock:
-            await self.conn.execute("BEGIN")
-            try:
-                yield self.conn
-            finally:
-                await self.conn.execute("COMMIT")
+        async with self._transaction("BEGIN") as conn:
+            yield conn
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection inside a write transaction: committed at the end of the block, rolled
-        back (every statement of it) if the block raises."""
+        """The connection inside a write transaction (SQLite's write lock taken at its start):
+        committed at the end of the block, rolled back whole if the block raises."""
+        async with self._transaction("BEGIN IMMEDIATE") as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                await self.conn.execute(begin)
                 yield self.conn
+                await self.conn.execute("COMMIT")
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                # Also when cancelled: the connection runs its calls in order, so this rollback
+                # comes after whatever was sent before and before the next holder of the lock.
+                await asyncio.shield(self._rollback())
                 raise
-            await self.conn.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.OperationalError):  # no transaction was open
+            await self.conn.execute("ROLLBACK")
 
     async def migrate(self, scope: str, folder: Path) -> list[str]:
         """Apply the pending migrations of ``folder`` for ``scope``; returns the names applied."""

@@ -15,13 +15,19 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
+import aio_pika
 import asyncpg
 import pytest
 
 from shared.bus import DEFAULT_URL
 from shared.settings import DEFAULT_DATABASE, Settings
+
+if TYPE_CHECKING:
+    from tests.services.cluster import Cluster
 
 REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
 
@@ -98,7 +104,44 @@ async def settings(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
         secret=secrets.token_hex(16),
         ledger_url=f"http://127.0.0.1:{free_port()}",
         bot_think_ms=50,
+        admin_token=secrets.token_hex(8),
     )
     await asyncio.sleep(0)
     await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     await admin.close()
+
+
+async def delete_topology(settings: Settings) -> None:
+    t = settings.topology
+    connection = await aio_pika.connect(settings.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        names = [t.shard_queue(k) for k in range(t.shards)]
+        names += [t.postings] + [t.bot_queue(level) for level in ("easy", "medium", "hard")]
+        for name in names:
+            await channel.queue_delete(name)
+        for exchange in (t.requests, t.updates, t.bots):
+            await channel.exchange_delete(exchange)
+
+
+@pytest.fixture(scope="session")
+async def cluster(
+    settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Cluster]:
+    """The platform as real processes, shared by the service and browser tests."""
+    from tests.services.cluster import Cluster  # noqa: PLC0415  (it imports this module)
+
+    logs: Path = tmp_path_factory.mktemp("logs")
+    platform = Cluster(settings, logs)
+    try:
+        await platform.start_ledger()
+        platform.start_worker()
+        platform.start_worker()
+        platform.start_bots()
+        platform.start_bots()
+        await platform.start_gateway()
+        await platform.settled(workers=2)
+        yield platform
+    finally:
+        platform.stop()
+        await delete_topology(settings)

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
+from shared import observability as metrics
 from shared.bus import Bus, Delivery
 from shared.games.swick.actions import Action
 from shared.games.swick.codec import dump_action, load_view
@@ -79,6 +80,7 @@ class BotService:
             )
             await self.bus.request(turn.table_id, act.model_dump_json().encode())
             self.turns_played += 1
+            metrics.BOT_TURNS.labels(name).inc()
         await delivery.ack()
 
     def _think(self, view: SwickView) -> float:

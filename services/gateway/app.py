@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 from fastapi import (
     Depends,
     FastAPI,
@@ -28,26 +29,30 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
+from services.gateway import admin
 from services.gateway import protocol as p
 from services.gateway.hub import Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
 from services.table.store import TableRow, TableStore, connect_pool
 from shared import messages as m
+from shared import observability as metrics
 from shared.bus import Bus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
 from shared.games.swick.events import GameEnded, GameStarted
 from shared.games.swick.record import dump_record, game_record
+from shared.observability import add_probes
 from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
 
 WEB = Path(__file__).parent / "web"
+RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
 
 
@@ -158,6 +163,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await pool.close()
 
     app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
+    app.include_router(admin.router)
+
+    async def ready() -> bool:
+        gw: Gateway | None = getattr(app.state, "gateway", None)
+        return gw is not None and gw.hub.ready.is_set() and not gw.bus.connection.is_closed
+
+    add_probes(app, ready)
 
     def gateway_of(app: FastAPI) -> Gateway:
         gw: Gateway = app.state.gateway
@@ -220,6 +232,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         data: dict[str, Any] = dump_record(game_record(finished, len(row.seats)))
         return data
 
+    @app.get("/api/me/balance", summary="Your chips (from the ledger)")
+    async def my_balance(player: SignedIn) -> JSONResponse:
+        return await _ledger(gateway_of(app), f"/players/{player.id}/balance")
+
+    @app.get("/api/me/transfers", summary="Your recent transfers, newest first (from the ledger)")
+    async def my_transfers(
+        player: SignedIn, limit: Annotated[int, Query(ge=1, le=200)] = 20
+    ) -> JSONResponse:
+        return await _ledger(gateway_of(app), f"/players/{player.id}/transfers", limit=limit)
+
+    @app.get("/api/leaderboard", summary="Net winnings over the last days (from the ledger)")
+    async def leaderboard(
+        days: Annotated[int, Query(ge=1, le=3650)] = 7,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> JSONResponse:
+        return await _ledger(gateway_of(app), "/leaderboard", days=days, limit=limit)
+
+    @app.get("/rules.md", include_in_schema=False)
+    async def rules() -> FileResponse:
+        if not RULES.is_file():
+            raise HTTPException(404, "The rules are not shipped with this build")
+        return FileResponse(RULES, media_type="text/markdown; charset=utf-8")
+
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(WEB / "index.html")
@@ -230,6 +265,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/", StaticFiles(directory=WEB), name="web")  # last: it matches every path
     return app
+
+
+async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
+    """A read-only question to the ledger service, answered as the ledger answers it."""
+    try:
+        async with httpx.AsyncClient(base_url=gw.settings.ledger_url, timeout=5.0) as http:
+            reply = await http.get(path, params=params)
+    except httpx.TransportError:
+        raise HTTPException(503, "The ledger is not answering: try again soon") from None
+    if reply.status_code >= 500:
+        raise HTTPException(503, "The ledger is not answering: try again soon")
+    return JSONResponse(reply.json(), status_code=reply.status_code)
 
 
 async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
@@ -281,6 +328,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     if previous is not None:
         previous.close()  # one socket per player: the newer one wins
     gw.sockets[player.id] = conn
+    metrics.CONNECTED.set(len(gw.sockets))
     writer = asyncio.create_task(_write(websocket, conn))
     seat = await gw.store.seat_of(player.id)
     conn.send(
@@ -313,6 +361,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             await asyncio.wait_for(writer, 2)  # flush what is queued, such as the last refusals
         if gw.sockets.get(player.id) is conn:
             del gw.sockets[player.id]
+            metrics.CONNECTED.set(len(gw.sockets))
             seat = await gw.store.seat_of(player.id)
             if seat is not None:
                 with contextlib.suppress(Exception):

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from pydantic import ValidationError
 from services.gateway import protocol as p
 from services.gateway.identity import Identity
 from shared import messages as m
+from shared import observability as metrics
 from shared.bus import Bus, UpdatesQueue
 
 log = logging.getLogger("swick.gateway")
@@ -59,7 +61,8 @@ class Hub:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.watchers: dict[str, set[Connection]] = {}
-        self.requests: dict[str, tuple[Connection, str]] = {}  # request id -> socket, client id
+        # request id -> socket, client id, when it was received
+        self.requests: dict[str, tuple[Connection, str, float]] = {}
         self._queue: UpdatesQueue | None = None
         self._bound: set[str] = set()
         self._resyncing: asyncio.Task[None] | None = None
@@ -115,12 +118,12 @@ class Hub:
     async def forget(self, conn: Connection) -> None:
         for table_id in list(conn.seen) + [t for t, w in self.watchers.items() if conn in w]:
             await self.unwatch(conn, table_id)
-        for request_id, (owner, _) in list(self.requests.items()):
+        for request_id, (owner, _, _) in list(self.requests.items()):
             if owner is conn:
                 del self.requests[request_id]
 
     def expect(self, request_id: str, conn: Connection, client_id: str) -> None:
-        self.requests[request_id] = (conn, client_id)
+        self.requests[request_id] = (conn, client_id, time.perf_counter())
 
     def dispatch(self, update: m.Update) -> None:
         if isinstance(update, m.TableUpdate):
@@ -158,8 +161,10 @@ class Hub:
         waiting = self.requests.pop(outcome.request_id, None)
         if waiting is None:
             return
-        conn, client_id = waiting
+        conn, client_id, received = waiting
         if outcome.ok:
+            # The view the action produced went out just before this acknowledgement.
+            metrics.COMMAND_TO_VIEW.observe(time.perf_counter() - received)
             conn.send(p.Ack(id=client_id))
         else:
             conn.send(p.Reject(id=client_id, code=outcome.code, message=outcome.message))

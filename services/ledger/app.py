@@ -16,8 +16,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from services.ledger.ledger import Ledger, Pending
 from services.table.store import connect_pool
+from shared import observability as metrics
 from shared.bus import Bus
 from shared.messages import Posting
+from shared.observability import add_probes
 from shared.settings import Settings
 
 log = logging.getLogger("swick.ledger")
@@ -38,7 +40,8 @@ async def consume(bus: Bus, ledger: Ledger) -> None:
                 await delivery.ack()
                 return
             async with locks.setdefault(posting.table_id, asyncio.Lock()):
-                await ledger.apply(posting)
+                outcome = await ledger.apply(posting)
+            metrics.POSTINGS.labels(outcome).inc()
             await delivery.ack()
         finally:
             slots.release()
@@ -51,6 +54,16 @@ async def consume(bus: Bus, ledger: Ledger) -> None:
         async for delivery in deliveries:
             await slots.acquire()
             tasks.create_task(handle(delivery))
+
+
+async def watch(bus: Bus, ledger: Ledger, every: float = 15.0) -> None:
+    """Keep the invariants gauge and the postings queue depth current for the metrics."""
+    while True:
+        with contextlib.suppress(Exception):
+            metrics.INVARIANTS_OK.set(1 if (await ledger.check()).ok else 0)
+            queue = bus.topology.postings
+            metrics.QUEUE_DEPTH.labels(queue).set(await bus.depth(queue))
+        await asyncio.sleep(every)
 
 
 class SeatRequest(BaseModel):
@@ -74,11 +87,13 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
         await ledger.migrate()
         app.state.ledger = ledger
         bus = await Bus.connect(settings.amqp_url, settings.topology)
-        task = asyncio.create_task(consume(bus, ledger)) if consume_postings else None
+        tasks = [asyncio.create_task(watch(bus, ledger))]
+        if consume_postings:
+            tasks.append(asyncio.create_task(consume(bus, ledger)))
         try:
             yield
         finally:
-            if task is not None:
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
@@ -90,6 +105,15 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
     def ledger() -> Ledger:
         value: Ledger = app.state.ledger
         return value
+
+    async def ready() -> bool:
+        try:
+            await ledger().pool.fetchval("SELECT 1")
+        except Exception:
+            return False
+        return True
+
+    add_probes(app, ready)
 
     @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
     async def balance(player_id: str) -> Balance:

@@ -8,69 +8,33 @@ paused and woke up) cannot write, while a takeover waits for writes already unde
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
 from shared.migrations import migrate
 
 SCHEMA = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
-
-class Fenced(Exception):
-    """This worker no longer holds the shard: it must drop the shard and write nothing."""
-
-
-class DuplicateAction(Exception):
-    """The action id was already applied to this table."""
-
-
-class SeatConflict(Exception):
-    """A player took a seat here while holding one at another table."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    table_id: str
-    game: str
-    shard: int
-    config: dict[str, Any]
-    private: bool
-    invite_code: str
-    seq: int
-    phase: str
-    seats: list[Any]
-    deadline: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A table as stored: its latest snapshot (if any) and the events logged after it."""
-
-    row: TableRow
-    snapshot: Any | None
-    batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
-
-
-@dataclass(frozen=True, slots=True)
-class Write:
-    """One accepted command and what it changes besides the log."""
-
-    seq: int
-    action_id: str
-    events: list[Any]
-    phase: str
-    seats: list[Any]
-    deadline: int | None
-    snapshot: Any | None = None
-    posting: Callable[[int], Any] | None = None  # the posting's body, given its number
-    seat_claims: Sequence[tuple[str, int]] = ()  # (player, seat)
-    seat_releases: Sequence[str] = ()
+# The shared types live with the storage protocol; importing them from here keeps working.
+__all__ = [
+    "DEFAULT_DSN",
+    "MIGRATIONS",
+    "SCHEMA",
+    "DuplicateAction",
+    "Fenced",
+    "SeatConflict",
+    "Stored",
+    "TableRow",
+    "TableStore",
+    "Write",
+    "connect_pool",
+]
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -246,6 +210,42 @@ class TableStore:
             None if snap is None else snap["state"],
             [(row["seq"], row["events"]) for row in rows],
         )
+
+    async def overview(self) -> dict[str, Any]:
+        """For operators: live tables, shard ownership and workers."""
+        async with self.pool.acquire() as conn:
+            tables = await conn.fetch(
+                "SELECT table_id, phase, seq, seats, private, shard, updated_at FROM tables.tables"
+                " WHERE phase NOT IN ('lobby', 'ended', 'closed')"
+                " ORDER BY updated_at DESC LIMIT 200"
+            )
+            leases = await conn.fetch(
+                "SELECT shard, owner, epoch, expires_at > now() AS live FROM tables.leases"
+                " ORDER BY shard"
+            )
+            workers = await conn.fetch(
+                "SELECT worker_id, extract(epoch FROM now() - seen_at)::float AS age"
+                " FROM tables.workers ORDER BY worker_id"
+            )
+        return {
+            "tables": [
+                {
+                    "table_id": r["table_id"],
+                    "phase": r["phase"],
+                    "seq": r["seq"],
+                    "shard": r["shard"],
+                    "private": r["private"],
+                    "players": [s["name"] for s in r["seats"] if s],
+                    "updated_at": r["updated_at"].isoformat(),
+                }
+                for r in tables
+            ],
+            "shards": [
+                {"shard": r["shard"], "owner": r["owner"], "epoch": r["epoch"], "live": r["live"]}
+                for r in leases
+            ],
+            "workers": [{"worker_id": r["worker_id"], "seen_s_ago": r["age"]} for r in workers],
+        }
 
     async def departure(self, player_id: str) -> tuple[str, int] | None:
         """The table a player last left, and the number of its posting that settled them."""

@@ -741,18 +741,21 @@ async def test_postings_that_break_a_rule_are_rejected_whole(settings: Settings)
         # The table stops there: its later postings wait.
         later = posting(table, 4, [leg(pot, wallet(b), 5, "trick_payout")], hand_no=2)
         assert await ledger.apply(later) == "waiting"
-        # A pot or a carry never goes below zero, and a leg moves something.
+        # A pot or a carry never goes below zero, and a leg moves something between two
+        # accounts the ledger knows.
         other = uid("empty")
         for number, broken in enumerate(
             (
                 [leg(f"pot:{other}", wallet(b), 1, "trick_payout")],
                 [leg(f"carry:{other}", f"pot:{other}", 1, "carry_in")],
                 [leg(wallet(b), f"pot:{other}", 0, "ante")],
+                [leg(wallet(b), wallet(b), 1, "ante")],
+                [leg(wallet(b), f"purse:{other}", 1, "ante")],
             ),
             start=1,
         ):
             assert await ledger.apply(posting(f"{other}{number}", 1, broken)) == "rejected"
         assert await ledger.balance(b) == 120
         health = await ledger.check()
-        assert (health.rejected, health.accounts_match_transfers) == (4, True)
+        assert (health.rejected, health.accounts_match_transfers) == (6, True)
         assert health.open_pots == []

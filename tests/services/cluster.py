@@ -24,6 +24,7 @@ class Cluster:
     logs: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     roles: dict[int, str] = field(default_factory=dict)  # pid -> service
+    probes: dict[int, int] = field(default_factory=dict)  # pid -> health and metrics port
     base: str = ""
 
     def env(self) -> dict[str, str]:
@@ -37,6 +38,7 @@ class Cluster:
             "SWICK_SECRET": s.secret,
             "SWICK_LEDGER_URL": s.ledger_url,
             "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
+            "SWICK_ADMIN_TOKEN": s.admin_token,
             "PYTHONUNBUFFERED": "1",
         }
 
@@ -56,10 +58,16 @@ class Cluster:
         return [p for p in self.processes if self.roles[p.pid] == service and p.poll() is None]
 
     def start_bots(self) -> subprocess.Popen[bytes]:
-        return self.spawn("bots", "bots", "--port", str(free_port()))
+        return self._with_probes("bots")
 
     def start_worker(self) -> subprocess.Popen[bytes]:
-        return self.spawn("table", "table", "--port", str(free_port()))
+        return self._with_probes("table")
+
+    def _with_probes(self, service: str) -> subprocess.Popen[bytes]:
+        port = free_port()
+        process = self.spawn(service, service, "--port", str(port))
+        self.probes[process.pid] = port
+        return process
 
     async def start_ledger(self) -> subprocess.Popen[bytes]:
         port = int(self.settings.ledger_url.rsplit(":", 1)[1])

@@ -96,12 +96,12 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
           </span>`
         : null}
     </div>
+  </div>
     ${!seat.isMe && seat.cards
       ? html`<div class="held" style=${`--cx:${card.x}%;--cy:${card.y}%`} aria-hidden="true">
           ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
         </div>`
-      : null}
-  </div>`;
+      : null}`;
 }
 
 function AddBotButton({ seat, onAdd }) {

@@ -1,0 +1,52 @@
+"""The operator page: live tables, players online, shard ownership and the ledger's health.
+
+Only for holders of the admin token (``SWICK_ADMIN_TOKEN``); without one configured, the page
+is off.
+"""
+
+from __future__ import annotations
+
+import hmac
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+router = APIRouter(include_in_schema=False)
+
+PAGE = (Path(__file__).parent / "admin.html").read_text()
+
+
+def _check(request: Request, authorization: str) -> None:
+    expected: str = request.app.state.gateway.settings.admin_token
+    given = authorization.removeprefix("Bearer ").strip()
+    if not expected:
+        raise HTTPException(404, "The operator page is off: set SWICK_ADMIN_TOKEN")
+    if not hmac.compare_digest(given, expected):
+        raise HTTPException(401, "Wrong admin token")
+
+
+@router.get("/admin")
+async def page(request: Request) -> HTMLResponse:
+    if not request.app.state.gateway.settings.admin_token:
+        raise HTTPException(404, "The operator page is off: set SWICK_ADMIN_TOKEN")
+    return HTMLResponse(PAGE)
+
+
+@router.get("/admin/status")
+async def status(request: Request, authorization: Annotated[str, Header()] = "") -> dict[str, Any]:
+    _check(request, authorization)
+    gw = request.app.state.gateway
+    overview: dict[str, Any] = await gw.store.overview()
+    try:
+        async with httpx.AsyncClient(base_url=gw.settings.ledger_url, timeout=5) as ledger:
+            health: dict[str, Any] = (await ledger.get("/health")).json()
+    except httpx.HTTPError as error:
+        health = {"ok": False, "error": f"the ledger does not answer: {error}"}
+    return {
+        **overview,
+        "players_online": sorted(conn.player.name for conn in gw.sockets.values()),
+        "ledger": health,
+    }

@@ -1,0 +1,159 @@
+"""What the table service needs from its storage, whichever database holds it.
+
+``TableStorage`` is implemented by ``TableStore`` (PostgreSQL, ``store.py``) and by
+``SqliteTableStore`` (one embedded SQLite file, ``store_sqlite.py``); the contract tests in
+``tests/contract/test_table_storage.py`` run against both. Times are the database's clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Fenced(Exception):
+    """This worker no longer holds the shard: it must drop the shard and write nothing."""
+
+
+class DuplicateAction(Exception):
+    """The action id was already applied to this table."""
+
+
+class SeatConflict(Exception):
+    """A player took a seat here while holding one at another table."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    table_id: str
+    game: str
+    shard: int
+    config: dict[str, Any]
+    private: bool
+    invite_code: str
+    seq: int
+    phase: str
+    seats: list[Any]
+    deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A table as stored: its latest snapshot (if any) and the events logged after it."""
+
+    row: TableRow
+    snapshot: Any | None
+    batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One accepted command and what it changes besides the log."""
+
+    seq: int
+    action_id: str
+    events: list[Any]
+    phase: str
+    seats: list[Any]
+    deadline: int | None
+    snapshot: Any | None = None
+    posting: Callable[[int], Any] | None = None  # the posting's body, given its number
+    seat_claims: Sequence[tuple[str, int]] = ()  # (player, seat)
+    seat_releases: Sequence[str] = ()
+
+
+class TableStorage(Protocol):
+    """Tables, their event logs and snapshots, shard leases, seatings and the outbox.
+
+    JSON values (configs, seats, events, snapshots, posting bodies) come back as they went in.
+    """
+
+    async def migrate(self, shards: int) -> None:
+        """Create or update the schema, and a lease row (free) for each of ``shards`` shards.
+        Safe to call again, and from several processes."""
+
+    # Leases.
+
+    async def acquire(self, shard: int, owner: str, ttl: float) -> int | None:
+        """Take ``shard`` for ``ttl`` seconds if its lease expired or is ``owner``'s already.
+
+        Every success bumps the lease's epoch (the fencing token) and returns the new epoch;
+        ``None`` while another owner's lease is unexpired, or if the shard has no lease row.
+        """
+
+    async def renew(self, owner: str, epochs: dict[int, int], ttl: float) -> set[int]:
+        """Extend by ``ttl`` seconds the leases of ``epochs`` (shard -> epoch) that ``owner``
+        still holds at the same epoch; returns those shards. A lease taken over since (another
+        owner, or a newer epoch) is not extended and not returned. Expiry alone does not lose a
+        lease: it is lost when someone acquires it."""
+
+    async def release(self, owner: str, shard: int) -> None:
+        """Let ``shard``'s lease expire now if ``owner`` holds it (the epoch stays)."""
+
+    async def heartbeat(self, worker_id: str, window: float) -> int:
+        """Record that ``worker_id`` is alive now; how many workers (this one included) were
+        seen in the last ``window`` seconds. Workers not seen for an hour are forgotten."""
+
+    async def leave(self, worker_id: str) -> None:
+        """A worker stops: every lease it holds expires now and it is no longer counted."""
+
+    # Tables.
+
+    async def create(self, row: TableRow) -> bool:
+        """Insert a new table; ``False`` (and nothing written) if its id or invite code exists
+        already."""
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """The table's row as last written, or ``None``."""
+
+    async def by_invite(self, code: str) -> TableRow | None:
+        """The table with invite code ``code``, or ``None``."""
+
+    async def lobby(self, limit: int = 200) -> list[TableRow]:
+        """Public tables not closed, the most recently updated (created or appended) first."""
+
+    async def live_tables(self, shard: int) -> list[str]:
+        """Tables of ``shard`` that may have a deadline or a bot to wake: those whose phase is
+        not ``lobby``, ``ended`` or ``closed``."""
+
+    async def load(self, table_id: str) -> Stored | None:
+        """The table's row, its latest snapshot and the event batches logged after that
+        snapshot's seq, in seq order (all batches when it has no snapshot), read as of one
+        moment; ``None`` if there is no such table."""
+
+    async def departure(self, player_id: str) -> tuple[str, int] | None:
+        """The table a player last left, and the table's posting count when they left (the
+        number of the last posting that may have settled their chips there)."""
+
+    async def events(self, table_id: str) -> list[Any]:
+        """Every event of a table, in order (the batches flattened)."""
+
+    async def seat_of(self, player_id: str) -> tuple[str, int] | None:
+        """The table and seat a player holds, or ``None``."""
+
+    async def append(
+        self, table_id: str, shard: int, owner: str, epoch: int, write: Write
+    ) -> tuple[int, Any] | None:
+        """Log one accepted command under the lease, all or nothing, in one transaction that
+        checks the lease before writing.
+
+        Writes the events at ``write.seq``, the table's summary (seq, phase, seats, deadline,
+        updated now), the snapshot if any, releases then claims seats, and records a departure
+        (with the table's posting count before this write) for each released player. With a
+        posting, the table's posting count goes up by one, ``write.posting(count)`` gives the
+        body, and it is queued in the outbox: returns (outbox id, body); else ``None``.
+
+        Raises, having written nothing:
+        ``Fenced`` if ``owner``/``epoch`` no longer match the shard's lease (whether or not it
+        expired), or if ``write.seq`` of the table was logged already (also when its action id
+        is the same); ``DuplicateAction`` if the action id was logged for this table before;
+        ``SeatConflict`` if a player claiming a seat here holds one (at any table).
+        """
+
+    async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
+        """Postings of ``shards`` queued more than ``older_than`` seconds ago and not ``sent``:
+        (outbox id, body), oldest first, at most 500. Ids only grow: one is never reused."""
+
+    async def sent(self, ids: Sequence[int]) -> None:
+        """Take the postings ``ids`` out of the outbox (ids not there are ignored)."""

@@ -1,0 +1,370 @@
+"""The table service's storage in an embedded SQLite file (embedded mode): ``TableStorage``.
+
+The same semantics as the PostgreSQL ``TableStore``, on a ``shared.sqlite.Database``: every
+write of a worker runs in one ``BEGIN IMMEDIATE`` transaction (SQLite's single writer) that
+first checks the shard's lease, so a worker that lost its shard writes nothing, and a takeover
+(which bumps the epoch) happens before or after a write, never during it. The primary key
+(table, seq) is the fencing token of the log, (table, action id) is unique, a player has one
+seating over all tables; a failed check rolls the whole write back.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
+from shared.sqlite import Database
+
+SCOPE = "tables"
+MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
+FREE = 0.0  # a lease's expiry when released: long past
+FORGET_WORKERS = 3600.0  # workers not seen for this long are deleted
+
+
+def _row(record: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        table_id=record["table_id"],
+        game=record["game"],
+        shard=record["shard"],
+        config=json.loads(record["config"]),
+        private=bool(record["private"]),
+        invite_code=record["invite_code"],
+        seq=record["seq"],
+        phase=record["phase"],
+        seats=json.loads(record["seats"]),
+        deadline=record["deadline"],
+    )
+
+
+async def _first(conn: aiosqlite.Connection, sql: str, *args: Any) -> aiosqlite.Row | None:
+    rows = list(await conn.execute_fetchall(sql, args))
+    return rows[0] if rows else None
+
+
+async def _run(conn: aiosqlite.Connection, sql: str, *args: Any) -> int:
+    """Run one statement; the number of rows it changed."""
+    async with conn.execute(sql, args) as cursor:
+        return cursor.rowcount
+
+
+async def _run_many(conn: aiosqlite.Connection, sql: str, args: Iterable[Sequence[Any]]) -> None:
+    async with conn.executemany(sql, args):
+        pass
+
+
+class SqliteTableStore:
+    """``TableStorage`` over an open ``Database`` (which a ``SqliteLedger`` may share)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteTableStore:
+        """A store on its own connection to the file at ``path``; ``close()`` it when done."""
+        return cls(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def migrate(self, shards: int) -> None:
+        await self.db.migrate(SCOPE, MIGRATIONS)
+        async with self.db.write() as conn:
+            await _run_many(
+                conn,
+                "INSERT INTO tables_leases (shard) VALUES (?) ON CONFLICT DO NOTHING",
+                [(shard,) for shard in range(shards)],
+            )
+
+    # Leases.
+
+    async def acquire(self, shard: int, owner: str, ttl: float) -> int | None:
+        async with self.db.write() as conn:
+            now = self.db.now()
+            record = await _first(
+                conn,
+                "UPDATE tables_leases SET owner = ?2, epoch = epoch + 1, expires_at = ?3 + ?4"
+                " WHERE shard = ?1 AND (expires_at < ?3 OR owner = ?2) RETURNING epoch",
+                shard,
+                owner,
+                now,
+                ttl,
+            )
+        return None if record is None else int(record["epoch"])
+
+    async def renew(self, owner: str, epochs: dict[int, int], ttl: float) -> set[int]:
+        if not epochs:
+            return set()
+        kept: set[int] = set()
+        async with self.db.write() as conn:
+            expires = self.db.now() + ttl
+            for shard, epoch in epochs.items():
+                if await _run(
+                    conn,
+                    "UPDATE tables_leases SET expires_at = ?"
+                    " WHERE shard = ? AND epoch = ? AND owner = ?",
+                    expires,
+                    shard,
+                    epoch,
+                    owner,
+                ):
+                    kept.add(shard)
+        return kept
+
+    async def release(self, owner: str, shard: int) -> None:
+        async with self.db.write() as conn:
+            await _run(
+                conn,
+                "UPDATE tables_leases SET expires_at = ? WHERE shard = ? AND owner = ?",
+                FREE,
+                shard,
+                owner,
+            )
+
+    async def heartbeat(self, worker_id: str, window: float) -> int:
+        async with self.db.write() as conn:
+            now = self.db.now()
+            await _run(
+                conn,
+                "INSERT INTO tables_workers (worker_id, seen_at) VALUES (?1, ?2)"
+                " ON CONFLICT (worker_id) DO UPDATE SET seen_at = ?2",
+                worker_id,
+                now,
+            )
+            await _run(conn, "DELETE FROM tables_workers WHERE seen_at < ?", now - FORGET_WORKERS)
+            record = await _first(
+                conn, "SELECT count(*) AS n FROM tables_workers WHERE seen_at > ?", now - window
+            )
+        assert record is not None
+        return int(record["n"])
+
+    async def leave(self, worker_id: str) -> None:
+        async with self.db.write() as conn:
+            await _run(
+                conn, "UPDATE tables_leases SET expires_at = ? WHERE owner = ?", FREE, worker_id
+            )
+            await _run(conn, "DELETE FROM tables_workers WHERE worker_id = ?", worker_id)
+
+    # Tables.
+
+    async def create(self, row: TableRow) -> bool:
+        async with self.db.write() as conn:
+            now = self.db.now()
+            created = await _run(
+                conn,
+                "INSERT INTO tables_tables (table_id, game, shard, config, private, invite_code,"
+                " created_at, seq, phase, seats, deadline, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                row.table_id,
+                row.game,
+                row.shard,
+                json.dumps(row.config),
+                row.private,
+                row.invite_code,
+                now,
+                row.seq,
+                row.phase,
+                json.dumps(row.seats),
+                row.deadline,
+                now,
+            )
+        return created == 1
+
+    async def table(self, table_id: str) -> TableRow | None:
+        async with self.db.read() as conn:
+            record = await _first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
+        return None if record is None else _row(record)
+
+    async def by_invite(self, code: str) -> TableRow | None:
+        async with self.db.read() as conn:
+            record = await _first(conn, "SELECT * FROM tables_tables WHERE invite_code = ?", code)
+        return None if record is None else _row(record)
+
+    async def lobby(self, limit: int = 200) -> list[TableRow]:
+        async with self.db.read() as conn:
+            records = await conn.execute_fetchall(
+                "SELECT * FROM tables_tables WHERE NOT private AND phase <> 'closed'"
+                " ORDER BY updated_at DESC LIMIT ?",
+                (limit,),
+            )
+        return [_row(record) for record in records]
+
+    async def live_tables(self, shard: int) -> list[str]:
+        async with self.db.read() as conn:
+            records = await conn.execute_fetchall(
+                "SELECT table_id FROM tables_tables WHERE shard = ?"
+                " AND phase NOT IN ('lobby', 'ended', 'closed')",
+                (shard,),
+            )
+        return [record["table_id"] for record in records]
+
+    async def load(self, table_id: str) -> Stored | None:
+        async with self.db.read() as conn:
+            record = await _first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
+            if record is None:
+                return None
+            snap = await _first(
+                conn,
+                "SELECT seq, state FROM tables_snapshots WHERE table_id = ?"
+                " ORDER BY seq DESC LIMIT 1",
+                table_id,
+            )
+            after = -1 if snap is None else snap["seq"]
+            rows = await conn.execute_fetchall(
+                "SELECT seq, events FROM tables_events WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, after),
+            )
+        return Stored(
+            _row(record),
+            None if snap is None else json.loads(snap["state"]),
+            [(row["seq"], json.loads(row["events"])) for row in rows],
+        )
+
+    async def departure(self, player_id: str) -> tuple[str, int] | None:
+        async with self.db.read() as conn:
+            record = await _first(
+                conn,
+                "SELECT table_id, posting_no FROM tables_departures WHERE player_id = ?",
+                player_id,
+            )
+        return None if record is None else (record["table_id"], record["posting_no"])
+
+    async def events(self, table_id: str) -> list[Any]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT events FROM tables_events WHERE table_id = ? ORDER BY seq", (table_id,)
+            )
+        return [event for row in rows for event in json.loads(row["events"])]
+
+    async def seat_of(self, player_id: str) -> tuple[str, int] | None:
+        async with self.db.read() as conn:
+            record = await _first(
+                conn, "SELECT table_id, seat FROM tables_seatings WHERE player_id = ?", player_id
+            )
+        return None if record is None else (record["table_id"], record["seat"])
+
+    async def append(
+        self, table_id: str, shard: int, owner: str, epoch: int, write: Write
+    ) -> tuple[int, Any] | None:
+        async with self.db.write() as conn:
+            now = self.db.now()
+            lease = await _first(
+                conn, "SELECT owner, epoch FROM tables_leases WHERE shard = ?", shard
+            )
+            if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
+                raise Fenced(f"shard {shard} is no longer ours")
+            # The seq first (as PostgreSQL checks the primary key before the action id).
+            if await _first(
+                conn,
+                "SELECT 1 FROM tables_events WHERE table_id = ? AND seq = ?",
+                table_id,
+                write.seq,
+            ):
+                raise Fenced(f"{table_id} seq {write.seq} was written by another worker")
+            try:
+                await _run(
+                    conn,
+                    "INSERT INTO tables_events (table_id, seq, action_id, events, written_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    table_id,
+                    write.seq,
+                    write.action_id,
+                    json.dumps(write.events),
+                    now,
+                )
+            except sqlite3.IntegrityError as error:
+                if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_UNIQUE:
+                    raise DuplicateAction(write.action_id) from None
+                raise
+            await _run(
+                conn,
+                "UPDATE tables_tables SET seq = ?, phase = ?, seats = ?, deadline = ?,"
+                " updated_at = ? WHERE table_id = ?",
+                write.seq,
+                write.phase,
+                json.dumps(write.seats),
+                write.deadline,
+                now,
+                table_id,
+            )
+            if write.snapshot is not None:
+                await _run(
+                    conn,
+                    "INSERT INTO tables_snapshots (table_id, seq, state) VALUES (?, ?, ?)",
+                    table_id,
+                    write.seq,
+                    json.dumps(write.snapshot),
+                )
+            if write.seat_releases:
+                await _run_many(
+                    conn,
+                    "DELETE FROM tables_seatings WHERE table_id = ? AND player_id = ?",
+                    [(table_id, player_id) for player_id in write.seat_releases],
+                )
+            for player_id, seat in write.seat_claims:
+                try:
+                    await _run(
+                        conn,
+                        "INSERT INTO tables_seatings (player_id, table_id, seat) VALUES (?, ?, ?)",
+                        player_id,
+                        table_id,
+                        seat,
+                    )
+                except sqlite3.IntegrityError as error:
+                    if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+                        raise SeatConflict(player_id) from None
+                    raise
+            if write.seat_releases:
+                await _run_many(
+                    conn,
+                    "INSERT INTO tables_departures (player_id, table_id, posting_no)"
+                    " SELECT ?, table_id, postings FROM tables_tables WHERE table_id = ?"
+                    " ON CONFLICT (player_id) DO UPDATE"
+                    " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
+                    [(player_id, table_id) for player_id in write.seat_releases],
+                )
+            if write.posting is None:
+                return None
+            counted = await _first(
+                conn,
+                "UPDATE tables_tables SET postings = postings + 1 WHERE table_id = ?"
+                " RETURNING postings",
+                table_id,
+            )
+            assert counted is not None
+            body = write.posting(int(counted["postings"]))
+            queued = await _first(
+                conn,
+                "INSERT INTO tables_outbox (table_id, shard, body, created_at)"
+                " VALUES (?, ?, ?, ?) RETURNING id",
+                table_id,
+                shard,
+                json.dumps(body),
+                now,
+            )
+            assert queued is not None
+            return int(queued["id"]), body
+
+    async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
+        async with self.db.read() as conn:
+            records = await conn.execute_fetchall(
+                "SELECT id, body FROM tables_outbox"
+                " WHERE shard IN (SELECT value FROM json_each(?)) AND created_at < ?"
+                " ORDER BY id LIMIT 500",
+                (json.dumps(list(shards)), self.db.now() - older_than),
+            )
+        return [(record["id"], json.loads(record["body"])) for record in records]
+
+    async def sent(self, ids: Sequence[int]) -> None:
+        if ids:
+            async with self.db.write() as conn:
+                await _run(
+                    conn,
+                    "DELETE FROM tables_outbox WHERE id IN (SELECT value FROM json_each(?))",
+                    json.dumps(list(ids)),
+                )
