@@ -19,7 +19,7 @@ from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
-from shared.bus import Bus
+from shared.bus import RabbitBus
 from shared.observability import configure_logging, serve_probes
 from shared.settings import Settings
 
@@ -63,11 +63,11 @@ async def run_bots(
     host: str = "127.0.0.1",
     port: int = PORTS["bots"],
 ) -> None:
-    bus = await Bus.connect(settings.amqp_url, settings.topology)
+    bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
     service = BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
-        return not bus.connection.is_closed
+        return bus.connected
 
     try:
         async with asyncio.TaskGroup() as tasks:
@@ -83,12 +83,12 @@ async def run_table(
     pool = await connect_pool(settings.database_url)
     store = TableStore(pool)
     await store.migrate(settings.shards)
-    bus = await Bus.connect(settings.amqp_url, settings.topology, robust=False)
+    bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url)
     worker = TableWorker(bus, store, wallets)
 
     async def ready() -> bool:
-        return worker.ready.is_set() and not bus.connection.is_closed
+        return worker.ready.is_set() and bus.connected
 
     try:
         async with asyncio.TaskGroup() as tasks:

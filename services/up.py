@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from services.ledger.ledger import Ledger
 from services.table.store import TableStore, connect_pool
-from shared.bus import Bus
+from shared.bus import RabbitBus
 from shared.settings import Settings
 
 RESTART_PAUSE = 1.0
@@ -40,7 +40,7 @@ async def prepare(settings: Settings) -> None:
         await Ledger(pool, settings.starting_grant).migrate()
     finally:
         await pool.close()
-    bus = await Bus.connect(settings.amqp_url, settings.topology)
+    bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
     await bus.close()
 
 

@@ -17,16 +17,16 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 from __future__ import annotations
 
 import zlib
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from typing import Protocol, cast
 
 import aio_pika
 from aio_pika.abc import (
     AbstractChannel,
     AbstractConnection,
     AbstractExchange,
-    AbstractIncomingMessage,
     AbstractQueue,
 )
 
@@ -67,10 +67,65 @@ class Topology:
         return f"{self.namespace}.bots.{bot}"
 
 
-Delivery = AbstractIncomingMessage
+class Delivery(Protocol):
+    """One message taken from a queue; acknowledge it once handled."""
+
+    @property
+    def body(self) -> bytes: ...
+
+    async def ack(self) -> None: ...
+
+    async def nack(self, *, requeue: bool = True) -> None: ...
 
 
-class Bus:
+class UpdatesQueue(Protocol):
+    """One gateway process's subscription to the updates of the tables it watches."""
+
+    async def watch(self, table_id: str) -> None: ...
+
+    async def unwatch(self, table_id: str) -> None: ...
+
+    def messages(self) -> AbstractAsyncContextManager[AsyncIterator[Delivery]]: ...
+
+
+class Bus(Protocol):
+    """How services talk: RabbitMQ (``RabbitBus``) or, on one machine, memory (``MemoryBus``)."""
+
+    topology: Topology
+
+    @property
+    def connected(self) -> bool: ...
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever the connection comes back after a loss."""
+        ...
+
+    async def lost(self) -> None:
+        """Wait until the connection is lost for good, then raise ``ConnectionError``."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def request(self, table_id: str, body: bytes) -> None: ...
+
+    async def publish_update(self, table_id: str, body: bytes) -> None: ...
+
+    async def publish_bot_turn(self, bot: str, body: bytes) -> None: ...
+
+    async def publish_posting(self, body: bytes) -> None: ...
+
+    async def declare_bot_queue(self, bot: str) -> None: ...
+
+    async def depth(self, queue_name: str) -> int: ...
+
+    def consume(
+        self, queue_name: str, *, prefetch: int = 64
+    ) -> AbstractAsyncContextManager[AsyncIterator[Delivery]]: ...
+
+    async def updates_queue(self) -> UpdatesQueue: ...
+
+
+class RabbitBus:
     """A connection to RabbitMQ with the platform's topology declared."""
 
     def __init__(self, connection: AbstractConnection, topology: Topology) -> None:
@@ -89,7 +144,7 @@ class Bus:
         *,
         heartbeat: int = 3,
         robust: bool = True,
-    ) -> Bus:
+    ) -> RabbitBus:
         """Connect and declare the topology.
 
         A robust connection reconnects by itself and restores its consumers: right for the
@@ -104,6 +159,15 @@ class Bus:
 
     async def close(self) -> None:
         await self.connection.close()
+
+    @property
+    def connected(self) -> bool:
+        return not self.connection.is_closed
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        callbacks = getattr(self.connection, "reconnect_callbacks", None)
+        if callbacks is not None:  # only robust connections come back
+            callbacks.add(lambda *_: callback())
 
     async def lost(self) -> None:
         """Wait until the connection closes, and say so."""
@@ -205,19 +269,19 @@ class Bus:
             await channel.set_qos(prefetch_count=prefetch)
             queue = await channel.get_queue(queue_name, ensure=True)
             async with queue.iterator() as deliveries:
-                yield deliveries
+                yield cast(AsyncIterator[Delivery], deliveries)
         finally:
             if not channel.is_closed:
                 await channel.close()
 
-    async def updates_queue(self) -> UpdatesQueue:
+    async def updates_queue(self) -> RabbitUpdatesQueue:
         """An exclusive queue for one gateway process, to bind the tables it watches."""
         channel = await self.connection.channel()
         queue = await channel.declare_queue(exclusive=True, auto_delete=True)
-        return UpdatesQueue(channel, queue, self.topology.updates)
+        return RabbitUpdatesQueue(channel, queue, self.topology.updates)
 
 
-class UpdatesQueue:
+class RabbitUpdatesQueue:
     def __init__(self, channel: AbstractChannel, queue: AbstractQueue, exchange: str) -> None:
         self.channel = channel
         self.queue = queue
@@ -232,4 +296,4 @@ class UpdatesQueue:
     @asynccontextmanager
     async def messages(self) -> AsyncIterator[AsyncIterator[Delivery]]:
         async with self.queue.iterator(no_ack=True) as deliveries:
-            yield deliveries
+            yield cast(AsyncIterator[Delivery], deliveries)

@@ -41,7 +41,7 @@ from services.gateway.limits import TokenBucket
 from services.table.store import TableRow, TableStore, connect_pool
 from shared import messages as m
 from shared import observability as metrics
-from shared.bus import Bus
+from shared.bus import Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
 from shared.games.swick.events import GameEnded, GameStarted
@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pool = await connect_pool(settings.database_url)
         store = TableStore(pool)
         await store.migrate(settings.shards)
-        bus = await Bus.connect(settings.amqp_url, settings.topology)
+        bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
         hub = Hub(bus)
         app.state.gateway = Gateway(settings, bus, store, hub, Tokens(settings.secret), {})
         task = asyncio.create_task(hub.run())
@@ -167,7 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def ready() -> bool:
         gw: Gateway | None = getattr(app.state, "gateway", None)
-        return gw is not None and gw.hub.ready.is_set() and not gw.bus.connection.is_closed
+        return gw is not None and gw.hub.ready.is_set() and gw.bus.connected
 
     add_probes(app, ready)
 

@@ -69,9 +69,7 @@ class Hub:
         self.ready = asyncio.Event()
 
     async def run(self) -> None:
-        reconnected = getattr(self.bus.connection, "reconnect_callbacks", None)
-        if reconnected is not None:
-            reconnected.add(self._resync)
+        self.bus.on_reconnect(self._resync)
         self._queue = await self.bus.updates_queue()
         self._bound.clear()
         for table_id in self.watchers:
@@ -85,7 +83,7 @@ class Hub:
                 except ValidationError:
                     log.warning("dropped an update that does not parse")
 
-    def _resync(self, *_: object) -> None:
+    def _resync(self) -> None:
         """After the broker connection came back, updates may have been missed: ask every
         watched table for a fresh snapshot."""
         self._resyncing = asyncio.get_running_loop().create_task(self._sync_all())

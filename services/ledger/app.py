@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 from services.ledger.ledger import Ledger, Pending
 from services.table.store import connect_pool
 from shared import observability as metrics
-from shared.bus import Bus
+from shared.bus import Bus, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
 from shared.settings import Settings
@@ -86,7 +86,7 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
         ledger = Ledger(pool, settings.starting_grant)
         await ledger.migrate()
         app.state.ledger = ledger
-        bus = await Bus.connect(settings.amqp_url, settings.topology)
+        bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
         tasks = [asyncio.create_task(watch(bus, ledger))]
         if consume_postings:
             tasks.append(asyncio.create_task(consume(bus, ledger)))

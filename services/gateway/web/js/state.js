@@ -613,7 +613,8 @@ export function describeChanges(prev, next) {
 
 function turnText(view) {
   const decision = decisionOf(view, view.seat);
-  return decision ? `Your turn. ${decision.prompt}.` : 'Your turn.';
+  if (!decision) return 'Your turn.';
+  return `Your turn. ${decision.prompt}${/[.?!]$/.test(decision.prompt) ? '' : '.'}`;
 }
 
 export function isInHand(phase) {

@@ -39,6 +39,20 @@ export function CardFace({ code, size = 'md', kept = false }) {
   </span>`;
 }
 
+/** A small robot face for bot seats (no emoji font needed). */
+export function BotIcon() {
+  return html`<svg class="bot-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <path d="M12 2v3" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+    <circle cx="12" cy="2.5" r="1.5" fill="currentColor" />
+    <rect x="4" y="6" width="16" height="13" rx="4" fill="currentColor" />
+    <circle cx="9" cy="12" r="2" fill="#1b2b4a" />
+    <circle cx="15" cy="12" r="2" fill="#1b2b4a" />
+    <rect x="8.5" y="15.5" width="7" height="1.6" rx="0.8" fill="#1b2b4a" />
+    <rect x="1.5" y="10" width="2.5" height="5" rx="1" fill="currentColor" />
+    <rect x="20" y="10" width="2.5" height="5" rx="1" fill="currentColor" />
+  </svg>`;
+}
+
 export function CardBack({ size = 'md' }) {
   return html`<span class=${`card back ${size}`} aria-hidden="true"><span class="back-inner"></span></span>`;
 }

@@ -16,7 +16,7 @@ import {
   newTableState,
   signed,
 } from '../state.js';
-import { CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
+import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
 const LEVELS = ['easy', 'medium', 'hard'];
 const TRICK_FLASH_MS = 2200;
@@ -73,7 +73,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
         ${acting && model.remaining !== null
           ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} small=${true} />`
           : null}
-        <span class=${`avatar ${seat.bot ? 'bot' : ''}`} aria-hidden="true">${seat.bot ? '🤖' : initial}</span>
+        <span class=${`avatar ${seat.bot ? 'bot' : ''}`} aria-hidden="true">${seat.bot ? html`<${BotIcon} />` : initial}</span>
         ${seat.isDealer ? html`<span class="dealer-button" aria-hidden="true" title="Dealer">D</span>` : null}
       </div>
       <div class="seat-info">
@@ -263,7 +263,9 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
     }
     onKey(event);
   };
-  if (!cards.length) return null;
+  if (!cards.length) {
+    return model.spectator ? null : html`<div class="hand empty-hand" aria-hidden="true"></div>`;
+  }
   const kind = decision ? decision.kind : null;
   return html`<div
     class=${`hand ${kind ? `deciding ${kind}` : ''}`}
@@ -492,7 +494,7 @@ function Chat({ lines, send, me }) {
   </div>`;
 }
 
-function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab }) {
+function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab, onLeave }) {
   const link = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const [copied, setCopied] = useState('');
   const copy = async (text, what) => {
@@ -521,6 +523,7 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
             </div>`
           : null}
       </dl>
+      <${TableControls} model=${model} act=${act} onLeave=${onLeave} />
       ${link
         ? html`<div class="invite">
             <label for="invite-link">Invite link</label>
@@ -828,7 +831,6 @@ export function TablePage({ table, invite, autoJoin }) {
                   : null}
                 ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
               </div>`}
-          <${TableControls} model=${model} act=${act} onLeave=${leave} />
         </div>
       </section>
       <${SidePanel}
@@ -842,6 +844,7 @@ export function TablePage({ table, invite, autoJoin }) {
         act=${act}
         tab=${tab}
         setTab=${setTab}
+        onLeave=${leave}
       />
     </div>
     <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>

@@ -1,0 +1,38 @@
+"""Fixtures for the storage contract tests: each suite runs against PostgreSQL and SQLite.
+
+The PostgreSQL stores use the session's database (shared with the other tests of the session,
+so every test uses ids of its own); a test that needs the database to itself (global counts,
+deliberately broken data) gets a fresh one, created and dropped around it. The SQLite stores
+get a new file in the test's ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlparse
+
+import asyncpg
+
+BACKENDS = ["postgres", "sqlite"]
+
+
+def uid(prefix: str) -> str:
+    return f"{prefix}-{secrets.token_hex(4)}"
+
+
+@asynccontextmanager
+async def fresh_database(dsn: str) -> AsyncIterator[str]:
+    """A new empty database on the server of ``dsn``; its DSN, dropped afterwards."""
+    server = urlparse(dsn)._replace(path="/postgres").geturl()
+    name = f"swick_test_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlparse(server)._replace(path=f"/{name}").geturl()
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()

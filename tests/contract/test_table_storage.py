@@ -1,0 +1,513 @@
+"""The contract of ``TableStorage``, one suite run against PostgreSQL and SQLite.
+
+Tables, the log and its snapshots, fencing (a stale epoch or another owner writes nothing),
+duplicate actions, one seat per player, departures, the outbox, leases and heartbeats.
+The PostgreSQL store is the session's database, where table workers of other tests may hold
+the low shards: the tests here take shards of their own from ``FIRST_SHARD`` up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.table.storage import (
+    DuplicateAction,
+    Fenced,
+    SeatConflict,
+    TableRow,
+    TableStorage,
+    Write,
+)
+from services.table.store import TableStore, connect_pool
+from services.table.store_sqlite import SqliteTableStore
+from shared.settings import Settings
+from tests.contract.conftest import BACKENDS, fresh_database, uid
+
+FIRST_SHARD = 1000
+NO_SHARD = -1  # a shard without a lease row
+_shards = itertools.count(FIRST_SHARD)
+TTL = 30.0
+
+
+# Stores.
+
+
+@pytest.fixture(scope="session")
+async def postgres_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
+    pool = await connect_pool(settings.database_url, size=4)
+    try:
+        store = TableStore(pool)
+        await store.migrate(settings.shards)
+        yield store
+    finally:
+        await pool.close()
+
+
+@pytest.fixture
+async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
+    store = await SqliteTableStore.open(tmp_path / "swick.db")
+    try:
+        await store.migrate(8)
+        await store.migrate(8)  # again: nothing to do
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest) -> TableStorage:
+    """The store of one backend, shared with other tests (so: ids and shards of our own)."""
+    value: TableStorage = request.getfixturevalue(f"{request.param}_table_store")
+    return value
+
+
+@pytest.fixture
+async def postgres_own_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
+    async with fresh_database(settings.database_url) as dsn:
+        pool = await connect_pool(dsn, size=2)
+        try:
+            store = TableStore(pool)
+            await store.migrate(4)
+            yield store
+        finally:
+            await pool.close()
+
+
+@pytest.fixture
+async def sqlite_own_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
+    store = await SqliteTableStore.open(tmp_path / "own.db")
+    try:
+        await store.migrate(4)
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def own_store(request: pytest.FixtureRequest) -> TableStorage:
+    """A store in a database of its own (for counts over all workers)."""
+    value: TableStorage = request.getfixturevalue(f"{request.param}_own_table_store")
+    return value
+
+
+# Helpers.
+
+
+async def new_shard(store: TableStorage) -> int:
+    """A shard nobody else uses, with its (free) lease row."""
+    shard = next(_shards)
+    await store.migrate(shard + 1)
+    return shard
+
+
+def new_row(
+    shard: int, *, private: bool = False, phase: str = "lobby", table_id: str | None = None
+) -> TableRow:
+    return TableRow(
+        table_id=table_id or uid("t"),
+        game="swick",
+        shard=shard,
+        config={"seats": 4, "ante": 10, "nested": {"a": [1, 2, None]}},
+        private=private,
+        invite_code=uid("inv"),
+        seq=0,
+        phase=phase,
+        seats=[None, {"id": "p", "name": "Pat"}, None, None],
+        deadline=None,
+    )
+
+
+def write(
+    seq: int,
+    *,
+    action: str | None = None,
+    snapshot: Any | None = None,
+    posting: bool = False,
+    claims: Sequence[tuple[str, int]] = (),
+    releases: Sequence[str] = (),
+    phase: str = "play",
+) -> Write:
+    return Write(
+        seq=seq,
+        action_id=action or f"a{seq}",
+        events=[{"kind": "e", "seq": seq, "n": 1}, {"kind": "f", "seq": seq, "n": 2}],
+        phase=phase,
+        seats=[seq, None],
+        deadline=1_700_000_000_000 + seq,
+        snapshot=snapshot,
+        posting=(lambda number: {"posting_no": number, "seq": seq}) if posting else None,
+        seat_claims=claims,
+        seat_releases=releases,
+    )
+
+
+async def leased_table(store: TableStorage, *, phase: str = "lobby") -> tuple[TableRow, str, int]:
+    """A new table on a new shard whose lease we hold: (row, owner, epoch)."""
+    shard = await new_shard(store)
+    owner = uid("w")
+    epoch = await store.acquire(shard, owner, TTL)
+    assert epoch is not None
+    row = new_row(shard, phase=phase)
+    assert await store.create(row)
+    return row, owner, epoch
+
+
+async def outbox_of(store: TableStorage, shard: int) -> list[tuple[int, Any]]:
+    await asyncio.sleep(0.01)
+    return await store.outbox([shard], older_than=0.0)
+
+
+# Tables.
+
+
+async def test_create_then_read_by_id_and_invite(store: TableStorage) -> None:
+    shard = await new_shard(store)
+    row = new_row(shard, private=True)
+    assert await store.create(row)
+    assert await store.table(row.table_id) == row
+    assert await store.by_invite(row.invite_code) == row
+    assert await store.table(uid("missing")) is None
+    assert await store.by_invite(uid("missing")) is None
+    # The same id, or the same invite code, is refused and changes nothing.
+    again = new_row(shard, table_id=row.table_id)
+    assert not await store.create(again)
+    assert await store.by_invite(again.invite_code) is None
+    clash = replace(new_row(shard), invite_code=row.invite_code)
+    assert not await store.create(clash)
+    assert await store.table(clash.table_id) is None
+    assert await store.by_invite(row.invite_code) == row
+
+
+async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStorage) -> None:
+    shard = await new_shard(store)
+    owner = uid("w")
+    epoch = await store.acquire(shard, owner, TTL)
+    assert epoch is not None
+    first, second, hidden, closed = (
+        new_row(shard),
+        new_row(shard),
+        new_row(shard, private=True),
+        new_row(shard, phase="closed"),
+    )
+    for row in (first, second, hidden, closed):
+        assert await store.create(row)
+        await asyncio.sleep(0.002)
+    mine = {row.table_id for row in (first, second, hidden, closed)}
+
+    async def listed() -> list[str]:
+        return [row.table_id for row in await store.lobby() if row.table_id in mine]
+
+    assert await listed() == [second.table_id, first.table_id]
+    # A write moves a table up; closing it takes it out.
+    await store.append(first.table_id, shard, owner, epoch, write(1))
+    assert await listed() == [first.table_id, second.table_id]
+    await store.append(second.table_id, shard, owner, epoch, write(1, phase="closed"))
+    assert await listed() == [first.table_id]
+    assert len(await store.lobby(limit=1)) == 1
+
+
+async def test_live_tables_are_those_of_the_shard_in_play(store: TableStorage) -> None:
+    shard, other = await new_shard(store), await new_shard(store)
+    rows = {phase: new_row(shard, phase=phase) for phase in ("lobby", "ante", "play", "ended")}
+    rows["closed"] = new_row(shard, phase="closed")
+    elsewhere = new_row(other, phase="play")
+    for row in [*rows.values(), elsewhere]:
+        assert await store.create(row)
+    live = await store.live_tables(shard)
+    assert sorted(live) == sorted([rows["ante"].table_id, rows["play"].table_id])
+    assert await store.live_tables(other) == [elsewhere.table_id]
+
+
+# The log.
+
+
+async def test_append_then_load_replays_from_the_latest_snapshot(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    assert await store.load(uid("missing")) is None
+    stored = await store.load(row.table_id)
+    assert stored is not None
+    assert (stored.row, stored.snapshot, stored.batches) == (row, None, [])
+    for seq in range(1, 8):
+        snapshot = {"state": seq, "deep": [{"x": seq}]} if seq in (3, 5) else None
+        queued = await store.append(
+            row.table_id, row.shard, owner, epoch, write(seq, snapshot=snapshot)
+        )
+        assert queued is None  # no posting, nothing queued
+        if seq == 2:
+            stored = await store.load(row.table_id)
+            assert stored is not None
+            assert stored.snapshot is None
+            assert [seq for seq, _ in stored.batches] == [1, 2]
+    stored = await store.load(row.table_id)
+    assert stored is not None
+    assert stored.snapshot == {"state": 5, "deep": [{"x": 5}]}
+    assert stored.batches == [(6, write(6).events), (7, write(7).events)]
+    last = write(7)
+    assert stored.row == replace(
+        row, seq=7, phase=last.phase, seats=last.seats, deadline=last.deadline
+    )
+    assert await store.table(row.table_id) == stored.row
+    assert await store.events(row.table_id) == [e for s in range(1, 8) for e in write(s).events]
+    assert await store.events(uid("missing")) == []
+
+
+# Fencing.
+
+
+async def assert_untouched(store: TableStorage, row: TableRow, seq: int, events: int) -> None:
+    """Nothing of a refused write is there: the log, the summary, seats, the outbox."""
+    stored = await store.load(row.table_id)
+    assert stored is not None
+    assert stored.row.seq == seq
+    assert len(await store.events(row.table_id)) == events
+    assert await outbox_of(store, row.shard) == []
+
+
+async def test_a_stale_epoch_or_another_owner_writes_nothing(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    player = uid("p")
+    await store.append(row.table_id, row.shard, owner, epoch, write(1))
+    full = write(2, snapshot={"s": 2}, posting=True, claims=[(player, 0)])
+    # Another owner, with or without the right epoch.
+    for stranger, at in ((uid("w"), epoch), (uid("w"), epoch + 1)):
+        with pytest.raises(Fenced):
+            await store.append(row.table_id, row.shard, stranger, at, full)
+    # The lease taken again (even by the same owner) bumps the epoch: the old one is stale.
+    newer = await store.acquire(row.shard, owner, TTL)
+    assert newer == epoch + 1
+    with pytest.raises(Fenced):
+        await store.append(row.table_id, row.shard, owner, epoch, full)
+    # Taken over by another worker after the lease expired.
+    await store.release(owner, row.shard)
+    thief = uid("w")
+    stolen = await store.acquire(row.shard, thief, TTL)
+    assert stolen == epoch + 2
+    with pytest.raises(Fenced):
+        await store.append(row.table_id, row.shard, owner, newer, full)
+    # A shard without a lease row fences everyone.
+    with pytest.raises(Fenced):
+        await store.append(row.table_id, NO_SHARD, owner, epoch, full)
+    await assert_untouched(store, row, seq=1, events=2)
+    assert await store.seat_of(player) is None
+    stored = await store.load(row.table_id)
+    assert stored is not None
+    assert stored.snapshot is None
+    # The new owner writes.
+    queued = await store.append(row.table_id, row.shard, thief, stolen, full)
+    assert queued is not None
+    assert queued[1] == {"posting_no": 1, "seq": 2}
+    assert await store.seat_of(player) == (row.table_id, 0)
+
+
+async def test_an_expired_lease_nobody_took_still_writes(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    await store.release(owner, row.shard)
+    await store.append(row.table_id, row.shard, owner, epoch, write(1))
+    assert (await store.table(row.table_id) or row).seq == 1
+
+
+async def test_a_seq_written_already_is_fenced(store: TableStorage) -> None:
+    """Another worker wrote this seq: fenced, whether or not the action id is the same."""
+    row, owner, epoch = await leased_table(store)
+    await store.append(row.table_id, row.shard, owner, epoch, write(1, action="x"))
+    for action in ("y", "x"):
+        with pytest.raises(Fenced):
+            await store.append(
+                row.table_id, row.shard, owner, epoch, write(1, action=action, posting=True)
+            )
+    await assert_untouched(store, row, seq=1, events=2)
+
+
+async def test_a_repeated_action_id_is_a_duplicate(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    player = uid("p")
+    await store.append(row.table_id, row.shard, owner, epoch, write(1, action="same"))
+    again = write(2, action="same", posting=True, claims=[(player, 1)], snapshot={"s": 2})
+    with pytest.raises(DuplicateAction):
+        await store.append(row.table_id, row.shard, owner, epoch, again)
+    await assert_untouched(store, row, seq=1, events=2)
+    assert await store.seat_of(player) is None
+    # The same action id at another table is another action.
+    other = new_row(row.shard)
+    assert await store.create(other)
+    await store.append(other.table_id, row.shard, owner, epoch, write(1, action="same"))
+    # And the table goes on with a new one.
+    await store.append(row.table_id, row.shard, owner, epoch, write(2, action="new"))
+    assert (await store.table(row.table_id) or row).seq == 2
+
+
+# Seats.
+
+
+async def test_a_player_holds_one_seat_over_all_tables(store: TableStorage) -> None:
+    here, owner, epoch = await leased_table(store)
+    there = new_row(here.shard)
+    assert await store.create(there)
+    ann, bob = uid("ann"), uid("bob")
+    await store.append(here.table_id, here.shard, owner, epoch, write(1, claims=[(ann, 0)]))
+    assert await store.seat_of(ann) == (here.table_id, 0)
+    assert await store.seat_of(bob) is None
+    # Ann cannot sit there too, and nothing of that write happens (Bob stays unseated).
+    with pytest.raises(SeatConflict):
+        await store.append(
+            there.table_id,
+            there.shard,
+            owner,
+            epoch,
+            write(1, claims=[(bob, 0), (ann, 1)], posting=True),
+        )
+    await assert_untouched(store, there, seq=0, events=0)
+    assert await store.seat_of(bob) is None
+    # Nor twice at the same table.
+    with pytest.raises(SeatConflict):
+        await store.append(here.table_id, here.shard, owner, epoch, write(2, claims=[(ann, 3)]))
+    # Moving seats at one table: released, then claimed, in one write.
+    await store.append(
+        here.table_id, here.shard, owner, epoch, write(2, releases=[ann], claims=[(ann, 2)])
+    )
+    assert await store.seat_of(ann) == (here.table_id, 2)
+    # Once she left, she may sit there.
+    await store.append(here.table_id, here.shard, owner, epoch, write(3, releases=[ann]))
+    assert await store.seat_of(ann) is None
+    await store.append(there.table_id, there.shard, owner, epoch, write(1, claims=[(ann, 1)]))
+    assert await store.seat_of(ann) == (there.table_id, 1)
+
+
+async def test_departures_remember_the_posting_that_settled_a_player(
+    store: TableStorage,
+) -> None:
+    row, owner, epoch = await leased_table(store)
+    other = new_row(row.shard)
+    assert await store.create(other)
+    ann, bob = uid("ann"), uid("bob")
+    assert await store.departure(ann) is None
+    await store.append(
+        row.table_id, row.shard, owner, epoch, write(1, claims=[(ann, 0), (bob, 1)], posting=True)
+    )
+    await store.append(row.table_id, row.shard, owner, epoch, write(2, posting=True))
+    # Ann leaves with the table's third posting: her departure points at the second, the last
+    # one before the write that released her.
+    queued = await store.append(
+        row.table_id, row.shard, owner, epoch, write(3, releases=[ann], posting=True)
+    )
+    assert queued is not None
+    assert queued[1]["posting_no"] == 3
+    assert await store.departure(ann) == (row.table_id, 2)
+    assert await store.departure(bob) is None
+    # Without a posting, and a later departure from another table replaces it.
+    await store.append(row.table_id, row.shard, owner, epoch, write(4, releases=[bob]))
+    assert await store.departure(bob) == (row.table_id, 3)
+    await store.append(other.table_id, other.shard, owner, epoch, write(1, claims=[(ann, 0)]))
+    await store.append(other.table_id, other.shard, owner, epoch, write(2, releases=[ann]))
+    assert await store.departure(ann) == (other.table_id, 0)
+
+
+# The outbox.
+
+
+async def test_postings_are_numbered_and_queued_until_sent(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    other = new_row(row.shard)
+    assert await store.create(other)
+    queued = []
+    for seq in range(1, 5):
+        result = await store.append(
+            row.table_id, row.shard, owner, epoch, write(seq, posting=seq != 2)
+        )
+        assert (result is None) == (seq == 2)
+        if result is not None:
+            queued.append(result)
+    assert [body for _, body in queued] == [
+        {"posting_no": 1, "seq": 1},
+        {"posting_no": 2, "seq": 3},
+        {"posting_no": 3, "seq": 4},
+    ]
+    ids = [outbox_id for outbox_id, _ in queued]
+    assert ids == sorted(ids)
+    assert len(set(ids)) == 3
+    assert await outbox_of(store, row.shard) == queued
+    # Only postings older than asked for, only of the shards asked for.
+    assert await store.outbox([row.shard], older_than=3600.0) == []
+    assert await store.outbox([NO_SHARD], older_than=0.0) == []
+    # The other table numbers its own postings.
+    extra = await store.append(other.table_id, row.shard, owner, epoch, write(1, posting=True))
+    assert extra is not None
+    assert extra[1] == {"posting_no": 1, "seq": 1}
+    await store.sent([ids[0], ids[2]])
+    await store.sent([])
+    await store.sent([ids[0]])  # gone already: ignored
+    assert await outbox_of(store, row.shard) == [queued[1], extra]
+    await store.sent([queued[1][0], extra[0]])
+    assert await outbox_of(store, row.shard) == []
+    # Ids only grow, even after the newest was taken out.
+    later = await store.append(row.table_id, row.shard, owner, epoch, write(5, posting=True))
+    assert later is not None
+    assert later[0] > extra[0]
+    assert later[1] == {"posting_no": 4, "seq": 5}
+
+
+# Leases and workers.
+
+
+async def test_a_lease_goes_to_one_owner_at_a_time(store: TableStorage) -> None:
+    shard = await new_shard(store)
+    ann, bob = uid("ann"), uid("bob")
+    assert await store.acquire(NO_SHARD, ann, TTL) is None  # no such shard
+    assert await store.acquire(shard, ann, TTL) == 1
+    assert await store.acquire(shard, ann, TTL) == 2  # taken again: a new epoch
+    assert await store.acquire(shard, bob, TTL) is None
+    assert await store.renew(ann, {shard: 2}, TTL) == {shard}
+    assert await store.renew(ann, {shard: 1}, TTL) == set()  # a stale epoch
+    assert await store.renew(bob, {shard: 2}, TTL) == set()
+    assert await store.renew(ann, {}, TTL) == set()
+    await store.release(bob, shard)  # not his: nothing happens
+    assert await store.acquire(shard, bob, TTL) is None
+    await store.release(ann, shard)
+    assert await store.acquire(shard, bob, TTL) == 3
+    assert await store.renew(ann, {shard: 2}, TTL) == set()
+    assert await store.acquire(shard, ann, TTL) is None
+
+
+async def test_leases_expire_unless_renewed(store: TableStorage) -> None:
+    mine, kept = await new_shard(store), await new_shard(store)
+    ann, bob = uid("ann"), uid("bob")
+    assert await store.acquire(mine, ann, 0.3) == 1
+    assert await store.acquire(kept, ann, 0.3) == 1
+    await asyncio.sleep(0.15)
+    assert await store.renew(ann, {kept: 1}, 1.0) == {kept}
+    assert await store.acquire(mine, bob, TTL) is None
+    await asyncio.sleep(0.3)
+    assert await store.acquire(mine, bob, TTL) == 2  # expired
+    assert await store.acquire(kept, bob, TTL) is None  # renewed
+    # Expired but not taken by anyone: still renewable.
+    await asyncio.sleep(0.8)
+    assert await store.renew(ann, {mine: 1, kept: 1}, TTL) == {kept}
+
+
+async def test_heartbeats_count_live_workers_and_leave_frees_leases(
+    own_store: TableStorage,
+) -> None:
+    store = own_store
+    ann, bob = uid("ann"), uid("bob")
+    assert await store.heartbeat(ann, 10.0) == 1
+    assert await store.heartbeat(bob, 10.0) == 2
+    assert await store.heartbeat(ann, 10.0) == 2
+    await asyncio.sleep(0.3)
+    assert await store.heartbeat(ann, 0.2) == 1  # Bob was not seen that recently
+    assert await store.heartbeat(ann, 10.0) == 2
+    assert await store.acquire(0, bob, TTL) == 1
+    assert await store.acquire(1, bob, TTL) == 1
+    assert await store.acquire(2, ann, TTL) == 1
+    await store.leave(bob)
+    assert await store.heartbeat(ann, 10.0) == 1
+    assert await store.acquire(0, ann, TTL) == 2
+    assert await store.acquire(1, ann, TTL) == 2
+    await store.leave(uid("nobody"))
+    assert await store.renew(ann, {0: 2, 1: 2, 2: 1}, TTL) == {0, 1, 2}
