@@ -140,27 +140,37 @@ async def current_player(
 SignedIn = Annotated[Identity, Depends(current_player)]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStore | None = None
+) -> FastAPI:
+    """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
+    ``settings`` (RabbitMQ, PostgreSQL) otherwise."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = await connect_pool(settings.database_url)
-        store = TableStore(pool)
-        await store.migrate(settings.shards)
-        bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
-        hub = Hub(bus)
-        app.state.gateway = Gateway(settings, bus, store, hub, Tokens(settings.secret), {})
-        task = asyncio.create_task(hub.run())
-        await hub.ready.wait()
-        try:
-            yield
-        finally:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-            await bus.close()
-            await pool.close()
+        async with contextlib.AsyncExitStack() as owned:
+            tables, messages = store, bus
+            if tables is None:
+                pool = await connect_pool(settings.database_url)
+                owned.push_async_callback(pool.close)
+                tables = TableStore(pool)
+                await tables.migrate(settings.shards)
+            if messages is None:
+                messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
+                owned.push_async_callback(messages.close)
+            hub = Hub(messages)
+            app.state.gateway = Gateway(
+                settings, messages, tables, hub, Tokens(settings.secret), {}
+            )
+            task = asyncio.create_task(hub.run())
+            await hub.ready.wait()
+            try:
+                yield
+            finally:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
     app.include_router(admin.router)

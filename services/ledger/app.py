@@ -77,38 +77,47 @@ class Balance(BaseModel):
     balance: int
 
 
-def create_app(settings: Settings | None = None, *, consume_postings: bool = True) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, ledger: Ledger | None = None, bus: Bus | None = None
+) -> FastAPI:
+    """The ledger's app, consuming postings from the bus; ``ledger`` and ``bus`` are given when
+    it runs embedded, and made from ``settings`` otherwise."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = await connect_pool(settings.database_url)
-        ledger = Ledger(pool, settings.starting_grant)
-        await ledger.migrate()
-        app.state.ledger = ledger
-        bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
-        tasks = [asyncio.create_task(watch(bus, ledger))]
-        if consume_postings:
-            tasks.append(asyncio.create_task(consume(bus, ledger)))
-        try:
-            yield
-        finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
-            await bus.close()
-            await pool.close()
+        async with contextlib.AsyncExitStack() as owned:
+            books, messages = ledger, bus
+            if books is None:
+                pool = await connect_pool(settings.database_url)
+                owned.push_async_callback(pool.close)
+                books = Ledger(pool, settings.starting_grant)
+                await books.migrate()
+            if messages is None:
+                messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
+                owned.push_async_callback(messages.close)
+            app.state.ledger = books
+            tasks = [
+                asyncio.create_task(watch(messages, books)),
+                asyncio.create_task(consume(messages, books)),
+            ]
+            try:
+                yield
+            finally:
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
 
     app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
 
-    def ledger() -> Ledger:
+    def the_ledger() -> Ledger:
         value: Ledger = app.state.ledger
         return value
 
     async def ready() -> bool:
         try:
-            await ledger().pool.fetchval("SELECT 1")
+            await the_ledger().pool.fetchval("SELECT 1")
         except Exception:
             return False
         return True
@@ -117,7 +126,7 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
 
     @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
     async def balance(player_id: str) -> Balance:
-        value = await ledger().balance(player_id)
+        value = await the_ledger().balance(player_id)
         if value is None:
             raise HTTPException(404, "This player has no wallet yet")
         return Balance(player_id=player_id, balance=value)
@@ -128,7 +137,7 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         before: Annotated[str | None, Query(description="a transfer id from the last page")] = None,
     ) -> dict[str, Any]:
-        page = await ledger().history(player_id, limit, before)
+        page = await the_ledger().history(player_id, limit, before)
         return {"transfers": page, "next": page[-1]["id"] if len(page) == limit else None}
 
     @app.get("/leaderboard", summary="Net winnings at the tables over a period")
@@ -137,15 +146,15 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> dict[str, Any]:
         since = datetime.now(UTC) - timedelta(days=days)
-        return {"days": days, "players": await ledger().leaderboard(since, limit)}
+        return {"days": days, "players": await the_ledger().leaderboard(since, limit)}
 
     @app.get("/tables/{table_id}/reconciliation", summary="The ledger's wallets vs the table's")
     async def reconciliation(table_id: str) -> dict[str, Any]:
-        return await ledger().reconciliation(table_id)
+        return await the_ledger().reconciliation(table_id)
 
     @app.get("/health", summary="The ledger's invariants, checked now")
     async def health() -> JSONResponse:
-        result = await ledger().check()
+        result = await the_ledger().check()
         return JSONResponse(result.as_dict(), status_code=200 if result.ok else 503)
 
     @app.post("/wallets/{player_id}/seat", response_model=Balance, summary="For table workers")
@@ -154,7 +163,7 @@ def create_app(settings: Settings | None = None, *, consume_postings: bool = Tru
         if body.after is not None:
             after = (str(body.after["table_id"]), int(body.after["posting_no"]))
         try:
-            value = await ledger().seat(player_id, body.name, body.bot, after)
+            value = await the_ledger().seat(player_id, body.name, body.bot, after)
         except Pending as pending:
             raise HTTPException(409, f"earlier postings are not applied yet: {pending}") from None
         return Balance(player_id=player_id, balance=value)

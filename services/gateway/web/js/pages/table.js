@@ -33,7 +33,6 @@ function around(pos, n, rx, ry) {
 
 function Seat({ seat, n, model, onAddBot, onJoin }) {
   const { x, y } = around(seat.pos, n, 47, 45);
-  const card = around(seat.pos, n, 30, 27);
   const acting = seat.acting && !model.between ? true : seat.acting;
   const classes = [
     'seat',
@@ -68,6 +67,11 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
     .join(' · ');
   const initial = seat.name.trim()[0] ? seat.name.trim()[0].toUpperCase() : '?';
   return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
+    ${!seat.isMe && seat.cards
+      ? html`<div class="held" aria-hidden="true">
+          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
+        </div>`
+      : null}
     <div class="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
       <div class="avatar-wrap">
         ${acting && model.remaining !== null
@@ -96,12 +100,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
           </span>`
         : null}
     </div>
-  </div>
-    ${!seat.isMe && seat.cards
-      ? html`<div class="held" style=${`--cx:${card.x}%;--cy:${card.y}%`} aria-hidden="true">
-          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
-        </div>`
-      : null}`;
+  </div>`;
 }
 
 function AddBotButton({ seat, onAdd }) {
