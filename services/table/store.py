@@ -327,7 +327,25 @@ class TableStore:
                     )
                 except asyncpg.UniqueViolationError:
                     raise SeatConflict(player_id) from None
+            queued: tuple[int, Any] | None = None
+            if write.posting is not None:
+                number: int = await conn.fetchval(
+                    "UPDATE tables.tables SET postings = postings + 1 WHERE table_id = $1"
+                    " RETURNING postings",
+                    table_id,
+                )
+                body = write.posting(number)
+                outbox_id: int = await conn.fetchval(
+                    "INSERT INTO tables.outbox (table_id, shard, body)"
+                    " VALUES ($1, $2, $3) RETURNING id",
+                    table_id,
+                    shard,
+                    body,
+                )
+                queued = outbox_id, body
             if write.seat_releases:
+                # After this command's posting is numbered: a player leaving in the command
+                # that settled their last hand must wait for that posting to be applied.
                 await conn.executemany(
                     "INSERT INTO tables.departures (player_id, table_id, posting_no)"
                     " SELECT $1, table_id, postings FROM tables.tables WHERE table_id = $2"
@@ -335,22 +353,7 @@ class TableStore:
                     " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
                     [(player_id, table_id) for player_id in write.seat_releases],
                 )
-            if write.posting is None:
-                return None
-            number: int = await conn.fetchval(
-                "UPDATE tables.tables SET postings = postings + 1 WHERE table_id = $1"
-                " RETURNING postings",
-                table_id,
-            )
-            body = write.posting(number)
-            outbox_id: int = await conn.fetchval(
-                "INSERT INTO tables.outbox (table_id, shard, body)"
-                " VALUES ($1, $2, $3) RETURNING id",
-                table_id,
-                shard,
-                body,
-            )
-            return outbox_id, body
+            return queued
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         records = await self.pool.fetch(

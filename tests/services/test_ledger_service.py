@@ -111,3 +111,48 @@ async def double_every_posting(cluster: Cluster) -> int:
                     routing_key=cluster.settings.topology.postings,
                 )
     return len(bodies)
+
+
+async def test_sitting_down_again_waits_for_the_last_tables_postings(
+    cluster: Cluster, players: list[Player]
+) -> None:
+    """A player who leaves mid-hand is settled when the hand ends; another table seats them
+    only with the ledger's answer, once it has applied that settlement."""
+    alice, bob, carol = players
+    table = await open_table(players)
+    await act(alice, table, {"kind": "start_game"})
+    rng = random.Random(24)
+    await play(players, table, rng, lambda v: v["phase"] in ("knock", "draw", "tricks"))
+    seat = bob.views[table]["seat"]
+    assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
+    [ledger] = cluster.running("ledger")
+    ledger.send_signal(signal.SIGTERM)
+    await asyncio.to_thread(ledger.wait)
+    await play([alice, carol, bob], table, rng, lambda v: v["seats"][seat]["player"] is None)
+    final = next(
+        f["view"]["result"]["delta"][seat]
+        for f in reversed(alice.frames)
+        if f["type"] in ("update", "snapshot") and f["view"]["result"]
+    )
+    other = Player(cluster.base, "Other host")
+    await other.sign_up()
+    await other.connect()
+    reply = await other.http("POST", "/api/tables", json={"seats": 3})
+    assert reply.status_code == 200
+    elsewhere = reply.json()["id"]
+    await bob.request({"type": "watch", "table": elsewhere})
+    refused = await bob.request({"type": "join", "table": elsewhere}, within=20)
+    assert refused["type"] == "reject" and refused["code"] == "cashier", refused
+    await cluster.start_ledger()
+    joined = await bob.request({"type": "join", "table": elsewhere}, within=20)
+    assert joined["type"] == "ack", joined
+    view = await bob.until(elsewhere, lambda v: v["seat"] is not None)
+    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+        balance = (await http.get(f"/players/{bob.id}/balance")).json()["balance"]
+    assert view["seats"][view["seat"]]["stack"] == balance
+    await ledger_agrees(cluster, table, [alice])
+    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+        ahead = {"name": "Bob", "after": {"table_id": table, "posting_no": 10**6}}
+        pending = await http.post(f"/wallets/{bob.id}/seat", json=ahead)
+        assert pending.status_code == 409  # postings not applied yet: no balance to sit with
+    await other.close()
