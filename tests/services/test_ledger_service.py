@@ -129,11 +129,6 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     ledger.send_signal(signal.SIGTERM)
     await asyncio.to_thread(ledger.wait)
     await play([alice, carol, bob], table, rng, lambda v: v["seats"][seat]["player"] is None)
-    final = next(
-        f["view"]["result"]["delta"][seat]
-        for f in reversed(alice.frames)
-        if f["type"] in ("update", "snapshot") and f["view"]["result"]
-    )
     other = Player(cluster.base, "Other host")
     await other.sign_up()
     await other.connect()
