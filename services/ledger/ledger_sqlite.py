@@ -1,0 +1,402 @@
+"""The ledger in an embedded SQLite file (embedded mode): ``LedgerStorage``.
+
+The same books and guarantees as the PostgreSQL ``Ledger``, with the same rules
+(``services.ledger.rules``), on a ``shared.sqlite.Database``: a posting is applied in one
+``BEGIN IMMEDIATE`` transaction (SQLite's single writer, so the balances it checks cannot move
+before it commits) that reads its table's progress, its accounts' balances, and writes its
+transfers, the accounts' new totals and the table's progress; or rolls back whole. Postings
+are applied exactly once (their id) and, per table, in order (their number): one that arrives
+early waits in ``ledger_waiting`` until the posting before it is applied.
+
+Its tables carry the prefix ``ledger_``, so the ledger can share the table service's file
+(give both stores one ``Database``), or have a file of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from services.ledger.rules import accounts, grant_posting, kind_of, settle, wallet
+from services.ledger.storage import Health, Outcome, Pending, Rejected
+from shared.messages import Posting
+from shared.sqlite import Database, first, run, run_many
+
+log = logging.getLogger("swick.ledger")
+
+SCOPE = "ledger"
+MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
+
+
+class SqliteLedger:
+    """``LedgerStorage`` over an open ``Database`` (which a ``SqliteTableStore`` may share)."""
+
+    def __init__(self, db: Database, grant: int = 4000) -> None:
+        self.db = db
+        self.grant = grant
+
+    @classmethod
+    async def open(cls, path: str | Path, grant: int = 4000) -> SqliteLedger:
+        """A ledger on its own connection to the file at ``path``; ``close()`` it when done."""
+        return cls(await Database.open(path), grant)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def migrate(self) -> None:
+        await self.db.migrate(SCOPE, MIGRATIONS)
+
+    # Wallets.
+
+    async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
+        async with self.db.write() as conn:
+            if name:
+                await run(
+                    conn,
+                    "INSERT INTO ledger_players (player_id, name, bot) VALUES (?1, ?2, ?3)"
+                    " ON CONFLICT (player_id) DO UPDATE SET name = ?2",
+                    player_id,
+                    name,
+                    bot,
+                )
+            created = await run(
+                conn,
+                "INSERT INTO ledger_accounts (name, kind) VALUES (?, 'wallet')"
+                " ON CONFLICT DO NOTHING",
+                wallet(player_id),
+            )
+            if created and self.grant:
+                await self._write(conn, grant_posting(player_id, self.grant))
+            balance = await self._balance(conn, player_id)
+        assert balance is not None
+        return balance
+
+    async def seat(
+        self, player_id: str, name: str, bot: bool, after: tuple[str, int] | None
+    ) -> int:
+        if after is not None:
+            table_id, posting_no = after
+            async with self.db.read() as conn:
+                done = await self._progress(conn, table_id)
+            if done < posting_no:
+                raise Pending(f"{table_id} is applied to {done} of {posting_no}")
+        return await self.open_wallet(player_id, name, bot)
+
+    async def balance(self, player_id: str) -> int | None:
+        async with self.db.read() as conn:
+            return await self._balance(conn, player_id)
+
+    async def _balance(self, conn: aiosqlite.Connection, player_id: str) -> int | None:
+        record = await first(
+            conn,
+            "SELECT credits - debits AS balance FROM ledger_accounts WHERE name = ?",
+            wallet(player_id),
+        )
+        return None if record is None else int(record["balance"])
+
+    async def _progress(self, conn: aiosqlite.Connection, table_id: str) -> int:
+        record = await first(
+            conn, "SELECT posting_no FROM ledger_table_progress WHERE table_id = ?", table_id
+        )
+        return 0 if record is None else int(record["posting_no"])
+
+    # Postings.
+
+    async def apply(self, posting: Posting) -> Outcome:
+        outcome, following = await self._apply_one(posting)
+        while following is not None:
+            _, following = await self._apply_one(Posting.model_validate_json(following))
+        return outcome
+
+    async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
+        """The posting's outcome, and the body of the table's posting that may follow it now
+        (the next one waiting, after an applied posting; the one the table is stuck at, after a
+        duplicate or a posting that has to wait: so a redelivery finishes an interrupted drain).
+        """
+        try:
+            async with self.db.write() as conn:
+                if posting.table_id:
+                    await run(
+                        conn,
+                        "INSERT INTO ledger_table_progress (table_id, posting_no) VALUES (?, 0)"
+                        " ON CONFLICT DO NOTHING",
+                        posting.table_id,
+                    )
+                    done = await self._progress(conn, posting.table_id)
+                    if posting.posting_no > done + 1:
+                        await run(
+                            conn,
+                            "INSERT INTO ledger_waiting (table_id, posting_no, body)"
+                            " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                            posting.table_id,
+                            posting.posting_no,
+                            posting.model_dump_json(),
+                        )
+                    if posting.posting_no != done + 1:
+                        stuck = await first(
+                            conn,
+                            "SELECT body FROM ledger_waiting WHERE table_id = ? AND posting_no = ?",
+                            posting.table_id,
+                            done + 1,
+                        )
+                        outcome: Outcome = "duplicate" if posting.posting_no <= done else "waiting"
+                        return outcome, None if stuck is None else str(stuck["body"])
+                elif await first(conn, "SELECT 1 FROM ledger_postings WHERE id = ?", posting.id):
+                    return "duplicate", None
+                return "applied", await self._write(conn, posting)
+        except sqlite3.IntegrityError as error:
+            if posting.table_id or error.sqlite_errorcode not in (
+                sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY,
+                sqlite3.SQLITE_CONSTRAINT_UNIQUE,
+            ):
+                raise
+            return "duplicate", None  # the same posting (not a table's) applied already
+        except Rejected as error:
+            log.error("rejected posting %s: %s", posting.id, error)
+            async with self.db.write() as conn:
+                await run(
+                    conn,
+                    "INSERT INTO ledger_rejected (posting_id, body, reason, at)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    posting.id,
+                    posting.model_dump_json(),
+                    str(error),
+                    self.db.now(),
+                )
+            return "rejected", None
+
+    async def _write(self, conn: aiosqlite.Connection, posting: Posting) -> str | None:
+        """Write one posting inside the caller's write transaction; the body of the table's
+        next posting if it is waiting."""
+        names = accounts(posting)
+        await run_many(
+            conn,
+            "INSERT INTO ledger_accounts (name, kind) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(name, kind_of(name)) for name in names],
+        )
+        rows = await conn.execute_fetchall(
+            "SELECT name, credits - debits AS balance FROM ledger_accounts"
+            " WHERE name IN (SELECT value FROM json_each(?))",
+            (json.dumps(names),),
+        )
+        effect = settle(posting, {row["name"]: row["balance"] for row in rows})
+        now = self.db.now()
+        table_id = posting.table_id or None
+        posting_no = posting.posting_no if table_id else None
+        await run(
+            conn,
+            "INSERT INTO ledger_postings (id, table_id, posting_no, hand_no, applied_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            posting.id,
+            table_id,
+            posting_no,
+            posting.hand_no,
+            now,
+        )
+        await run_many(
+            conn,
+            "INSERT INTO ledger_transfers"
+            " (id, posting_id, debit, credit, amount, code, table_id, hand_no, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    f"{posting.id}:{i}",
+                    posting.id,
+                    leg.debit,
+                    leg.credit,
+                    leg.amount,
+                    leg.code,
+                    table_id,
+                    posting.hand_no,
+                    now,
+                )
+                for i, leg in enumerate(posting.legs)
+            ],
+        )
+        await run_many(
+            conn,
+            "UPDATE ledger_accounts SET debits = debits + ?, credits = credits + ? WHERE name = ?",
+            [(effect.debits[name], effect.credits[name], name) for name in effect.names],
+        )
+        await run_many(
+            conn,
+            "INSERT INTO ledger_players (player_id, name, bot) VALUES (?, ?, ?)"
+            " ON CONFLICT (player_id) DO UPDATE SET name = excluded.name",
+            [(pid, name, pid in posting.bots) for pid, name in posting.names.items()],
+        )
+        if table_id is None:
+            return None
+        await run(
+            conn,
+            "UPDATE ledger_table_progress SET posting_no = ? WHERE table_id = ?",
+            posting_no,
+            table_id,
+        )
+        await run(
+            conn,
+            "DELETE FROM ledger_waiting WHERE table_id = ? AND posting_no <= ?",
+            table_id,
+            posting_no,
+        )
+        await run_many(
+            conn,
+            "INSERT INTO ledger_reconciliations"
+            " (table_id, player_id, posting_no, table_says, ledger_says, checked_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, player_id) DO UPDATE SET posting_no = excluded.posting_no,"
+            " table_says = excluded.table_says, ledger_says = excluded.ledger_says,"
+            " checked_at = excluded.checked_at",
+            [
+                (table_id, pid, posting_no, stack, says, now)
+                for pid, stack, says in effect.reconciled
+            ],
+        )
+        following = await first(
+            conn,
+            "SELECT body FROM ledger_waiting WHERE table_id = ? AND posting_no = ?",
+            table_id,
+            posting.posting_no + 1,
+        )
+        return None if following is None else str(following["body"])
+
+    # Reading.
+
+    async def history(
+        self, player_id: str, limit: int = 50, before: str | None = None
+    ) -> list[dict[str, Any]]:
+        account = wallet(player_id)
+        async with self.db.read() as conn:
+            cursor = None
+            if before is not None:
+                cursor = await first(
+                    conn, "SELECT created_at FROM ledger_transfers WHERE id = ?", before
+                )
+            rows = await conn.execute_fetchall(
+                "SELECT id, debit, credit, amount, code, table_id, hand_no, created_at"
+                " FROM ledger_transfers WHERE (debit = ?1 OR credit = ?1)"
+                " AND (?2 IS NULL OR (created_at, id) < (?2, ?4))"
+                " ORDER BY created_at DESC, id DESC LIMIT ?3",
+                (account, None if cursor is None else cursor["created_at"], limit, before),
+            )
+        return [
+            {
+                "id": row["id"],
+                "amount": row["amount"] if row["credit"] == account else -row["amount"],
+                "code": row["code"],
+                "table_id": row["table_id"],
+                "hand_no": row["hand_no"],
+                "at": datetime.fromtimestamp(row["created_at"], UTC).isoformat(),
+            }
+            for row in rows
+        ]
+
+    async def leaderboard(self, since: datetime, limit: int = 20) -> list[dict[str, Any]]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "WITH moves AS ("
+                "  SELECT credit AS account, amount FROM ledger_transfers"
+                "   WHERE code <> 'grant' AND created_at >= ?1"
+                "   AND substr(credit, 1, 7) = 'wallet:'"
+                "  UNION ALL"
+                "  SELECT debit, -amount FROM ledger_transfers"
+                "   WHERE code <> 'grant' AND created_at >= ?1"
+                "   AND substr(debit, 1, 7) = 'wallet:')"
+                " SELECT substr(account, 8) AS player_id, sum(amount) AS net,"
+                "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, 0) AS bot"
+                " FROM moves LEFT JOIN ledger_players p ON p.player_id = substr(account, 8)"
+                " GROUP BY account, p.name, p.bot ORDER BY net DESC LIMIT ?2",
+                (since.timestamp(), limit),  # naive: local time, as asyncpg takes it,
+            )
+        return [
+            {
+                "player_id": r["player_id"],
+                "name": r["name"],
+                "bot": bool(r["bot"]),
+                "net": int(r["net"]),
+            }
+            for r in rows
+        ]
+
+    async def reconciliation(self, table_id: str) -> dict[str, Any]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT r.player_id, r.posting_no, r.table_says, r.ledger_says"
+                " FROM ledger_reconciliations r JOIN ledger_accounts a"
+                " ON a.name = 'wallet:' || r.player_id WHERE r.table_id = ?"
+                " ORDER BY r.player_id",
+                (table_id,),
+            )
+            progress = await self._progress(conn, table_id)
+        players = [
+            {
+                "player_id": r["player_id"],
+                "posting_no": r["posting_no"],
+                "table_says": r["table_says"],
+                "ledger_says": r["ledger_says"],
+                "matches": r["table_says"] == r["ledger_says"],
+            }
+            for r in rows
+        ]
+        return {
+            "table_id": table_id,
+            "postings_applied": progress,
+            "players": players,
+            "matches": all(p["matches"] for p in players),
+        }
+
+    async def check(self) -> Health:
+        async with self.db.read() as conn:
+            totals = await first(
+                conn,
+                "SELECT coalesce(sum(debits), 0) AS debits, coalesce(sum(credits), 0) AS credits"
+                " FROM ledger_accounts",
+            )
+            drift = await first(
+                conn,
+                "SELECT count(*) AS n FROM ledger_accounts a LEFT JOIN ("
+                "  SELECT name, sum(d) AS d, sum(c) AS c FROM ("
+                "   SELECT debit AS name, amount AS d, 0 AS c FROM ledger_transfers"
+                "   UNION ALL SELECT credit, 0, amount FROM ledger_transfers) t GROUP BY name"
+                " ) s ON s.name = a.name"
+                " WHERE a.debits <> coalesce(s.d, 0) OR a.credits <> coalesce(s.c, 0)",
+            )
+            # A pot closes at 0 when its hand settles: every settled hand's pot nets to zero.
+            open_pots = await conn.execute_fetchall(
+                "SELECT table_id, hand_no FROM ledger_transfers"
+                " WHERE substr(debit, 1, 4) = 'pot:' OR substr(credit, 1, 4) = 'pot:'"
+                " GROUP BY table_id, hand_no"
+                " HAVING max(code NOT IN ('ante', 'carry_in'))"
+                " AND sum(CASE WHEN substr(credit, 1, 4) = 'pot:' THEN amount ELSE -amount END)"
+                " <> 0"
+            )
+            rejected = await first(conn, "SELECT count(*) AS n FROM ledger_rejected")
+            mismatches = await first(
+                conn,
+                "SELECT count(*) AS n FROM ledger_reconciliations WHERE table_says <> ledger_says",
+            )
+        assert totals is not None and drift is not None
+        assert rejected is not None and mismatches is not None
+        debits, credits = int(totals["debits"]), int(totals["credits"])
+        pots = [f"{r['table_id']}#{r['hand_no']}" for r in open_pots]
+        ok = (
+            debits == credits
+            and drift["n"] == 0
+            and not pots
+            and not rejected["n"]
+            and not mismatches["n"]
+        )
+        return Health(
+            ok=ok,
+            debits=debits,
+            credits=credits,
+            accounts_match_transfers=drift["n"] == 0,
+            open_pots=pots,
+            rejected=int(rejected["n"]),
+            mismatches=int(mismatches["n"]),
+        )
