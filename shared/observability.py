@@ -7,8 +7,10 @@ parsed by log tools alike. Metrics are module-level so any part of a service can
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 import uvicorn
 from fastapi import FastAPI, Response
@@ -90,5 +92,24 @@ async def serve_probes(ready: Callable[[], Awaitable[bool]], host: str, port: in
     """For services without an HTTP API of their own: the probes on ``host:port``."""
     app = FastAPI(title="probes", docs_url=None, redoc_url=None, openapi_url=None)
     add_probes(app, ready)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    await server.serve()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+    await serve_in_task(QuietServer(config))
+
+
+class QuietServer(uvicorn.Server):
+    """A uvicorn server that leaves signals to its process (several may share one loop)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+async def serve_in_task(server: uvicorn.Server) -> None:
+    """Serve until cancelled, then shut down gracefully (connections and lifespan closed)."""
+    serving = asyncio.ensure_future(server.serve())
+    try:
+        await asyncio.shield(serving)
+    except asyncio.CancelledError:
+        server.should_exit = True
+        await serving
+        raise
