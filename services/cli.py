@@ -117,10 +117,27 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _up(args: argparse.Namespace) -> int:
     from services.serve import until_stopped
-    from services.up import up
+    from services.up import services_reachable, up
+    from shared.observability import configure_logging
     from shared.settings import Settings
 
     settings = Settings.from_env()
+    if args.embedded or not services_reachable(settings):
+        from services.embedded import run_embedded
+
+        configure_logging()
+        print(
+            "Running EMBEDDED: no RabbitMQ or PostgreSQL was reachable (or --embedded was given),\n"
+            "so every service runs in this one process over an in-process bus, keeping tables\n"
+            f"and chips in {args.data}/. One machine only: no horizontal scaling, and no\n"
+            "failover. Start RabbitMQ and PostgreSQL (or name them with SWICK_AMQP_URL and\n"
+            "SWICK_DATABASE_URL) to run the services as separate processes.\n"
+            f"Open http://localhost:{args.port}/",
+            flush=True,
+        )
+        embedded = run_embedded(settings, host=args.host, port=args.port, data=Path(args.data))
+        asyncio.run(until_stopped(embedded))
+        return 0
     asyncio.run(until_stopped(up(settings, tables=args.tables, host=args.host, port=args.port)))
     return 0
 
@@ -133,6 +150,12 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--tables", type=int, default=2, help="table worker processes")
     up.add_argument("--host", default="127.0.0.1", help="the gateway's address")
     up.add_argument("--port", type=int, default=8000, help="the gateway's port")
+    up.add_argument(
+        "--embedded",
+        action="store_true",
+        help="one process, in-process bus and an SQLite file, even if services run",
+    )
+    up.add_argument("--data", default=".swick", help="embedded mode: where the database file goes")
     up.set_defaults(run=_up)
 
     serve = commands.add_parser("serve", help="run one service in this process")

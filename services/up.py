@@ -12,9 +12,11 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlparse
 
 from services.ledger.ledger import Ledger
 from services.table.store import TableStore, connect_pool
@@ -30,6 +32,28 @@ class Service:
     args: list[str]
     process: asyncio.subprocess.Process | None = field(default=None, repr=False)
     restarts: int = 0
+
+
+def services_reachable(settings: Settings) -> bool:
+    """Whether to run against RabbitMQ and PostgreSQL: yes if the environment names them, or
+    if both answer on their addresses."""
+    if os.environ.get("SWICK_AMQP_URL") or os.environ.get("SWICK_DATABASE_URL"):
+        return True
+    return all(
+        _answers(url, port)
+        for url, port in ((settings.amqp_url, 5672), (settings.database_url, 5432))
+    )
+
+
+def _answers(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 1
+        ):
+            return True
+    except OSError:
+        return False
 
 
 async def prepare(settings: Settings) -> None:

@@ -19,9 +19,10 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -122,16 +123,33 @@ class Database:
 
 
 def statements(script: str) -> list[str]:
-    """The SQL statements of ``script``, one by one (a transaction cannot run a whole script)."""
+    """The SQL statements of ``script``, one by one (a transaction cannot run a whole script):
+    cut at each semicolon that ends a statement (not one in a string or a comment)."""
     found = []
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            found.append(pending.strip())
-            pending = ""
-    if pending.strip() and not all(
-        part.strip().startswith("--") or not part.strip() for part in pending.splitlines()
-    ):
-        raise ValueError(f"incomplete SQL statement at the end: {pending.strip()[:80]}")
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            found.append(script[start : end + 1].strip())
+            start = end + 1
+    rest = [line.strip() for line in script[start:].splitlines()]
+    if any(line and not line.startswith("--") for line in rest):
+        raise ValueError(f"incomplete SQL statement at the end: {script[start:].strip()[:80]}")
     return found
+
+
+async def first(conn: aiosqlite.Connection, sql: str, *args: Any) -> aiosqlite.Row | None:
+    """The first row of a query (which runs to its end), or ``None``."""
+    rows = list(await conn.execute_fetchall(sql, args))
+    return rows[0] if rows else None
+
+
+async def run(conn: aiosqlite.Connection, sql: str, *args: Any) -> int:
+    """Run one statement; the number of rows it changed."""
+    async with conn.execute(sql, args) as cursor:
+        return cursor.rowcount
+
+
+async def run_many(conn: aiosqlite.Connection, sql: str, args: Iterable[Sequence[Any]]) -> None:
+    """Run one statement for each of ``args``."""
+    async with conn.executemany(sql, args):
+        pass

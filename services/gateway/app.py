@@ -38,7 +38,8 @@ from services.gateway import protocol as p
 from services.gateway.hub import Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
-from services.table.store import TableRow, TableStore, connect_pool
+from services.table.storage import TableRow, TableStorage
+from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared import observability as metrics
 from shared.bus import Bus, RabbitBus
@@ -60,7 +61,7 @@ FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
 class Gateway:
     settings: Settings
     bus: Bus
-    store: TableStore
+    store: TableStorage
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
@@ -141,7 +142,7 @@ SignedIn = Annotated[Identity, Depends(current_player)]
 
 
 def create_app(
-    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStore | None = None
+    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStorage | None = None
 ) -> FastAPI:
     """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
     ``settings`` (RabbitMQ, PostgreSQL) otherwise."""
@@ -150,7 +151,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as owned:
-            tables, messages = store, bus
+            tables: TableStorage | None = store
+            messages = bus
             if tables is None:
                 pool = await connect_pool(settings.database_url)
                 owned.push_async_callback(pool.close)

@@ -14,7 +14,8 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
-from services.ledger.ledger import Ledger, Pending
+from services.ledger.ledger import Ledger
+from services.ledger.storage import LedgerStorage, Pending
 from services.table.store import connect_pool
 from shared import observability as metrics
 from shared.bus import Bus, RabbitBus
@@ -26,7 +27,7 @@ log = logging.getLogger("swick.ledger")
 CONCURRENCY = 16
 
 
-async def consume(bus: Bus, ledger: Ledger) -> None:
+async def consume(bus: Bus, ledger: LedgerStorage) -> None:
     """Apply postings as they come, several tables at once, each table's in order."""
     locks: dict[str, asyncio.Lock] = {}
     slots = asyncio.Semaphore(CONCURRENCY)
@@ -56,7 +57,7 @@ async def consume(bus: Bus, ledger: Ledger) -> None:
             tasks.create_task(handle(delivery))
 
 
-async def watch(bus: Bus, ledger: Ledger, every: float = 15.0) -> None:
+async def watch(bus: Bus, ledger: LedgerStorage, every: float = 15.0) -> None:
     """Keep the invariants gauge and the postings queue depth current for the metrics."""
     while True:
         with contextlib.suppress(Exception):
@@ -78,7 +79,10 @@ class Balance(BaseModel):
 
 
 def create_app(
-    settings: Settings | None = None, *, ledger: Ledger | None = None, bus: Bus | None = None
+    settings: Settings | None = None,
+    *,
+    ledger: LedgerStorage | None = None,
+    bus: Bus | None = None,
 ) -> FastAPI:
     """The ledger's app, consuming postings from the bus; ``ledger`` and ``bus`` are given when
     it runs embedded, and made from ``settings`` otherwise."""
@@ -87,7 +91,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as owned:
-            books, messages = ledger, bus
+            books: LedgerStorage | None = ledger
+            messages = bus
             if books is None:
                 pool = await connect_pool(settings.database_url)
                 owned.push_async_callback(pool.close)
@@ -111,13 +116,13 @@ def create_app(
 
     app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
 
-    def the_ledger() -> Ledger:
-        value: Ledger = app.state.ledger
+    def the_ledger() -> LedgerStorage:
+        value: LedgerStorage = app.state.ledger
         return value
 
     async def ready() -> bool:
         try:
-            await the_ledger().pool.fetchval("SELECT 1")
+            await the_ledger().balance("")  # any query: the store answers
         except Exception:
             return False
         return True

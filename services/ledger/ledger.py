@@ -17,67 +17,43 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from shared.messages import Leg, Posting
+from services.ledger.rules import BANK, KINDS, accounts, grant_posting, kind_of, settle, wallet
+from services.ledger.storage import Health, Outcome, Pending, Rejected
+from shared.messages import Posting
 from shared.migrations import migrate
 
 log = logging.getLogger("swick.ledger")
 
 SCHEMA = "ledger"
 MIGRATIONS = Path(__file__).parent / "migrations"
-BANK = "bank"
-KINDS = frozenset({"bank", "wallet", "pot", "carry"})
 RETRIES = 20
 T = TypeVar("T")
 
-Outcome = Literal["applied", "duplicate", "waiting", "rejected"]
 Conn = asyncpg.Connection | PoolConnectionProxy
 
-
-class Rejected(Exception):
-    """A posting that breaks a rule of the ledger (an ante the wallet cannot cover)."""
-
-
-class Pending(Exception):
-    """The table's earlier postings are not all applied yet."""
-
-
-def wallet(player_id: str) -> str:
-    return f"wallet:{player_id}"
-
-
-def kind_of(account: str) -> str:
-    return account.split(":", 1)[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    ok: bool
-    debits: int
-    credits: int
-    accounts_match_transfers: bool
-    open_pots: list[str]
-    rejected: int
-    mismatches: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "debits": self.debits,
-            "credits": self.credits,
-            "balanced": self.debits == self.credits,
-            "accounts_match_transfers": self.accounts_match_transfers,
-            "open_pots": self.open_pots,
-            "rejected_postings": self.rejected,
-            "reconciliation_mismatches": self.mismatches,
-        }
+# The shared types and rules live in storage.py and rules.py; importing them from here works.
+__all__ = [
+    "BANK",
+    "KINDS",
+    "MIGRATIONS",
+    "RETRIES",
+    "SCHEMA",
+    "Health",
+    "Ledger",
+    "Outcome",
+    "Pending",
+    "Rejected",
+    "kind_of",
+    "wallet",
+]
 
 
 async def _transaction(pool: asyncpg.Pool, work: Callable[[Conn], Awaitable[T]]) -> T:
@@ -120,18 +96,7 @@ class Ledger:
                 wallet(player_id),
             )
             if created and self.grant:
-                grant = Posting(
-                    id=f"grant:{player_id}",
-                    table_id="",
-                    posting_no=0,
-                    hand_no=0,
-                    legs=(
-                        Leg(debit=BANK, credit=wallet(player_id), amount=self.grant, code="grant"),
-                    ),
-                    stacks={},
-                    names={},
-                )
-                await self._write(conn, grant)
+                await self._write(conn, grant_posting(player_id, self.grant))
             balance: int = await conn.fetchval(
                 "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
             )
@@ -245,31 +210,9 @@ class Ledger:
     async def _write(self, conn: Conn, posting: Posting) -> str | None:
         """Write one posting inside the caller's transaction (which holds its table's progress
         row); the body of the table's next posting if it is waiting."""
-        for leg in posting.legs:
-            if leg.amount <= 0:
-                raise Rejected(f"leg {leg.code} moves {leg.amount}")
-            if leg.debit == leg.credit or not {kind_of(leg.debit), kind_of(leg.credit)} <= KINDS:
-                raise Rejected(f"leg {leg.code} moves from {leg.debit} to {leg.credit}")
-        names = sorted({leg.debit for leg in posting.legs} | {leg.credit for leg in posting.legs})
-        balance = await self._lock_accounts(conn, names)
-        debits = dict.fromkeys(names, 0)
-        credits = dict.fromkeys(names, 0)
-        for leg in posting.legs:
-            if leg.code == "ante" and balance[leg.debit] < leg.amount:
-                raise Rejected(f"{leg.debit} cannot cover an ante of {leg.amount}")
-            balance[leg.debit] -= leg.amount
-            balance[leg.credit] += leg.amount
-            debits[leg.debit] += leg.amount
-            credits[leg.credit] += leg.amount
-        for name in names:
-            if kind_of(name) in ("pot", "carry") and balance[name] < 0:
-                raise Rejected(f"{name} would go below zero")
+        names = accounts(posting)  # checks the legs (Rejected) before locking anything
+        effect = settle(posting, await self._lock_accounts(conn, names))  # or Rejected
         table_id = posting.table_id or None
-        reconciled = [
-            (pid, stack, balance[wallet(pid)])
-            for pid, stack in posting.stacks.items()
-            if table_id and wallet(pid) in balance
-        ]
         following: str | None = await conn.fetchval(
             "WITH posting AS ("
             "  INSERT INTO ledger.postings (id, table_id, posting_no, hand_no)"
@@ -312,15 +255,15 @@ class Ledger:
             [leg.credit for leg in posting.legs],
             [leg.amount for leg in posting.legs],
             [leg.code for leg in posting.legs],
-            names,
-            [debits[name] for name in names],
-            [credits[name] for name in names],
+            effect.names,
+            [effect.debits[name] for name in effect.names],
+            [effect.credits[name] for name in effect.names],
             list(posting.names),
             list(posting.names.values()),
             [pid in posting.bots for pid in posting.names],
-            [pid for pid, _, _ in reconciled],
-            [stack for _, stack, _ in reconciled],
-            [says for _, _, says in reconciled],
+            [pid for pid, _, _ in effect.reconciled],
+            [stack for _, stack, _ in effect.reconciled],
+            [says for _, _, says in effect.reconciled],
         )
         return following
 

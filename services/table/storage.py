@@ -122,8 +122,19 @@ class TableStorage(Protocol):
         snapshot's seq, in seq order (all batches when it has no snapshot), read as of one
         moment; ``None`` if there is no such table."""
 
+    async def overview(self) -> dict[str, Any]:
+        """For operators: ``{"tables": [...], "shards": [...], "workers": [...]}``.
+
+        Tables: those ``live_tables`` would wake (all shards), the most recently updated first,
+        at most 200, each ``{"table_id", "phase", "seq", "shard", "private", "players"`` (the
+        names of the seats taken, in seat order), ``"updated_at"`` (ISO 8601 with its UTC
+        offset)``}``. Shards: every lease row by shard, ``{"shard", "owner", "epoch", "live"}``
+        (``live``: unexpired). Workers: every worker remembered, by id, ``{"worker_id",
+        "seen_s_ago"}``.
+        """
+
     async def departure(self, player_id: str) -> tuple[str, int] | None:
-        """The table a player last left, and the table's posting count when they left (the
+        """The table a player last left, and the table's posting count once they left (the
         number of the last posting that may have settled their chips there)."""
 
     async def events(self, table_id: str) -> list[Any]:
@@ -139,10 +150,11 @@ class TableStorage(Protocol):
         checks the lease before writing.
 
         Writes the events at ``write.seq``, the table's summary (seq, phase, seats, deadline,
-        updated now), the snapshot if any, releases then claims seats, and records a departure
-        (with the table's posting count before this write) for each released player. With a
-        posting, the table's posting count goes up by one, ``write.posting(count)`` gives the
-        body, and it is queued in the outbox: returns (outbox id, body); else ``None``.
+        updated now), the snapshot if any, and releases then claims seats. With a posting, the
+        table's posting count goes up by one, ``write.posting(count)`` gives the body, and it
+        is queued in the outbox: returns (outbox id, body); else ``None``. Each released player
+        gets a departure with the table's posting count after this write (so one who leaves in
+        the command that settled their hand waits for that posting).
 
         Raises, having written nothing:
         ``Fenced`` if ``owner``/``epoch`` no longer match the shard's lease (whether or not it

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
 from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
-from shared.sqlite import Database
+from shared.sqlite import Database, first, run, run_many
 
 SCOPE = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
@@ -42,22 +43,6 @@ def _row(record: aiosqlite.Row) -> TableRow:
     )
 
 
-async def _first(conn: aiosqlite.Connection, sql: str, *args: Any) -> aiosqlite.Row | None:
-    rows = list(await conn.execute_fetchall(sql, args))
-    return rows[0] if rows else None
-
-
-async def _run(conn: aiosqlite.Connection, sql: str, *args: Any) -> int:
-    """Run one statement; the number of rows it changed."""
-    async with conn.execute(sql, args) as cursor:
-        return cursor.rowcount
-
-
-async def _run_many(conn: aiosqlite.Connection, sql: str, args: Iterable[Sequence[Any]]) -> None:
-    async with conn.executemany(sql, args):
-        pass
-
-
 class SqliteTableStore:
     """``TableStorage`` over an open ``Database`` (which a ``SqliteLedger`` may share)."""
 
@@ -75,7 +60,7 @@ class SqliteTableStore:
     async def migrate(self, shards: int) -> None:
         await self.db.migrate(SCOPE, MIGRATIONS)
         async with self.db.write() as conn:
-            await _run_many(
+            await run_many(
                 conn,
                 "INSERT INTO tables_leases (shard) VALUES (?) ON CONFLICT DO NOTHING",
                 [(shard,) for shard in range(shards)],
@@ -86,7 +71,7 @@ class SqliteTableStore:
     async def acquire(self, shard: int, owner: str, ttl: float) -> int | None:
         async with self.db.write() as conn:
             now = self.db.now()
-            record = await _first(
+            record = await first(
                 conn,
                 "UPDATE tables_leases SET owner = ?2, epoch = epoch + 1, expires_at = ?3 + ?4"
                 " WHERE shard = ?1 AND (expires_at < ?3 OR owner = ?2) RETURNING epoch",
@@ -104,7 +89,7 @@ class SqliteTableStore:
         async with self.db.write() as conn:
             expires = self.db.now() + ttl
             for shard, epoch in epochs.items():
-                if await _run(
+                if await run(
                     conn,
                     "UPDATE tables_leases SET expires_at = ?"
                     " WHERE shard = ? AND epoch = ? AND owner = ?",
@@ -118,7 +103,7 @@ class SqliteTableStore:
 
     async def release(self, owner: str, shard: int) -> None:
         async with self.db.write() as conn:
-            await _run(
+            await run(
                 conn,
                 "UPDATE tables_leases SET expires_at = ? WHERE shard = ? AND owner = ?",
                 FREE,
@@ -129,15 +114,15 @@ class SqliteTableStore:
     async def heartbeat(self, worker_id: str, window: float) -> int:
         async with self.db.write() as conn:
             now = self.db.now()
-            await _run(
+            await run(
                 conn,
                 "INSERT INTO tables_workers (worker_id, seen_at) VALUES (?1, ?2)"
                 " ON CONFLICT (worker_id) DO UPDATE SET seen_at = ?2",
                 worker_id,
                 now,
             )
-            await _run(conn, "DELETE FROM tables_workers WHERE seen_at < ?", now - FORGET_WORKERS)
-            record = await _first(
+            await run(conn, "DELETE FROM tables_workers WHERE seen_at < ?", now - FORGET_WORKERS)
+            record = await first(
                 conn, "SELECT count(*) AS n FROM tables_workers WHERE seen_at > ?", now - window
             )
         assert record is not None
@@ -145,17 +130,17 @@ class SqliteTableStore:
 
     async def leave(self, worker_id: str) -> None:
         async with self.db.write() as conn:
-            await _run(
+            await run(
                 conn, "UPDATE tables_leases SET expires_at = ? WHERE owner = ?", FREE, worker_id
             )
-            await _run(conn, "DELETE FROM tables_workers WHERE worker_id = ?", worker_id)
+            await run(conn, "DELETE FROM tables_workers WHERE worker_id = ?", worker_id)
 
     # Tables.
 
     async def create(self, row: TableRow) -> bool:
         async with self.db.write() as conn:
             now = self.db.now()
-            created = await _run(
+            created = await run(
                 conn,
                 "INSERT INTO tables_tables (table_id, game, shard, config, private, invite_code,"
                 " created_at, seq, phase, seats, deadline, updated_at)"
@@ -177,12 +162,12 @@ class SqliteTableStore:
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self.db.read() as conn:
-            record = await _first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
+            record = await first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
         return None if record is None else _row(record)
 
     async def by_invite(self, code: str) -> TableRow | None:
         async with self.db.read() as conn:
-            record = await _first(conn, "SELECT * FROM tables_tables WHERE invite_code = ?", code)
+            record = await first(conn, "SELECT * FROM tables_tables WHERE invite_code = ?", code)
         return None if record is None else _row(record)
 
     async def lobby(self, limit: int = 200) -> list[TableRow]:
@@ -205,10 +190,10 @@ class SqliteTableStore:
 
     async def load(self, table_id: str) -> Stored | None:
         async with self.db.read() as conn:
-            record = await _first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
+            record = await first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
             if record is None:
                 return None
-            snap = await _first(
+            snap = await first(
                 conn,
                 "SELECT seq, state FROM tables_snapshots WHERE table_id = ?"
                 " ORDER BY seq DESC LIMIT 1",
@@ -225,9 +210,53 @@ class SqliteTableStore:
             [(row["seq"], json.loads(row["events"])) for row in rows],
         )
 
+    async def overview(self) -> dict[str, Any]:
+        async with self.db.read() as conn:
+            now = self.db.now()
+            tables = await conn.execute_fetchall(
+                "SELECT table_id, phase, seq, seats, private, shard, updated_at"
+                " FROM tables_tables WHERE phase NOT IN ('lobby', 'ended', 'closed')"
+                " ORDER BY updated_at DESC LIMIT 200"
+            )
+            leases = await conn.execute_fetchall(
+                "SELECT shard, owner, epoch, expires_at > ? AS live FROM tables_leases"
+                " ORDER BY shard",
+                (now,),
+            )
+            workers = await conn.execute_fetchall(
+                "SELECT worker_id, ? - seen_at AS age FROM tables_workers ORDER BY worker_id",
+                (now,),
+            )
+        return {
+            "tables": [
+                {
+                    "table_id": r["table_id"],
+                    "phase": r["phase"],
+                    "seq": r["seq"],
+                    "shard": r["shard"],
+                    "private": bool(r["private"]),
+                    "players": [s["name"] for s in json.loads(r["seats"]) if s],
+                    "updated_at": datetime.fromtimestamp(r["updated_at"], UTC).isoformat(),
+                }
+                for r in tables
+            ],
+            "shards": [
+                {
+                    "shard": r["shard"],
+                    "owner": r["owner"],
+                    "epoch": r["epoch"],
+                    "live": bool(r["live"]),
+                }
+                for r in leases
+            ],
+            "workers": [
+                {"worker_id": r["worker_id"], "seen_s_ago": float(r["age"])} for r in workers
+            ],
+        }
+
     async def departure(self, player_id: str) -> tuple[str, int] | None:
         async with self.db.read() as conn:
-            record = await _first(
+            record = await first(
                 conn,
                 "SELECT table_id, posting_no FROM tables_departures WHERE player_id = ?",
                 player_id,
@@ -243,7 +272,7 @@ class SqliteTableStore:
 
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
         async with self.db.read() as conn:
-            record = await _first(
+            record = await first(
                 conn, "SELECT table_id, seat FROM tables_seatings WHERE player_id = ?", player_id
             )
         return None if record is None else (record["table_id"], record["seat"])
@@ -253,13 +282,13 @@ class SqliteTableStore:
     ) -> tuple[int, Any] | None:
         async with self.db.write() as conn:
             now = self.db.now()
-            lease = await _first(
+            lease = await first(
                 conn, "SELECT owner, epoch FROM tables_leases WHERE shard = ?", shard
             )
             if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
                 raise Fenced(f"shard {shard} is no longer ours")
             # The seq first (as PostgreSQL checks the primary key before the action id).
-            if await _first(
+            if await first(
                 conn,
                 "SELECT 1 FROM tables_events WHERE table_id = ? AND seq = ?",
                 table_id,
@@ -267,7 +296,7 @@ class SqliteTableStore:
             ):
                 raise Fenced(f"{table_id} seq {write.seq} was written by another worker")
             try:
-                await _run(
+                await run(
                     conn,
                     "INSERT INTO tables_events (table_id, seq, action_id, events, written_at)"
                     " VALUES (?, ?, ?, ?, ?)",
@@ -281,7 +310,7 @@ class SqliteTableStore:
                 if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_UNIQUE:
                     raise DuplicateAction(write.action_id) from None
                 raise
-            await _run(
+            await run(
                 conn,
                 "UPDATE tables_tables SET seq = ?, phase = ?, seats = ?, deadline = ?,"
                 " updated_at = ? WHERE table_id = ?",
@@ -293,7 +322,7 @@ class SqliteTableStore:
                 table_id,
             )
             if write.snapshot is not None:
-                await _run(
+                await run(
                     conn,
                     "INSERT INTO tables_snapshots (table_id, seq, state) VALUES (?, ?, ?)",
                     table_id,
@@ -301,14 +330,14 @@ class SqliteTableStore:
                     json.dumps(write.snapshot),
                 )
             if write.seat_releases:
-                await _run_many(
+                await run_many(
                     conn,
                     "DELETE FROM tables_seatings WHERE table_id = ? AND player_id = ?",
                     [(table_id, player_id) for player_id in write.seat_releases],
                 )
             for player_id, seat in write.seat_claims:
                 try:
-                    await _run(
+                    await run(
                         conn,
                         "INSERT INTO tables_seatings (player_id, table_id, seat) VALUES (?, ?, ?)",
                         player_id,
@@ -319,8 +348,31 @@ class SqliteTableStore:
                     if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
                         raise SeatConflict(player_id) from None
                     raise
+            queued: tuple[int, Any] | None = None
+            if write.posting is not None:
+                counted = await first(
+                    conn,
+                    "UPDATE tables_tables SET postings = postings + 1 WHERE table_id = ?"
+                    " RETURNING postings",
+                    table_id,
+                )
+                assert counted is not None
+                body = write.posting(int(counted["postings"]))
+                outbox = await first(
+                    conn,
+                    "INSERT INTO tables_outbox (table_id, shard, body, created_at)"
+                    " VALUES (?, ?, ?, ?) RETURNING id",
+                    table_id,
+                    shard,
+                    json.dumps(body),
+                    now,
+                )
+                assert outbox is not None
+                queued = int(outbox["id"]), body
             if write.seat_releases:
-                await _run_many(
+                # After this command's posting is numbered: a player leaving in the command
+                # that settled their last hand must wait for that posting to be applied.
+                await run_many(
                     conn,
                     "INSERT INTO tables_departures (player_id, table_id, posting_no)"
                     " SELECT ?, table_id, postings FROM tables_tables WHERE table_id = ?"
@@ -328,27 +380,7 @@ class SqliteTableStore:
                     " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
                     [(player_id, table_id) for player_id in write.seat_releases],
                 )
-            if write.posting is None:
-                return None
-            counted = await _first(
-                conn,
-                "UPDATE tables_tables SET postings = postings + 1 WHERE table_id = ?"
-                " RETURNING postings",
-                table_id,
-            )
-            assert counted is not None
-            body = write.posting(int(counted["postings"]))
-            queued = await _first(
-                conn,
-                "INSERT INTO tables_outbox (table_id, shard, body, created_at)"
-                " VALUES (?, ?, ?, ?) RETURNING id",
-                table_id,
-                shard,
-                json.dumps(body),
-                now,
-            )
-            assert queued is not None
-            return int(queued["id"]), body
+            return queued
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         async with self.db.read() as conn:
@@ -363,7 +395,7 @@ class SqliteTableStore:
     async def sent(self, ids: Sequence[int]) -> None:
         if ids:
             async with self.db.write() as conn:
-                await _run(
+                await run(
                     conn,
                     "DELETE FROM tables_outbox WHERE id IN (SELECT value FROM json_each(?))",
                     json.dumps(list(ids)),

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import httpx
 
+from services.ledger.storage import LedgerStorage, Pending
 from shared.games.lifecycle import Player
 
 
@@ -55,3 +56,23 @@ class LedgerWallets:
                     "Your chips from your last table are still being counted: try again shortly"
                 )
             await asyncio.sleep(0.1)
+
+
+class LocalWallets:
+    """Asks a ledger in the same process (embedded mode), waiting a little for it to catch up."""
+
+    def __init__(self, ledger: LedgerStorage, *, patience: float = 3.0) -> None:
+        self.ledger = ledger
+        self.patience = patience
+
+    async def seat(self, player: Player, after: tuple[str, int] | None) -> int:
+        deadline = time.monotonic() + self.patience
+        while True:
+            try:
+                return await self.ledger.seat(player.id, player.name, player.bot is not None, after)
+            except Pending:
+                if time.monotonic() > deadline:
+                    raise WalletUnavailable(
+                        "Your chips from your last table are still being counted: try again shortly"
+                    ) from None
+                await asyncio.sleep(0.1)

@@ -28,7 +28,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from services.table.store import DuplicateAction, Fenced, SeatConflict, TableRow, TableStore, Write
+from services.table.storage import (
+    DuplicateAction,
+    Fenced,
+    SeatConflict,
+    TableRow,
+    TableStorage,
+    Write,
+)
 from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
 from shared import observability as metrics
@@ -109,7 +116,7 @@ class TableWorker:
     def __init__(
         self,
         bus: Bus,
-        store: TableStore,
+        store: TableStorage,
         wallets: Wallets,
         *,
         worker_id: str | None = None,

@@ -1,9 +1,10 @@
-"""Fixtures for the storage contract tests: each suite runs against PostgreSQL and SQLite.
+"""Contract tests: one suite per interface, run against each of its implementations.
 
-The PostgreSQL stores use the session's database (shared with the other tests of the session,
-so every test uses ids of its own); a test that needs the database to itself (global counts,
-deliberately broken data) gets a fresh one, created and dropped around it. The SQLite stores
-get a new file in the test's ``tmp_path``.
+For the storage suites (PostgreSQL and SQLite): the PostgreSQL stores use the session's
+database (shared with the other tests of the session, so every test uses ids of its own); a
+test that needs the database to itself (global counts, deliberately broken data) gets a fresh
+one, created and dropped around it. The SQLite stores get a new file in the test's
+``tmp_path``.
 """
 
 from __future__ import annotations

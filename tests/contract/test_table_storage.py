@@ -1,9 +1,14 @@
 """The contract of ``TableStorage``, one suite run against PostgreSQL and SQLite.
 
 Tables, the log and its snapshots, fencing (a stale epoch or another owner writes nothing),
-duplicate actions, one seat per player, departures, the outbox, leases and heartbeats.
-The PostgreSQL store is the session's database, where table workers of other tests may hold
-the low shards: the tests here take shards of their own from ``FIRST_SHARD`` up.
+duplicate actions, one seat per player, departures, the outbox, leases, heartbeats and the
+operators' overview.
+
+Shard leases are one global namespace (the session's database has exactly the running
+cluster's shards, held by its workers, and its operator page lists them all), so the
+PostgreSQL store here is a database of this module, created and dropped around it; each test
+still takes ids and shards of its own. Tests of counts over everything (workers, the
+overview) get a database of their own.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import itertools
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +36,7 @@ from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
 from tests.contract.conftest import BACKENDS, fresh_database, uid
 
-FIRST_SHARD = 1000
+FIRST_SHARD = 0
 NO_SHARD = -1  # a shard without a lease row
 _shards = itertools.count(FIRST_SHARD)
 TTL = 30.0
@@ -39,15 +45,17 @@ TTL = 30.0
 # Stores.
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def postgres_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
-    pool = await connect_pool(settings.database_url, size=4)
-    try:
-        store = TableStore(pool)
-        await store.migrate(settings.shards)
-        yield store
-    finally:
-        await pool.close()
+    async with fresh_database(settings.database_url) as dsn:
+        pool = await connect_pool(dsn, size=4)
+        try:
+            store = TableStore(pool)
+            await store.migrate(8)
+            await store.migrate(8)  # again: nothing to do
+            yield store
+        finally:
+            await pool.close()
 
 
 @pytest.fixture
@@ -63,7 +71,8 @@ async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest) -> TableStorage:
-    """The store of one backend, shared with other tests (so: ids and shards of our own)."""
+    """The store of one backend, shared with this module's tests (so: ids and shards of our
+    own)."""
     value: TableStorage = request.getfixturevalue(f"{request.param}_table_store")
     return value
 
@@ -92,7 +101,7 @@ async def sqlite_own_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
 
 @pytest.fixture(params=BACKENDS)
 def own_store(request: pytest.FixtureRequest) -> TableStorage:
-    """A store in a database of its own (for counts over all workers)."""
+    """A store in a database of its own (for counts over everything)."""
     value: TableStorage = request.getfixturevalue(f"{request.param}_own_table_store")
     return value
 
@@ -108,13 +117,13 @@ async def new_shard(store: TableStorage) -> int:
 
 
 def new_row(
-    shard: int, *, private: bool = False, phase: str = "lobby", table_id: str | None = None
+    shard: int, *, private: bool = True, phase: str = "lobby", table_id: str | None = None
 ) -> TableRow:
     return TableRow(
         table_id=table_id or uid("t"),
         game="swick",
         shard=shard,
-        config={"seats": 4, "ante": 10, "nested": {"a": [1, 2, None]}},
+        config={"seats": 4, "antes": [3, 6], "timer_ms": 30_000, "extra": {"a": [1, None]}},
         private=private,
         invite_code=uid("inv"),
         seq=0,
@@ -139,7 +148,7 @@ def write(
         action_id=action or f"a{seq}",
         events=[{"kind": "e", "seq": seq, "n": 1}, {"kind": "f", "seq": seq, "n": 2}],
         phase=phase,
-        seats=[seq, None],
+        seats=[{"id": f"p{seq}", "name": "Pat", "stack": seq}, None],
         deadline=1_700_000_000_000 + seq,
         snapshot=snapshot,
         posting=(lambda number: {"posting_no": number, "seq": seq}) if posting else None,
@@ -169,7 +178,7 @@ async def outbox_of(store: TableStorage, shard: int) -> list[tuple[int, Any]]:
 
 async def test_create_then_read_by_id_and_invite(store: TableStorage) -> None:
     shard = await new_shard(store)
-    row = new_row(shard, private=True)
+    row = new_row(shard)
     assert await store.create(row)
     assert await store.table(row.table_id) == row
     assert await store.by_invite(row.invite_code) == row
@@ -191,10 +200,10 @@ async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStora
     epoch = await store.acquire(shard, owner, TTL)
     assert epoch is not None
     first, second, hidden, closed = (
+        new_row(shard, private=False),
+        new_row(shard, private=False),
         new_row(shard),
-        new_row(shard),
-        new_row(shard, private=True),
-        new_row(shard, phase="closed"),
+        new_row(shard, private=False, phase="closed"),
     )
     for row in (first, second, hidden, closed):
         assert await store.create(row)
@@ -211,6 +220,8 @@ async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStora
     await store.append(second.table_id, shard, owner, epoch, write(1, phase="closed"))
     assert await listed() == [first.table_id]
     assert len(await store.lobby(limit=1)) == 1
+    await store.append(first.table_id, shard, owner, epoch, write(2, phase="closed"))
+    assert await listed() == []
 
 
 async def test_live_tables_are_those_of_the_shard_in_play(store: TableStorage) -> None:
@@ -392,16 +403,16 @@ async def test_departures_remember_the_posting_that_settled_a_player(
         row.table_id, row.shard, owner, epoch, write(1, claims=[(ann, 0), (bob, 1)], posting=True)
     )
     await store.append(row.table_id, row.shard, owner, epoch, write(2, posting=True))
-    # Ann leaves with the table's third posting: her departure points at the second, the last
-    # one before the write that released her.
+    # Ann leaves in the command that makes the table's third posting (her last hand settled):
+    # her departure points at that posting.
     queued = await store.append(
         row.table_id, row.shard, owner, epoch, write(3, releases=[ann], posting=True)
     )
     assert queued is not None
     assert queued[1]["posting_no"] == 3
-    assert await store.departure(ann) == (row.table_id, 2)
+    assert await store.departure(ann) == (row.table_id, 3)
     assert await store.departure(bob) is None
-    # Without a posting, and a later departure from another table replaces it.
+    # Without a posting: the table's last one; a later departure from another table replaces it.
     await store.append(row.table_id, row.shard, owner, epoch, write(4, releases=[bob]))
     assert await store.departure(bob) == (row.table_id, 3)
     await store.append(other.table_id, other.shard, owner, epoch, write(1, claims=[(ann, 0)]))
@@ -511,3 +522,50 @@ async def test_heartbeats_count_live_workers_and_leave_frees_leases(
     assert await store.acquire(1, ann, TTL) == 2
     await store.leave(uid("nobody"))
     assert await store.renew(ann, {0: 2, 1: 2, 2: 1}, TTL) == {0, 1, 2}
+
+
+async def test_the_overview_shows_live_tables_shards_and_workers(own_store: TableStorage) -> None:
+    store = own_store
+    assert await store.overview() == {
+        "tables": [],
+        "shards": [{"shard": k, "owner": None, "epoch": 0, "live": False} for k in range(4)],
+        "workers": [],
+    }
+    assert await store.heartbeat("w-b", 10.0) == 1
+    assert await store.heartbeat("w-a", 10.0) == 2
+    assert await store.acquire(1, "w-a", TTL) == 1
+    assert await store.acquire(2, "w-b", TTL) == 1
+    await store.release("w-b", 2)
+    rows = {phase: new_row(1, phase=phase) for phase in ("lobby", "ante", "play", "ended")}
+    for row in rows.values():
+        assert await store.create(row)
+        await asyncio.sleep(0.002)
+    seats = [None, {"id": "p1", "name": "Pat"}, {"id": "p2", "name": "Sam"}]
+    await store.append(
+        rows["ante"].table_id, 1, "w-a", 1, replace(write(1, phase="play"), seats=seats)
+    )
+    overview = await store.overview()
+    assert [t["table_id"] for t in overview["tables"]] == [
+        rows["ante"].table_id,
+        rows["play"].table_id,
+    ]
+    latest = overview["tables"][0]
+    assert {k: v for k, v in latest.items() if k != "updated_at"} == {
+        "table_id": rows["ante"].table_id,
+        "phase": "play",
+        "seq": 1,
+        "shard": 1,
+        "private": True,
+        "players": ["Pat", "Sam"],
+    }
+    updated = datetime.fromisoformat(latest["updated_at"])
+    assert updated.utcoffset() == timedelta(0)
+    assert abs((datetime.now(UTC) - updated).total_seconds()) < 60
+    assert overview["shards"] == [
+        {"shard": 0, "owner": None, "epoch": 0, "live": False},
+        {"shard": 1, "owner": "w-a", "epoch": 1, "live": True},
+        {"shard": 2, "owner": "w-b", "epoch": 1, "live": False},
+        {"shard": 3, "owner": None, "epoch": 0, "live": False},
+    ]
+    assert [w["worker_id"] for w in overview["workers"]] == ["w-a", "w-b"]
+    assert all(0 <= w["seen_s_ago"] < 5 for w in overview["workers"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 from tests.services.client import Player
@@ -38,10 +40,11 @@ async def test_create_list_and_invite(cluster: Cluster) -> None:
     assert reply.status_code == 200, reply.text
     created = reply.json()
     assert created["invite_code"]
-    for _ in range(50):
+    for _ in range(100):
         listed = {t["id"]: t for t in (await host.http("GET", "/api/tables")).json()}
         if created["id"] in listed and listed[created["id"]]["seats"][4]:
             break
+        await asyncio.sleep(0.1)
     table = listed[created["id"]]
     assert table["antes"] == [3, 9] and table["timer_seconds"] == 45 and not table["in_progress"]
     assert [s and s["bot"] for s in table["seats"]] == [None, None, "easy", None, "hard"]

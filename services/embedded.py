@@ -1,0 +1,68 @@
+"""Every service in one process, for a machine without RabbitMQ or PostgreSQL.
+
+The same gateway, table worker, bots and ledger code runs over the in-process bus and an
+SQLite file instead of the broker and the database. One machine only: no second worker can
+share the tables, and the file is the whole state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import uvicorn
+
+from services.bots.levels import LEVELS
+from services.bots.service import BotService
+from services.gateway.app import create_app as gateway_app
+from services.ledger.app import create_app as ledger_app
+from services.ledger.ledger_sqlite import SqliteLedger
+from services.table.store_sqlite import SqliteTableStore
+from services.table.wallets import LocalWallets
+from services.table.worker import TableWorker
+from shared.memory_bus import MemoryBus
+from shared.observability import QuietServer, serve_in_task
+from shared.settings import Settings
+from shared.sqlite import Database
+
+DATABASE_FILE = "swick.sqlite3"
+
+
+async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) -> None:
+    await asyncio.to_thread(data.mkdir, parents=True, exist_ok=True)
+    db = await Database.open(data / DATABASE_FILE)
+    store = SqliteTableStore(db)
+    await store.migrate(settings.shards)
+    ledger = SqliteLedger(db, settings.starting_grant)
+    await ledger.migrate()
+    bus = MemoryBus(settings.topology)
+    worker = TableWorker(bus, store, LocalWallets(ledger))
+    bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
+    ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
+    servers = [
+        QuietServer(
+            uvicorn.Config(
+                gateway_app(settings, bus=bus, store=store),
+                host=host,
+                port=port,
+                ws_max_size=65_536,
+                log_level="warning",
+            )
+        ),
+        QuietServer(
+            uvicorn.Config(
+                ledger_app(settings, ledger=ledger, bus=bus),
+                host="127.0.0.1",
+                port=ledger_port,
+                log_level="warning",
+            )
+        ),
+    ]
+    try:
+        async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(worker.run())
+            tasks.create_task(bots.run())
+            for server in servers:
+                tasks.create_task(serve_in_task(server))
+    finally:
+        await db.close()

@@ -1,0 +1,98 @@
+"""``swick up --embedded``: the whole game in one process, with no broker and no database
+server, plays a hand with bots and keeps its books balanced."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import free_port
+from tests.services.client import Player
+from tests.services.play import act, watch_when_created
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    port, ledger_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        "SWICK_LEDGER_URL": f"http://127.0.0.1:{ledger_port}",
+        "SWICK_BOT_THINK_MS": "20",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = (tmp_path / "up.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "services.cli",
+            "up",
+            "--embedded",
+            "--port",
+            str(port),
+            "--data",
+            str(tmp_path / "data"),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{ledger_port}"
+    finally:
+        process.terminate()
+        assert process.wait(15) is not None
+    assert "Running EMBEDDED" in (tmp_path / "up.log").read_text()
+
+
+async def answering(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base) as http:
+        for _ in range(100):
+            try:
+                if (await http.get("/readyz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+    raise AssertionError(f"{base} did not start")
+
+
+async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
+    base, ledger = embedded
+    await answering(base)
+    await answering(ledger)
+    player = Player(base, "Solo")
+    await player.sign_up()
+    await player.connect()
+    reply = await player.http("POST", "/api/quickplay")
+    assert reply.status_code == 200, reply.text
+    table = reply.json()["id"]
+    await watch_when_created(player, table)
+    while player.views[table]["hand_no"] < 3 or player.views[table]["phase"] not in (
+        "ante",
+        "ready",
+    ):
+        await player.wait(lambda: player.my_turn(table) or player.views[table]["hand_no"] >= 3, 30)
+        if player.my_turn(table):
+            options = [o["action"] for o in player.views[table]["options"] if o["legal"]]
+            ready = [a for a in options if a["kind"] == "ready"]
+            answer = await act(player, table, ready[0] if ready else options[-1])
+            assert answer["type"] in ("ack", "reject")
+    view = player.views[table]
+    async with httpx.AsyncClient(base_url=ledger) as http:
+        for _ in range(50):
+            health = (await http.get("/health")).json()
+            balance = (await http.get(f"/players/{player.id}/balance")).json()
+            if balance["balance"] == view["seats"][0]["stack"]:
+                break
+            await asyncio.sleep(0.1)
+    assert health["ok"], health
+    assert balance["balance"] == view["seats"][0]["stack"]
+    await player.close()
