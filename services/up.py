@@ -12,16 +12,14 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 import time
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 
 from services.ledger.ledger import Ledger
 from services.table.store import TableStore, connect_pool
 from shared.bus import RabbitBus
-from shared.settings import Settings
+from shared.settings import Settings, reachable
 
 RESTART_PAUSE = 1.0
 
@@ -40,20 +38,9 @@ def services_reachable(settings: Settings) -> bool:
     if os.environ.get("SWICK_AMQP_URL") or os.environ.get("SWICK_DATABASE_URL"):
         return True
     return all(
-        _answers(url, port)
+        reachable(url, port)
         for url, port in ((settings.amqp_url, 5672), (settings.database_url, 5432))
     )
-
-
-def _answers(url: str, default_port: int) -> bool:
-    parsed = urlparse(url)
-    try:
-        with socket.create_connection(
-            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 1
-        ):
-            return True
-    except OSError:
-        return False
 
 
 async def prepare(settings: Settings) -> None:

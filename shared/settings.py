@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass
+from urllib.parse import urlparse
 
 from shared.bus import DEFAULT_SHARDS, DEFAULT_URL, Topology
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEV_SECRET = "swick-development-secret-change-me"
+
+
+def reachable(url: str, default_port: int, timeout: float = 1.0) -> bool:
+    """Whether something accepts connections at the host and port of ``url``."""
+    parsed = urlparse(url)
+    address = (parsed.hostname or "127.0.0.1", parsed.port or default_port)
+    try:
+        with socket.create_connection(address, timeout):
+            return True
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,23 +24,12 @@ import asyncpg
 import pytest
 
 from shared.bus import DEFAULT_URL
-from shared.settings import DEFAULT_DATABASE, Settings
+from shared.settings import DEFAULT_DATABASE, Settings, reachable
 
 if TYPE_CHECKING:
     from tests.services.cluster import Cluster
 
 REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
-
-
-def _answers(url: str, default_port: int) -> bool:
-    parsed = urlparse(url)
-    try:
-        with socket.create_connection(
-            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 2
-        ):
-            return True
-    except OSError:
-        return False
 
 
 def _container(kind: str, stack: ExitStack) -> str | None:
@@ -74,9 +63,9 @@ def service_urls() -> Iterator[tuple[str, str]]:
     amqp = os.environ.get("SWICK_AMQP_URL", DEFAULT_URL)
     database = os.environ.get("SWICK_DATABASE_URL", DEFAULT_DATABASE)
     with ExitStack() as stack:
-        if not _answers(amqp, 5672):
+        if not reachable(amqp, 5672, 2):
             amqp = _container("rabbitmq", stack) or ""
-        if not _answers(database, 5432):
+        if not reachable(database, 5432, 2):
             database = _container("postgres", stack) or ""
         missing = [name for name, url in (("RabbitMQ", amqp), ("PostgreSQL", database)) if not url]
         if missing:

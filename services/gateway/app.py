@@ -492,38 +492,37 @@ class Session:
             )
 
     async def on_join(self, message: p.Join) -> None:
-        if not await self._watched(message.id, message.table):
-            return
-        player = self.conn.player
-        request_id = f"{player.id}/{message.id}"
-        self.gw.hub.expect(request_id, self.conn, message.id)
-        await _request(
-            self.gw,
-            m.Join(
-                table_id=message.table,
-                request_id=request_id,
-                player_id=player.id,
-                name=player.name,
-                seat=message.seat,
-            ),
-        )
+        if await self._watched(message.id, message.table):
+            player = self.conn.player
+            await self._ask(
+                message.id,
+                m.Join(
+                    table_id=message.table,
+                    request_id=f"{player.id}/{message.id}",
+                    player_id=player.id,
+                    name=player.name,
+                    seat=message.seat,
+                ),
+            )
 
     async def on_act(self, message: p.Act) -> None:
-        if not await self._watched(message.id, message.table):
-            return
-        player = self.conn.player
-        request_id = f"{player.id}/{message.id}"
-        self.gw.hub.expect(request_id, self.conn, message.id)
-        await _request(
-            self.gw,
-            m.Act(
-                table_id=message.table,
-                request_id=request_id,
-                player_id=player.id,
-                seq=message.seq,
-                action=message.action,
-            ),
-        )
+        if await self._watched(message.id, message.table):
+            player = self.conn.player
+            await self._ask(
+                message.id,
+                m.Act(
+                    table_id=message.table,
+                    request_id=f"{player.id}/{message.id}",
+                    player_id=player.id,
+                    seq=message.seq,
+                    action=message.action,
+                ),
+            )
+
+    async def _ask(self, client_id: str, request: m.Join | m.Act) -> None:
+        """Send a request to its table; the table's outcome answers the client's message."""
+        self.gw.hub.expect(request.request_id, self.conn, client_id)
+        await _request(self.gw, request)
 
     async def on_chat(self, message: p.Chat) -> None:
         if not await self._watched(message.id, message.table):

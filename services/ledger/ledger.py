@@ -25,7 +25,16 @@ from typing import Any, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from services.ledger.rules import BANK, KINDS, accounts, grant_posting, kind_of, settle, wallet
+from services.ledger.rules import (
+    BANK,
+    KINDS,
+    accounts,
+    grant_posting,
+    kind_of,
+    reconciliation_report,
+    settle,
+    wallet,
+)
 from services.ledger.storage import Health, Outcome, Pending, Rejected
 from shared.messages import Posting
 from shared.migrations import migrate
@@ -336,22 +345,7 @@ class Ledger:
         progress = await self.pool.fetchval(
             "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
         )
-        players = [
-            {
-                "player_id": r["player_id"],
-                "posting_no": r["posting_no"],
-                "table_says": r["table_says"],
-                "ledger_says": r["ledger_says"],
-                "matches": r["table_says"] == r["ledger_says"],
-            }
-            for r in rows
-        ]
-        return {
-            "table_id": table_id,
-            "postings_applied": progress or 0,
-            "players": players,
-            "matches": all(p["matches"] for p in players),
-        }
+        return reconciliation_report(table_id, rows, progress or 0)
 
     async def check(self) -> Health:
         """The ledger's invariants, recomputed from scratch."""

@@ -23,7 +23,14 @@ from typing import Any
 
 import aiosqlite
 
-from services.ledger.rules import accounts, grant_posting, kind_of, settle, wallet
+from services.ledger.rules import (
+    accounts,
+    grant_posting,
+    kind_of,
+    reconciliation_report,
+    settle,
+    wallet,
+)
 from services.ledger.storage import Health, Outcome, Pending, Rejected
 from shared.messages import Posting
 from shared.sqlite import Database, first, run, run_many
@@ -333,22 +340,7 @@ class SqliteLedger:
                 (table_id,),
             )
             progress = await self._progress(conn, table_id)
-        players = [
-            {
-                "player_id": r["player_id"],
-                "posting_no": r["posting_no"],
-                "table_says": r["table_says"],
-                "ledger_says": r["ledger_says"],
-                "matches": r["table_says"] == r["ledger_says"],
-            }
-            for r in rows
-        ]
-        return {
-            "table_id": table_id,
-            "postings_applied": progress,
-            "players": players,
-            "matches": all(p["matches"] for p in players),
-        }
+        return reconciliation_report(table_id, rows, progress)
 
     async def check(self) -> Health:
         async with self.db.read() as conn:

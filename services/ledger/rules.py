@@ -7,8 +7,9 @@ writes that; ``settle`` raises ``Rejected`` for a posting that breaks a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from services.ledger.storage import Rejected
 from shared.messages import Leg, Posting
@@ -92,3 +93,31 @@ def settle(posting: Posting, balances: Mapping[str, int]) -> Settlement:
         if posting.table_id and wallet(pid) in balance
     ]
     return Settlement(names, debits, credits, balance, reconciled)
+
+
+class Row(Protocol):
+    """A database row read by column name (asyncpg's ``Record``, sqlite's ``Row``)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def reconciliation_report(
+    table_id: str, rows: Iterable[Row], postings_applied: int
+) -> dict[str, Any]:
+    """Each player's stack as the table last reported it against the ledger's wallet then."""
+    players = [
+        {
+            "player_id": r["player_id"],
+            "posting_no": r["posting_no"],
+            "table_says": r["table_says"],
+            "ledger_says": r["ledger_says"],
+            "matches": r["table_says"] == r["ledger_says"],
+        }
+        for r in rows
+    ]
+    return {
+        "table_id": table_id,
+        "postings_applied": postings_applied,
+        "players": players,
+        "matches": all(p["matches"] for p in players),
+    }

@@ -50,18 +50,18 @@ function Logo() {
 
 function Header({ route }) {
   const { session, status, muted, toggleMute } = useApp();
-  const link = (page, text, href) => html`<a
+  const link = (page, text, href, more = '') => html`<a
     href=${href}
     class=${route.page === page ? 'active' : ''}
     aria-current=${route.page === page ? 'page' : undefined}
-  >${text}</a>`;
+  >${text}${more ? html`<span class="nav-long">${more}</span>` : null}</a>`;
   const online = status.state === 'open';
   return html`<header class="top">
     <a class="brand" href="#/" aria-label="Swick Online, lobby"><${Logo} /><span>Swick Online</span></a>
     <nav aria-label="Main">
       ${link('lobby', 'Lobby', '#/')}
       ${link('rules', 'Rules', '#/rules')}
-      ${link('verify', 'Verify a game', '#/verify')}
+      ${link('verify', 'Verify', '#/verify', ' a game')}
     </nav>
     <div class="top-right">
       ${session

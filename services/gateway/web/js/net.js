@@ -13,6 +13,8 @@ export const nextId = () => `${PAGE_ID}-${(counter += 1)}`;
 
 const PING_EVERY = 20_000;
 const PING_PATIENCE = 10_000;
+const STABLE_AFTER = 15_000; // a connection this old counts as healthy: the backoff starts over
+export const REPLACED = 4409; // the server's close code for "this player connected elsewhere"
 
 /** The delay before reconnect attempt `attempt` (0, 1, 2...): 0.5 s doubling to 10 s, ±25%. */
 export function backoff(attempt, random = Math.random) {
@@ -30,6 +32,7 @@ export class Connection {
     this.attempt = 0;
     this.timer = null;
     this.pinger = null;
+    this.stable = null;
     this.stopped = false;
     this.status = { state: 'connecting', retryAt: null, welcome: null };
   }
@@ -47,6 +50,7 @@ export class Connection {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.stable);
     clearInterval(this.pinger);
     if (this.socket) this.socket.close();
     this.socket = null;
@@ -75,10 +79,15 @@ export class Connection {
       if (this.socket !== socket) return;
       this.socket = null;
       clearInterval(this.pinger);
+      clearTimeout(this.stable);
       this.failPending();
       if (event.code === 4401) {
         this.setStatus({ state: 'unauthorized' });
         return;
+      }
+      if (event.code === REPLACED) {
+        this.setStatus({ state: 'replaced', retryAt: null });
+        return; // another tab took over: wait for the player to take it back
       }
       if (!this.stopped) this.scheduleReconnect();
     };
@@ -107,7 +116,12 @@ export class Connection {
       return;
     }
     if (frame.type === 'welcome') {
-      this.attempt = 0;
+      // The backoff starts over only once the connection has held for a while, so that two
+      // tabs of one player that keep replacing each other slow down instead of spinning.
+      clearTimeout(this.stable);
+      this.stable = setTimeout(() => {
+        this.attempt = 0;
+      }, STABLE_AFTER);
       this.setStatus({ state: 'open', retryAt: null, welcome: frame });
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.ping(), PING_EVERY);

@@ -152,7 +152,11 @@ export function summarizeResult(view, me = null) {
       penalty: r.penalties[seat],
       set: r.sets[seat],
       delta,
-      played: r.antes[seat] > 0 || r.payouts[seat] > 0 || r.penalties[seat] > 0,
+      played:
+        Boolean(view.seats[seat] && view.seats[seat].player) ||
+        r.antes[seat] > 0 ||
+        r.payouts[seat] > 0 ||
+        r.penalties[seat] > 0,
     }))
     .filter((line) => line.played);
   let headline;
@@ -614,7 +618,9 @@ export function describeChanges(prev, next) {
 function turnText(view) {
   const decision = decisionOf(view, view.seat);
   if (!decision) return 'Your turn.';
-  return `Your turn. ${decision.prompt}${/[.?!]$/.test(decision.prompt) ? '' : '.'}`;
+  const end = /[.?!]$/.test(decision.prompt) ? '' : '.';
+  if (decision.prompt.startsWith('Your ')) return `${decision.prompt}${end}`;
+  return `Your turn. ${decision.prompt}${end}`;
 }
 
 export function isInHand(phase) {

@@ -26,7 +26,7 @@ export function SuitIcon({ suit, className = '' }) {
 export function CardFace({ code, size = 'md', kept = false }) {
   const suit = suitIndex(code);
   const rank = rankText(code);
-  const face = isFace(code);
+  const face = isFace(code) && rankText(code) !== 'A'; // J Q K get a court panel, an ace its big pip
   return html`<span class=${`card face ${size} ${isRed(code) ? 'red' : 'black'} ${face ? 'court' : ''}`}>
     <span class="corner tl"><span class="rank">${rank}</span><${SuitIcon} suit=${suit} /></span>
     <span class="centre">

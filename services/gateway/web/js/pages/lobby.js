@@ -217,15 +217,11 @@ function Balance() {
   };
   return html`<section class="panel" aria-labelledby="chips-title">
     <h2 id="chips-title">Your chips</h2>
-    <p class="balance">
-      ${value === undefined
-        ? balance.error
-          ? html`<span class="muted">${balance.error}</span>`
-          : '…'
-        : value === null
-          ? html`<span class="muted">You get your first chips when you sit down.</span>`
-          : html`<strong>${cents(value)}</strong>`}
-    </p>
+    ${value === undefined
+      ? html`<p class="muted">${balance.error || 'Counting your chips…'}</p>`
+      : value === null
+        ? html`<p class="muted">Your welcome chips arrive when you first sit down.</p>`
+        : html`<p class="balance"><strong>${cents(value)}</strong></p>`}
     <h3>Recent hands</h3>
     ${rows.length
       ? html`<ul class="transfers">
@@ -257,6 +253,25 @@ function Leaderboard() {
             )}
           </ol>`
         : html`<p class="muted">Nobody has won or lost a chip yet this week.</p>`}
+  </section>`;
+}
+
+const STEPS = [
+  ['Ante', 'The dealer sets the ante; everyone pays it, the dealer 3¢ more. That is the pot.'],
+  ['Trump', 'A card is turned for trump. The dealer, still blind, keeps it or leaves it.'],
+  ['Knock or pass', 'In turn, knock in to play the hand, or pass and lose only your ante.'],
+  ['Draw', 'Throw away up to three cards and draw as many from the stock.'],
+  ['Three tricks', 'Follow suit and beat it if you can. Each trick wins a third of the pot.'],
+  ['Go set', 'Knocked in and won no trick? Match the pot: it carries to the next hand.'],
+];
+
+function HowToPlay() {
+  return html`<section class="panel how" aria-labelledby="how-title">
+    <h2 id="how-title">How a hand goes</h2>
+    <ol class="steps">
+      ${STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
+    </ol>
+    <p class="small"><a href="#/rules">The full rules</a> · special hands: three Aces, three 7s, A-K-Q of trump win the pot at once.</p>
   </section>`;
 }
 
@@ -310,6 +325,7 @@ export function LobbyPage() {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${creating ? html`<${CreateTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
     <div class="lobby-grid">
+      <div class="main-column">
       <section class="panel tables" aria-labelledby="tables-title">
         <h2 id="tables-title">Open tables</h2>
         ${list.length
@@ -323,6 +339,8 @@ export function LobbyPage() {
             </table></div>`
           : html`<p class="muted empty">${tables.error || (tables.data ? 'No open tables right now: start one!' : 'Loading tables…')}</p>`}
       </section>
+      <${HowToPlay} />
+      </div>
       <div class="side">
         <${Balance} />
         <${Leaderboard} />

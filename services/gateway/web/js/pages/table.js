@@ -20,6 +20,7 @@ import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } f
 
 const LEVELS = ['easy', 'medium', 'hard'];
 const TRICK_FLASH_MS = 2200;
+const RESULT_MS = 9000;
 const WATCH_TRIES = 40;
 
 const randomEntropy = () =>
@@ -33,7 +34,7 @@ function around(pos, n, rx, ry) {
 
 function Seat({ seat, n, model, onAddBot, onJoin }) {
   const { x, y } = around(seat.pos, n, 47, 45);
-  const acting = seat.acting && !model.between ? true : seat.acting;
+  const acting = seat.acting;
   const classes = [
     'seat',
     seat.isMe ? 'me' : '',
@@ -85,12 +86,14 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
           ${seat.name}${seat.isMe ? html` <span class="you-tag">you</span>` : null}
           ${seat.isHost ? html` <span class="host-tag" aria-hidden="true" title="Host">★</span>` : null}
         </span>
-        ${seat.bot ? html`<span class="bot-badge">Bot · ${seat.bot}</span>` : null}
-        <span class="seat-stack">${cents(seat.stack)}</span>
+        <span class="seat-line">
+          <span class="seat-stack">${cents(seat.stack)}</span>
+          ${seat.bot ? html`<span class="bot-badge" title=${`A ${seat.bot} bot`}><${BotIcon} /> ${seat.bot}</span>` : null}
+        </span>
         <span class="seat-tags">
           ${seat.ante ? html`<span class="tag ante">Ante ${cents(seat.ante)}</span>` : null}
           ${seat.statusText ? html`<span class=${`tag status-${seat.status || 'none'}`}>${seat.statusText}</span>` : null}
-          ${seat.drew !== null ? html`<span class="tag">Drew ${seat.drew}</span>` : null}
+          ${seat.drew !== null ? html`<span class="tag drew">Drew ${seat.drew}</span>` : null}
         </span>
       </div>
       ${seat.tricks
@@ -145,8 +148,8 @@ function Centre({ model, flash }) {
     <div class="deck-area">
       ${model.trump
         ? html`<div class=${`trump ${model.trump.kept ? 'kept' : ''}`} title=${trumpTip} data-tip=${trumpTip}>
-            <span class="trump-label">${model.trump.kept ? 'Trump (kept)' : 'Trump'}</span>
             <span role="img" aria-label=${trumpTip}><${CardFace} code=${model.trump.code} size="sm" /></span>
+            <span class="trump-label">${model.trump.kept ? 'Trump · kept' : 'Trump'}</span>
           </div>`
         : null}
       ${model.stock
@@ -267,7 +270,7 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
   }
   const kind = decision ? decision.kind : null;
   return html`<div
-    class=${`hand ${kind ? `deciding ${kind}` : ''}`}
+    class=${`hand ${kind ? `deciding decide-${kind}` : ''}`}
     role="group"
     aria-label=${`Your hand: ${cards.length} cards${kind === 'play' ? '. Arrow keys to choose, Enter to lift, Enter again to play' : kind === 'draw' ? '. Arrow keys to choose, Enter to mark a discard' : ''}`}
     ref=${handRef}
@@ -374,7 +377,7 @@ function Decision({ model, lifted, selected, act, view, onClear }) {
       >${c.text}</button>`,
     );
   }
-  return html`<div class="decision" role="group" aria-labelledby="decision-prompt">
+  return html`<div class="decision" role="group" aria-labelledby="decision-prompt" data-decision=${d.kind}>
     <div class="decision-text">
       ${timer}
       <div>
@@ -474,7 +477,7 @@ function Chat({ lines, send, me }) {
     }
   };
   return html`<div class="chat">
-    <ol class="chat-log" role="log" aria-label="Table chat" ref=${logRef}>
+    <ol class="chat-log" role="log" aria-label="Table chat" tabindex="0" ref=${logRef}>
       ${lines.length
         ? lines.map(
             (line) => html`<li class=${line.player === me ? 'mine' : ''}>
@@ -542,8 +545,13 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
         </button>
       </div>
       <div role="tabpanel" id="panel-log" aria-labelledby="tab-log" hidden=${tab !== 'log'}>
-        <ol class="hand-log">
-          ${log.length ? log.slice(-60).map((entry) => html`<li key=${entry.id}>${entry.text}</li>`) : html`<li class="muted">Nothing has happened yet.</li>`}
+        <ol class="hand-log" tabindex="0" aria-label="What happened, newest first">
+          ${log.length
+            ? log
+                .slice(-80)
+                .reverse()
+                .map((entry) => html`<li key=${entry.id}>${entry.text}</li>`)
+            : html`<li class="muted">Nothing has happened yet.</li>`}
         </ol>
       </div>
       <div role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" hidden=${tab !== 'chat'}>
@@ -554,6 +562,9 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
       ? html`<section class="panel last-hand" aria-labelledby="last-title">
           <h2 id="last-title">Last hand (${model.result.handNo})</h2>
           <p>${model.result.headline}</p>
+          ${model.result.mine !== null
+            ? html`<p class="my-change">Your change: <strong class=${model.result.mine > 0 ? 'gain' : model.result.mine < 0 ? 'loss' : ''}>${signed(model.result.mine)}</strong></p>`
+            : null}
           ${model.result.sets.map((s) => html`<p class="loss small">${s.text}</p>`)}
           <p class="small">${model.result.carryText}</p>
         </section>`
@@ -578,11 +589,14 @@ export function TablePage({ table, invite, autoJoin }) {
   const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
   const logId = useRef(0);
+  const resultAt = useRef(new Map()); // hand number -> when its result arrived
   const tabRef = useRef(tab);
   tabRef.current = tab;
   const view = ts.view;
 
-  if (invite) rememberInvite(table, invite);
+  useEffect(() => {
+    if (invite) rememberInvite(table, invite);
+  }, [table, invite]);
 
   const showToast = useCallback((text, kind = 'error') => {
     setToast({ text, kind, at: Date.now() });
@@ -622,6 +636,9 @@ export function TablePage({ table, invite, autoJoin }) {
         }
         const prevView = before.view;
         const nextView = r.state.view;
+        if (nextView.result && !resultAt.current.has(nextView.result.hand_no)) {
+          resultAt.current.set(nextView.result.hand_no, prevView ? Date.now() : 0);
+        }
         if (prevView && nextView.hand_no === prevView.hand_no && nextView.played.length > prevView.played.length) {
           const trick = nextView.played[nextView.played.length - 1];
           const trumpSuit = nextView.trump_card ? suitIndex(nextView.trump_card) : null;
@@ -632,9 +649,6 @@ export function TablePage({ table, invite, autoJoin }) {
             until: Date.now() + TRICK_FLASH_MS,
             trumpSuit,
           });
-        }
-        if (prevView && nextView.game_no !== prevView.game_no && nextView.fingerprint) {
-          showToast(`Game ${nextView.game_no} started. Seed fingerprint ${nextView.fingerprint.slice(0, 16)}… — the seed is revealed when the game ends.`, 'info');
         }
       }),
     [table],
@@ -679,7 +693,10 @@ export function TablePage({ table, invite, autoJoin }) {
   useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
 
   const act = useCallback(
-    async (action) => {
+    async (chosen) => {
+      // Readying up (or setting the ante) adds this browser's own randomness to the shuffle.
+      const seeds = chosen.kind === 'ready' || chosen.kind === 'ante';
+      const action = seeds && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen;
       for (let tries = 0; tries < 5; tries++) {
         const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
         if (answer.type === 'ack') {
@@ -735,7 +752,12 @@ export function TablePage({ table, invite, autoJoin }) {
     </main>`;
   }
   const offline = app.status.state !== 'open';
-  const banner = offline
+  const banner = app.status.state === 'replaced'
+    ? html`<div class="banner" role="alert">
+        <span>This table is open in another tab or window.</span>
+        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Use it here</button>
+      </div>`
+    : offline
     ? html`<div class="banner" role="alert">
         <span>Connection lost. ${app.status.retryAt ? `Reconnecting in ${Math.max(0, Math.ceil((app.status.retryAt - Date.now()) / 1000))} s…` : 'Reconnecting…'}</span>
         <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button>
@@ -775,13 +797,15 @@ export function TablePage({ table, invite, autoJoin }) {
     const answer = await act({ kind: 'leave' });
     if (answer && answer.type === 'ack' && !model.inHand) go('/');
   };
+  // A hand's result shows between hands, and for a few seconds into the next one.
+  const fresh = model.result && Date.now() - (resultAt.current.get(model.result.handNo) || 0) < RESULT_MS;
   const resultShown =
     model.result &&
-    model.between &&
     model.phase !== 'ended' &&
-    model.result.handNo === model.handNo &&
     !closed[model.result.handNo] &&
-    !flash;
+    !flash &&
+    !model.trick.length &&
+    ((model.between && model.result.handNo === model.handNo) || fresh);
   const addBot = model.host_controls && model.host_controls.addBot.length
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
@@ -796,6 +820,15 @@ export function TablePage({ table, invite, autoJoin }) {
           ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
           ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
           ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+          ${model.fingerprint && model.phase !== 'lobby'
+            ? html`<span
+                class="fair-pill"
+                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
+                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
+              >
+                <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" /><path d="M8 12l3 3 5-6" stroke="#0b3d2a" stroke-width="2.2" fill="none" stroke-linecap="round" /></svg>
+                Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
+            : null}
           <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
         </div>
         <div class="felt-wrap">
