@@ -262,6 +262,7 @@ class TableWorker:
                 state = g.evolve(state, g.load_event(data))
         table = LiveTable(stored.row, g, state)
         self.tables[table_id] = table
+        log.info("loaded", extra={"table": table_id, "seq": g.seq(state)})
         return table
 
     async def _handle(self, shard: int, delivery: Delivery) -> None:
@@ -274,7 +275,7 @@ class TableWorker:
             log.warning("dropped a malformed request: %s", error.errors()[:1])
             return
         if shard_of(request.table_id, self.shards) != shard:
-            log.warning("dropped a request for %s on the wrong shard", request.table_id)
+            log.warning("dropped a request on the wrong shard", extra={"table": request.table_id})
             return
         if isinstance(request, m.CreateTable):
             await self._create(shard, request)
@@ -410,6 +411,7 @@ class TableWorker:
         command = g.timeout(state, f"timeout:{tick.seq}", now)
         if await self._apply_command(table, command, None):
             metrics.TIMEOUTS.inc()
+            log.info("decided on a timeout", extra={"table": table.row.table_id, "seq": tick.seq})
 
     async def _apply(
         self,
@@ -525,6 +527,10 @@ class TableWorker:
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
         metrics.COMMANDS.labels("refused").inc()
+        log.info(
+            "refused",
+            extra={"table": request.table_id, "request": request.request_id, "code": code},
+        )
         player = getattr(request, "player_id", getattr(request, "host_id", None))
         outcome = m.Outcome(
             request_id=request.request_id, player_id=player, ok=False, code=code, message=message
