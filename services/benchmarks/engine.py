@@ -63,7 +63,11 @@ def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
     in_step = 0.0
     started = clock()
     while played < hands:
-        seat = to_act(state)[0]
+        pending = to_act(state)
+        if not pending:  # set money grew past the stacks: the table waits; deal a fresh one
+            state = seated_table(seats)
+            continue
+        seat = pending[0]
         options = [option.action for option in legal_actions(state, seat) if option.legal]
         action = READY if state.phase is Phase.READY else rng.choice(options)
         command = Command(actor=seat, action=action, action_id=f"c{commands}", seq=state.seq)

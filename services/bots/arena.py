@@ -70,7 +70,11 @@ def play(
     played = commands = 0
     started = time.perf_counter()
     while played < hands:
-        seat = to_act(state)[0]
+        pending = to_act(state)
+        if not pending:  # set money grew past the stacks: the table waits; deal a fresh one
+            state = seated_table(n, seed=seed + played)
+            continue
+        seat = pending[0]
         hand_no = state.hand_no + (state.phase in BETWEEN_HANDS)  # the hand being played
         strategy = strategies[(seat + hand_no) % n]  # who sits at ``seat`` this hand
         legal = [o.action for o in legal_actions(state, seat) if o.legal]
