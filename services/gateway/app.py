@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import admin
 from services.gateway import protocol as p
-from services.gateway.hub import Connection, Hub
+from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
 from services.table.storage import TableRow, TableStorage
@@ -338,7 +338,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     conn = Connection(player)
     previous = gw.sockets.get(player.id)
     if previous is not None:
-        previous.close()  # one socket per player: the newer one wins
+        previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
     gw.sockets[player.id] = conn
     metrics.CONNECTED.set(len(gw.sockets))
     writer = asyncio.create_task(_write(websocket, conn))
@@ -396,7 +396,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
         while (frame := await conn.outbox.get()) is not None:
             await websocket.send_text(frame)
     with contextlib.suppress(Exception):
-        await websocket.close(code=1008, reason="closed by the server")
+        await websocket.close(code=conn.close_code, reason=conn.close_reason)
 
 
 def _rid(player: Identity, what: str) -> str:

@@ -27,6 +27,8 @@ from shared.bus import Bus, UpdatesQueue
 log = logging.getLogger("swick.gateway")
 
 OUTBOX_LIMIT = 512
+POLICY_VIOLATION = 1008  # floods, slow readers
+REPLACED = 4409  # the player opened another socket: the newer one wins
 
 
 @dataclass(eq=False)
@@ -37,6 +39,8 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     seen: dict[str, int] = field(default_factory=dict)  # table -> last seq sent
     closed: bool = False
+    close_code: int = POLICY_VIOLATION
+    close_reason: str = "closed by the server"
 
     def send(self, message: p.ServerMessage) -> None:
         if self.closed:
@@ -49,10 +53,11 @@ class Connection:
                 self.outbox.get_nowait()
             self.close()
 
-    def close(self) -> None:
+    def close(self, code: int = POLICY_VIOLATION, reason: str = "closed by the server") -> None:
         """No more frames: the writer sends what is queued, then closes the socket."""
         if not self.closed:
             self.closed = True
+            self.close_code, self.close_reason = code, reason
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 

@@ -385,6 +385,12 @@ function waitingText(view, me) {
   const dealer = view.dealer === null ? '' : seatName(view, view.dealer);
   switch (view.phase) {
     case 'lobby':
+      if (me !== null && view.host === me) {
+        const seated = view.seats.filter((s) => s.player).length;
+        return seated >= 3
+          ? 'Everyone is here: start the game when you are ready'
+          : `Invite players or add bots: a game needs 3 (${seated} seated)`;
+      }
       return 'Waiting for the host to start the game';
     case 'waiting':
       return 'Waiting for players: a hand needs 3 who can cover the ante';

@@ -127,7 +127,6 @@ function TrickCards({ cards, n, model, caption }) {
         <${ShownCard} code=${code} size="sm" tip=${`${name} played ${label(code)}`} />
       </span>`;
     })}
-    ${caption ? html`<span class="trick-caption">${caption}</span>` : null}
   </div>`;
 }
 
@@ -144,7 +143,10 @@ function Centre({ model, flash }) {
         model.freeRide ? ' A free ride: only the dealer anted.' : ''
       }`;
   const showFlash = flash && !model.trick.length;
-  return html`<div class="centre-hub">
+  const winner = showFlash ? model.seats[flash.winner] : null;
+  const caption = winner ? `${winner.isMe ? 'You win' : `${winner.name} wins`} the trick` : '';
+  return html`${caption ? html`<span class="trick-caption" aria-hidden="true">${caption}</span>` : null}
+  <div class="centre-hub">
     <div class="deck-area">
       ${model.trump
         ? html`<div class=${`trump ${model.trump.kept ? 'kept' : ''}`} title=${trumpTip} data-tip=${trumpTip}>
@@ -163,12 +165,7 @@ function Centre({ model, flash }) {
       ${model.trick.length
         ? html`<${TrickCards} cards=${model.trick} n=${n} model=${model} />`
         : showFlash
-          ? html`<${TrickCards}
-              cards=${flash.cards}
-              n=${n}
-              model=${model}
-              caption=${`${model.seats[flash.winner].isMe ? 'You win' : `${model.seats[flash.winner].name} wins`} the trick`}
-            />`
+          ? html`<${TrickCards} cards=${flash.cards} n=${n} model=${model} caption=${caption} />`
           : null}
     </div>
     <div class="money-area">
@@ -315,7 +312,11 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
                   : 'keep'
                 : `cannot be discarded: ${why}`
               : '';
-      const tip = `${label(card.code)}${kept}${why ? ` — ${why}` : ''}`;
+      const can =
+        card.legal === true
+          ? { play: 'you may play it', discard: 'you may discard it', draw: 'you may discard it' }[kind] || ''
+          : '';
+      const tip = `${label(card.code)}${kept}${why ? ` — ${why}` : can ? ` — ${can}` : ''}`;
       return html`<button
         type="button"
         class=${`hand-card ${state} ${isLifted || isSelected ? 'lifted' : ''} ${isSelected ? 'selected' : ''}`}
@@ -751,7 +752,8 @@ export function TablePage({ table, invite, autoJoin }) {
       <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
     </main>`;
   }
-  const offline = app.status.state !== 'open';
+  // The first connection is no loss; a later one shows the banner until the table is back.
+  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
   const banner = app.status.state === 'replaced'
     ? html`<div class="banner" role="alert">
         <span>This table is open in another tab or window.</span>
@@ -858,6 +860,15 @@ export function TablePage({ table, invite, autoJoin }) {
               }} />`
             : html`<div class="decision waiting-bar">
                 <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+                ${model.host_controls && model.host_controls.start && model.phase === 'lobby'
+                  ? html`<button
+                      type="button"
+                      class="primary"
+                      disabled=${!model.host_controls.start.legal}
+                      title=${model.host_controls.start.reason || 'Deal the first hand'}
+                      onClick=${() => act({ kind: 'start_game' })}
+                    >Start the game</button>`
+                  : null}
                 ${model.spectator && model.canJoin.length
                   ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
                   : null}

@@ -1,0 +1,277 @@
+"""Helpers for the browser tests: pages, the player's decisions through the UI, Python players
+that play the other seats, screenshots and the accessibility check."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext, Page
+
+from tests.services.client import Player
+from tests.services.play import act, watch_when_created
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+AXE = next((Path(__file__).parent / "vendor").glob("axe-core-4.*.min.js"))
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# Keeps a handle on every WebSocket the page opens, so a test can cut one like a network would.
+SOCKET_HOOK = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+    }
+  };
+})();
+"""
+
+
+class PageErrors:
+    """JavaScript errors a page raised; a test fails if there were any."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def attach(self, page: Page) -> None:
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def check(self) -> None:
+        assert not self.errors, f"JavaScript errors: {self.errors}"
+
+
+async def new_context(browser: Browser, viewport: dict[str, int] | None = None) -> BrowserContext:
+    context = await browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+    await context.add_init_script(SOCKET_HOOK)
+    context.set_default_timeout(15_000)
+    return context
+
+
+async def sign_up(page: Page, base: str, name: str, path: str = "/") -> None:
+    """Open the site and pick a name (typing it, then Enter)."""
+    await page.goto(base + path)
+    await page.fill("#name-input", name)
+    await page.press("#name-input", "Enter")
+    await page.wait_for_selector("#name-input", state="detached")
+
+
+async def token_of(page: Page) -> dict[str, str]:
+    session: dict[str, str] = json.loads(
+        await page.evaluate("localStorage.getItem('swick.session')")
+    )
+    return session
+
+
+async def decision(page: Page) -> str | None:
+    """The kind of the decision the page offers its player now, if any."""
+    found = page.locator(".my-area [data-decision]")
+    if not await found.count():
+        return None
+    with contextlib.suppress(Exception):
+        return await found.first.get_attribute("data-decision", timeout=500)
+    return None
+
+
+async def decide(page: Page, *, discard_one: bool = False) -> str | None:
+    """Take the page's pending decision with the mouse, as a careful player would."""
+    kind = await decision(page)
+    if kind is None:
+        return None
+    bar = page.locator(".my-area [data-decision]")
+    try:
+        if kind == "ante":
+            await bar.locator("button", has_text="Ante").first.click()
+        elif kind == "ready":
+            await bar.get_by_role("button", name="Ready", exact=True).click()
+        elif kind == "trump":
+            await bar.get_by_role("button", name="Leave it").click()
+        elif kind == "knock":
+            await bar.get_by_role("button", name="Knock", exact=True).click()
+        elif kind == "face_trump":
+            await bar.get_by_role("button", name="Play", exact=True).click()
+        elif kind == "draw":
+            legal = page.locator(".hand-card.legal")
+            if discard_one and await legal.count():
+                await legal.first.click()
+                await bar.get_by_role("button", name=re.compile(r"^Discard 1 & draw 1$")).click()
+            else:
+                await bar.get_by_role("button", name="Keep all").click()
+        elif kind in ("play", "discard"):
+            card = page.locator(".hand-card.legal").first
+            code = await card.get_attribute("data-card")
+            await card.click()  # lift it...
+            await page.locator(f".hand-card.lifted[data-card='{code}']").wait_for()
+            await card.click()  # ...and play it
+    except Exception:
+        return None  # the view moved on under the click (a timeout decided, another update)
+    return kind
+
+
+async def last_hand(page: Page) -> int:
+    """The number of the last hand whose result the page shows (0 if none)."""
+    title = page.locator("#last-title")
+    if not await title.count():
+        return 0
+    text = await title.inner_text()
+    match = re.search(r"\((\d+)\)", text)
+    return int(match.group(1)) if match else 0
+
+
+async def play_until(
+    pages: Sequence[Page],
+    done: Callable[[], Any],
+    within: float = 60.0,
+    **options: Any,
+) -> None:
+    """Every page takes its decisions with the mouse until ``await done()`` is true."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not await done():
+        assert loop.time() < deadline, "the hand did not finish in time"
+        acted = False
+        for page in pages:
+            acted = bool(await decide(page, **options)) or acted
+        await asyncio.sleep(0.15 if acted else 0.1)
+
+
+def money(text: str) -> int:
+    """ "−1,234¢" or "+5¢" as cents."""
+    clean = text.replace("−", "-").replace(",", "").replace("¢", "").replace("±", "").strip()
+    return int(clean)
+
+
+async def shoot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    await page.screenshot(path=str(path))
+    return path
+
+
+async def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Serious and critical accessibility violations found by axe-core on the page."""
+    if not await page.evaluate("typeof window.axe !== 'undefined'"):
+        await page.add_script_tag(path=str(AXE))
+    result: dict[str, Any] = await page.evaluate(
+        "axe.run(document, { resultTypes: ['violations'] })"
+    )
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "nodes": [n["target"] for n in v["nodes"]][:5],
+        }
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+# Python players for the other seats.
+
+
+def patient_choice(view: dict[str, Any]) -> dict[str, Any]:
+    """A plain, legal choice: ready, knock, keep the cards, the first playable card."""
+    options = [o["action"] for o in view["options"] if o["legal"]]
+    for kind in ("ready", "ante"):
+        picked = [a for a in options if a["kind"] == kind]
+        if picked:
+            return {**picked[0], "entropy": secrets.token_hex(4)}
+    for wanted in (
+        {"kind": "knock", "knock": True},
+        {"kind": "trump", "keep": False},
+        {"kind": "draw", "discards": []},
+        {"kind": "face_trump", "play": True},
+    ):
+        if any(a == wanted for a in options):
+            return wanted
+    first: dict[str, Any] = options[0]
+    return first
+
+
+def newer_than(seq: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda view: bool(view["seq"] > seq)
+
+
+class Seats:
+    """Python players who act on their turns in the background, until paused or stopped."""
+
+    def __init__(self, players: Sequence[Player], table: str) -> None:
+        self.players = list(players)
+        self.table = table
+        self.running = asyncio.Event()
+        self.running.set()
+        self.task: asyncio.Task[None] | None = None
+
+    async def _loop(self) -> None:
+        while True:
+            await self.running.wait()
+            acted = False
+            for player in self.players:
+                if not self.running.is_set() or not player.my_turn(self.table):
+                    continue
+                view = player.views[self.table]
+                answer = await act(player, self.table, patient_choice(view))
+                acted = True
+                if answer["type"] == "ack":
+                    with contextlib.suppress(TimeoutError):
+                        await player.until(self.table, newer_than(view["seq"]), 5)
+            await asyncio.sleep(0.02 if acted else 0.05)
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._loop())
+
+    def pause(self) -> None:
+        self.running.clear()
+
+    def resume(self) -> None:
+        self.running.set()
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        for player in self.players:
+            await player.close()
+
+
+@contextlib.asynccontextmanager
+async def python_table(
+    base: str, names: Sequence[str], **settings: Any
+) -> AsyncIterator[tuple[str, list[Player]]]:
+    """A table opened by Python players (the first is the host), with a seat left for a browser."""
+    players = [Player(base, name) for name in names]
+    for player in players:
+        await player.sign_up()
+        await player.connect()
+    host = players[0]
+    body = {"seats": len(players) + 1, "timer_seconds": 30, **settings}
+    reply = await host.http("POST", "/api/tables", json=body)
+    assert reply.status_code == 200, reply.text
+    table: str = reply.json()["id"]
+    for player in players:
+        await watch_when_created(player, table)
+    for player in players[1:]:
+        answer = await player.request({"type": "join", "table": table})
+        assert answer["type"] == "ack", answer
+    try:
+        yield table, players
+    finally:
+        for player in players:
+            await player.close()
+
+
+async def start_game(host: Player, table: str) -> None:
+    answer = await act(host, table, {"kind": "start_game"})
+    assert answer["type"] == "ack", answer
