@@ -105,6 +105,11 @@ def posting(
     return body
 
 
+def bot_player(table_id: str, seat: int, name: str) -> Player:
+    """A bot's identity: one per table and seat, so it has a wallet of its own."""
+    return Player(f"bot:{table_id}:{seat}", f"{name.title()} bot {seat + 1}", name)
+
+
 class Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -325,7 +330,7 @@ class TableWorker:
                 or not m.BOT_NAME.fullmatch(level)
             ):
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
-            bot = await self._bot(table, seat, level)
+            bot = bot_player(table.row.table_id, seat, level)
             return AddBot(seat, bot, await self._stack(bot))
         if kind in ("take_seat", "set_connected", "timeout"):
             raise Refused("not_allowed", "Only the table itself can do that")
@@ -340,9 +345,6 @@ class TableWorker:
             return await self.wallets.seat(player, await self.store.departure(player.id))
         except WalletUnavailable as error:
             raise Refused("cashier", str(error)) from None
-
-    async def _bot(self, table: LiveTable, seat: int, level: str) -> Player:
-        return Player(f"bot:{table.row.table_id}:{seat}", f"{level.title()} bot {seat + 1}", level)
 
     async def _create(self, shard: int, request: m.CreateTable) -> None:
         g = game(request.game)
@@ -379,7 +381,7 @@ class TableWorker:
         if not await self._apply(table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request):
             return
         for seat, level in sorted(request.bots.items()):
-            bot = await self._bot(table, seat, level)
+            bot = bot_player(table.row.table_id, seat, level)
             action = AddBot(seat, bot, await self._stack(bot))
             await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
         if request.start:

@@ -18,7 +18,6 @@ async def open_table(players: Sequence[Player], **settings: Any) -> str:
     assert reply.status_code == 200, reply.text
     table: str = reply.json()["id"]
     for player in players:
-        await host.wait(lambda: True)
         await watch_when_created(player, table)
     for player in players[1:]:
         answer = await player.request({"type": "join", "table": table})
