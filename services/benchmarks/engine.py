@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.swick.actions import Action
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import READY, legal_actions, to_act
@@ -68,8 +69,10 @@ def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
             state = seated_table(seats)
             continue
         seat = pending[0]
-        options = [option.action for option in legal_actions(state, seat) if option.legal]
-        action = READY if state.phase is Phase.READY else rng.choice(options)
+        if state.phase is Phase.READY:
+            action: Action = READY  # everyone always plays: no need to list the options
+        else:
+            action = rng.choice([o.action for o in legal_actions(state, seat) if o.legal])
         command = Command(actor=seat, action=action, action_id=f"c{commands}", seq=state.seq)
         before = clock()
         state, events = step(state, command)
