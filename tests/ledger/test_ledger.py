@@ -39,7 +39,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from services.ledger.ledger import BANK, Ledger, Outcome, Pending, wallet
+from services.ledger.ledger import BANK, Ledger, wallet
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
 from shared.settings import Settings
@@ -443,35 +443,6 @@ TestLedgerMachine = pytest.mark.usefixtures("machine_database")(LedgerMachine.Te
 # Concurrency.
 
 
-async def test_tables_paying_one_wallet_at_once_lose_no_update(ledger: Ledger) -> None:
-    """40 tables play 3 hands each at the same time; every hand pays the same player."""
-    winner = uid("winner")
-    await ledger.open_wallet(winner)
-    tables = [uid("busy") for _ in range(40)]
-    funders = [f"{table}-funder" for table in tables]
-    assert await asyncio.gather(*(ledger.open_wallet(f) for f in funders)) == [GRANT] * 40
-
-    async def play(k: int) -> list[Outcome]:
-        table, funder = tables[k], funders[k]
-        pot = f"pot:{table}"
-        outcomes: list[Outcome] = []
-        for hand in range(1, 4):
-            amount = 10 * k + hand
-            antes = posting(table, 2 * hand - 1, [leg(wallet(funder), pot, amount, "ante")])
-            payout = posting(table, 2 * hand, [leg(pot, wallet(winner), amount, "trick_payout")])
-            outcomes += [await ledger.apply(antes), await ledger.apply(payout)]
-        return outcomes
-
-    results = await asyncio.gather(*(play(k) for k in range(40)))
-    assert all(outcomes == ["applied"] * 6 for outcomes in results)
-    paid = [sum(10 * k + hand for hand in range(1, 4)) for k in range(40)]
-    assert await ledger.balance(winner) == GRANT + sum(paid)
-    for funder, amount in zip(funders, paid, strict=True):
-        assert await ledger.balance(funder) == GRANT - amount
-    assert len(await ledger.history(winner, limit=500)) == 1 + 40 * 3
-    await assert_books_balance(ledger)
-
-
 async def test_the_same_posting_delivered_ten_times_at_once_applies_once(ledger: Ledger) -> None:
     table, a, b = uid("twin"), uid("twin-a"), uid("twin-b")
     for player in (a, b):
@@ -524,173 +495,10 @@ async def test_a_tables_postings_delivered_all_at_once_all_apply_in_order(ledger
     await assert_books_balance(ledger)
 
 
-async def test_a_wallet_opened_ten_times_at_once_gets_one_grant(ledger: Ledger) -> None:
-    player = uid("eager")
-    balances = await asyncio.gather(*(ledger.open_wallet(player, "Eager") for _ in range(10)))
-    assert balances == [GRANT] * 10
-    history = await ledger.history(player)
-    assert [(h["code"], h["amount"]) for h in history] == [("grant", GRANT)]
-
-
 # Order.
 
 
-async def test_postings_that_arrive_early_wait_for_their_turn(ledger: Ledger) -> None:
-    table, a, b = uid("late"), uid("late-a"), uid("late-b")
-    for player in (a, b):
-        await ledger.open_wallet(player)
-    pot, carry = f"pot:{table}", f"carry:{table}"
-    first = posting(table, 1, [leg(wallet(a), pot, 50, "ante"), leg(wallet(b), pot, 50, "ante")])
-    second = posting(
-        table,
-        2,
-        [leg(pot, wallet(a), 100, "trick_payout"), leg(wallet(b), carry, 30, "set_1")],
-        stacks={a: GRANT + 50, b: GRANT - 80},
-    )
-    third = posting(
-        table,
-        3,
-        [leg(carry, pot, 30, "carry_in"), leg(wallet(a), pot, 10, "ante")],
-        hand_no=2,
-        stacks={a: GRANT + 40},
-    )
-    assert await ledger.apply(third) == "waiting"
-    assert await ledger.apply(second) == "waiting"
-    assert await ledger.apply(third) == "waiting"
-    assert await ledger.balance(a) == GRANT
-    assert await ledger.apply(first) == "applied"
-    assert await ledger.balance(a) == GRANT + 40
-    assert await ledger.balance(b) == GRANT - 80
-    assert await ledger.apply(second) == "duplicate"
-    reconciliation = await ledger.reconciliation(table)
-    assert reconciliation["postings_applied"] == 3
-    assert reconciliation["matches"]
-    waiting = await ledger.pool.fetchval(
-        "SELECT count(*) FROM ledger.waiting WHERE table_id = $1", table
-    )
-    assert waiting == 0
-
-
-async def test_an_interrupted_drain_is_finished_by_the_next_delivery(ledger: Ledger) -> None:
-    """A posting left waiting after the one before it was applied (the process stopped before
-    taking it out) is applied when any posting of the table is delivered again."""
-    for redelivered in (1, 3):
-        table, a = uid("stalled"), uid("stalled-a")
-        await ledger.open_wallet(a)
-        pot = f"pot:{table}"
-        hand = [
-            posting(table, 1, [leg(wallet(a), pot, 25, "ante")]),
-            posting(table, 2, [leg(pot, wallet(a), 25, "trick_payout")]),
-            posting(table, 3, [leg(wallet(a), pot, 5, "ante")], hand_no=2),
-        ]
-        assert await ledger.apply(hand[0]) == "applied"
-        await ledger.pool.execute(
-            "INSERT INTO ledger.waiting (table_id, posting_no, body)"
-            " VALUES ($1, 2, $2::text::jsonb)",
-            table,
-            hand[1].model_dump_json(),
-        )
-        expected = "duplicate" if redelivered == 1 else "waiting"
-        assert await ledger.apply(hand[redelivered - 1]) == expected
-        applied = 2 if redelivered == 1 else 3
-        assert (await ledger.reconciliation(table))["postings_applied"] == applied
-        assert await ledger.balance(a) == GRANT - (5 if redelivered == 3 else 0)
-
-
-async def test_seating_waits_for_the_last_tables_postings(ledger: Ledger) -> None:
-    table, a = uid("seat"), uid("seat-a")
-    await ledger.open_wallet(a)
-    pot = f"pot:{table}"
-    await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 40, "ante")]))
-    with pytest.raises(Pending):
-        await ledger.seat(a, "Ann", False, after=(table, 2))
-    await ledger.apply(posting(table, 2, [leg(pot, wallet(a), 40, "trick_payout")]))
-    assert await ledger.seat(a, "Ann", False, after=(table, 2)) == GRANT
-
-
 # Reading.
-
-
-async def test_history_pages_through_every_transfer_once(ledger: Ledger) -> None:
-    """Pages cut anywhere, also between two legs of one posting (which share their time)."""
-    table, a, b = uid("pages"), uid("pages-a"), uid("pages-b")
-    for player in (a, b):
-        await ledger.open_wallet(player)
-    pot, carry = f"pot:{table}", f"carry:{table}"
-    number = 0
-    for hand in range(1, 5):
-        number += 1
-        legs = [leg(carry, pot, 7, "carry_in")] if hand > 1 else []
-        legs += [leg(wallet(a), pot, 10, "ante"), leg(wallet(b), pot, 10, "ante")]
-        assert await ledger.apply(posting(table, number, legs, hand_no=hand)) == "applied"
-        number += 1
-        won = 20 + (7 if hand > 1 else 0)
-        legs = [
-            leg(pot, wallet(a), won - 5, "trick_payout"),
-            leg(pot, wallet(b), 5, "trick_payout"),
-            leg(wallet(a), carry, 4, "set_1"),
-            leg(wallet(b), carry, 3, "set_1"),
-        ]
-        assert await ledger.apply(posting(table, number, legs, hand_no=hand)) == "applied"
-    everything = await ledger.history(a, limit=100)
-    assert len(everything) == 1 + 4 * 3
-    assert sum(h["amount"] for h in everything) == await ledger.balance(a)
-    assert everything[-1]["code"] == "grant"
-    assert [h["at"] for h in everything] == sorted((h["at"] for h in everything), reverse=True)
-    for size in (1, 2, 3, 5):
-        pages: list[dict[str, Any]] = []
-        before: str | None = None
-        while page := await ledger.history(a, limit=size, before=before):
-            assert len(page) <= size
-            pages += page
-            before = page[-1]["id"]
-        assert pages == everything, size
-
-
-async def test_the_leaderboard_counts_table_winnings_not_grants(ledger: Ledger) -> None:
-    since = await ledger.pool.fetchval("SELECT now()")
-    table = uid("board")
-    a, b, c, idle = (uid(name) for name in ("board-a", "board-b", "board-c", "board-idle"))
-    await ledger.open_wallet(a, "Ann")
-    await ledger.open_wallet(b, "Ben")
-    await ledger.open_wallet(c, "Cal", bot=True)
-    await ledger.open_wallet(idle, "Ida")
-    pot, carry = f"pot:{table}", f"carry:{table}"
-    antes = [leg(wallet(p), pot, 100, "ante") for p in (a, b, c)]
-    await ledger.apply(posting(table, 1, antes))
-    settle = [leg(pot, wallet(a), 300, "trick_payout"), leg(wallet(b), carry, 50, "set_1")]
-    await ledger.apply(posting(table, 2, settle))
-    board = [
-        row for row in await ledger.leaderboard(since, 1000) if row["player_id"] in (a, b, c, idle)
-    ]
-    assert board == [
-        {"player_id": a, "name": "Ann", "bot": False, "net": 200},
-        {"player_id": c, "name": "Cal", "bot": True, "net": -100},
-        {"player_id": b, "name": "Ben", "bot": False, "net": -150},
-    ]
-    later = await ledger.pool.fetchval("SELECT now()")
-    assert not [row for row in await ledger.leaderboard(later, 1000) if row["player_id"] == a]
-
-
-async def test_reconciliation_matches_the_tables_stacks(ledger: Ledger) -> None:
-    table, a, b = uid("recon"), uid("recon-a"), uid("recon-b")
-    for player in (a, b):
-        await ledger.open_wallet(player)
-    pot = f"pot:{table}"
-    antes = [leg(wallet(a), pot, 60, "ante"), leg(wallet(b), pot, 60, "ante")]
-    await ledger.apply(posting(table, 1, antes, stacks={a: GRANT - 60, b: GRANT - 60}))
-    payout = [leg(pot, wallet(b), 120, "trick_payout")]
-    await ledger.apply(posting(table, 2, payout, stacks={a: GRANT - 60, b: GRANT + 60}))
-    report = await ledger.reconciliation(table)
-    assert report["matches"]
-    assert report["postings_applied"] == 2
-    assert sorted(report["players"], key=lambda p: p["posting_no"]) == [
-        {"player_id": a, "posting_no": 1, "table_says": GRANT - 60, "ledger_says": GRANT - 60,
-         "matches": True},
-        {"player_id": b, "posting_no": 2, "table_says": GRANT + 60, "ledger_says": GRANT + 60,
-         "matches": True},
-    ]  # fmt: skip
-    await assert_books_balance(ledger)
 
 
 async def test_a_reconciliation_mismatch_fails_the_check(settings: Settings) -> None:
@@ -714,48 +522,3 @@ async def test_a_reconciliation_mismatch_fails_the_check(settings: Settings) -> 
 
 
 # Rejections.
-
-
-async def test_postings_that_break_a_rule_are_rejected_whole(settings: Settings) -> None:
-    async with fresh_ledger(settings, grant=100) as ledger:
-        a, b = uid("poor-a"), uid("poor-b")
-        await ledger.open_wallet(a)
-        await ledger.open_wallet(b)
-        table = uid("poor")
-        pot, carry = f"pot:{table}", f"carry:{table}"
-        # A set penalty may leave a wallet below zero...
-        await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 20, "ante")]))
-        settle = [leg(pot, wallet(b), 20, "trick_payout"), leg(wallet(a), carry, 150, "set_1")]
-        assert await ledger.apply(posting(table, 2, settle)) == "applied"
-        assert await ledger.balance(a) == 100 - 20 - 150
-        assert (await ledger.check()).ok
-        # ... but an ante it cannot cover is rejected, with the legs before it.
-        antes = [leg(wallet(b), pot, 5, "ante"), leg(wallet(a), pot, 5, "ante")]
-        overdraw = posting(table, 3, antes, hand_no=2)
-        assert await ledger.apply(overdraw) == "rejected"
-        assert (await ledger.balance(a), await ledger.balance(b)) == (-70, 120)
-        health = await ledger.check()
-        assert (health.ok, health.rejected, health.debits == health.credits) == (False, 1, True)
-        assert await ledger.apply(overdraw) == "rejected"
-        assert (await ledger.check()).rejected == 1
-        # The table stops there: its later postings wait.
-        later = posting(table, 4, [leg(pot, wallet(b), 5, "trick_payout")], hand_no=2)
-        assert await ledger.apply(later) == "waiting"
-        # A pot or a carry never goes below zero, and a leg moves something between two
-        # accounts the ledger knows.
-        other = uid("empty")
-        for number, broken in enumerate(
-            (
-                [leg(f"pot:{other}", wallet(b), 1, "trick_payout")],
-                [leg(f"carry:{other}", f"pot:{other}", 1, "carry_in")],
-                [leg(wallet(b), f"pot:{other}", 0, "ante")],
-                [leg(wallet(b), wallet(b), 1, "ante")],
-                [leg(wallet(b), f"purse:{other}", 1, "ante")],
-            ),
-            start=1,
-        ):
-            assert await ledger.apply(posting(f"{other}{number}", 1, broken)) == "rejected"
-        assert await ledger.balance(b) == 120
-        health = await ledger.check()
-        assert (health.rejected, health.accounts_match_transfers) == (6, True)
-        assert health.open_pots == []
