@@ -10,17 +10,46 @@ one, created and dropped around it. The SQLite stores get a new file in the test
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from urllib.parse import urlparse
 
 import asyncpg
+
+from shared.messages import Leg, Posting
 
 BACKENDS = ["postgres", "sqlite"]
 
 
 def uid(prefix: str) -> str:
     return f"{prefix}-{secrets.token_hex(4)}"
+
+
+def leg(debit: str, credit: str, amount: int, code: str) -> Leg:
+    return Leg(debit=debit, credit=credit, amount=amount, code=code)
+
+
+def posting(
+    table_id: str,
+    number: int,
+    legs: Sequence[Leg],
+    *,
+    hand_no: int = 1,
+    stacks: dict[str, int] | None = None,
+    names: dict[str, str] | None = None,
+    bots: tuple[str, ...] = (),
+) -> Posting:
+    """Posting ``number`` of ``table_id``, moving ``legs``."""
+    return Posting(
+        id=f"{table_id}:{number}",
+        table_id=table_id,
+        posting_no=number,
+        hand_no=hand_no,
+        legs=tuple(legs),
+        stacks=stacks or {},
+        names=names or {},
+        bots=bots,
+    )
 
 
 @asynccontextmanager

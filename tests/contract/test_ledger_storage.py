@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,38 +24,12 @@ from services.ledger.storage import LedgerStorage, Pending
 from services.table.storage import TableRow, TableStorage, Write
 from services.table.store import connect_pool
 from services.table.store_sqlite import SqliteTableStore
-from shared.messages import Leg, Posting
+from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
-from tests.contract.conftest import BACKENDS, fresh_database, uid
+from tests.contract.conftest import BACKENDS, fresh_database, leg, posting, uid
 
 GRANT = 4000
-
-
-def leg(debit: str, credit: str, amount: int, code: str) -> Leg:
-    return Leg(debit=debit, credit=credit, amount=amount, code=code)
-
-
-def posting(
-    table_id: str,
-    number: int,
-    legs: Sequence[Leg],
-    *,
-    hand_no: int = 1,
-    stacks: dict[str, int] | None = None,
-    names: dict[str, str] | None = None,
-    bots: tuple[str, ...] = (),
-) -> Posting:
-    return Posting(
-        id=f"{table_id}:{number}",
-        table_id=table_id,
-        posting_no=number,
-        hand_no=hand_no,
-        legs=tuple(legs),
-        stacks=stacks or {},
-        names=names or {},
-        bots=bots,
-    )
 
 
 # Books.

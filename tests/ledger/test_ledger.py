@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlparse
 
 import asyncpg
 import pytest
@@ -43,6 +41,7 @@ from services.ledger.ledger import BANK, Ledger, wallet
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
 from shared.settings import Settings
+from tests.contract.conftest import fresh_database, leg, posting, uid
 
 T = TypeVar("T")
 GRANT = 4000
@@ -51,60 +50,10 @@ GRANT = 4000
 # Helpers.
 
 
-def uid(prefix: str) -> str:
-    return f"{prefix}-{secrets.token_hex(4)}"
-
-
-def leg(debit: str, credit: str, amount: int, code: str) -> Leg:
-    return Leg(debit=debit, credit=credit, amount=amount, code=code)
-
-
-def posting(
-    table_id: str,
-    number: int,
-    legs: Sequence[Leg],
-    *,
-    hand_no: int = 1,
-    stacks: dict[str, int] | None = None,
-    names: dict[str, str] | None = None,
-    bots: tuple[str, ...] = (),
-) -> Posting:
-    return Posting(
-        id=f"{table_id}:{number}",
-        table_id=table_id,
-        posting_no=number,
-        hand_no=hand_no,
-        legs=tuple(legs),
-        stacks=stacks or {},
-        names=names or {},
-        bots=bots,
-    )
-
-
-def server_of(dsn: str) -> str:
-    """The ``postgres`` database on the server of ``dsn``."""
-    return urlparse(dsn)._replace(path="/postgres").geturl()
-
-
-@asynccontextmanager
-async def fresh_database(server: str) -> AsyncIterator[str]:
-    """A new empty database on ``server`` (its DSN), dropped afterwards."""
-    name = f"swick_test_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield urlparse(server)._replace(path=f"/{name}").geturl()
-        finally:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
-
-
 @asynccontextmanager
 async def fresh_ledger(settings: Settings, grant: int = GRANT) -> AsyncIterator[Ledger]:
     """A migrated ledger in a database of its own (for tests that leave the ledger unhealthy)."""
-    async with fresh_database(server_of(settings.database_url)) as dsn:
+    async with fresh_database(settings.database_url) as dsn:
         pool = await connect_pool(dsn)
         try:
             ledger = Ledger(pool, grant)
@@ -423,7 +372,7 @@ class LedgerMachine(RuleBasedStateMachine):
 @pytest.fixture
 async def machine_database(settings: Settings) -> AsyncIterator[str]:
     """A migrated database for the state machine alone (it leaves rejections behind)."""
-    async with fresh_database(server_of(settings.database_url)) as dsn:
+    async with fresh_database(settings.database_url) as dsn:
         pool = await connect_pool(dsn, size=1)
         try:
             await Ledger(pool).migrate()
