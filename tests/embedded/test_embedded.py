@@ -75,19 +75,28 @@ async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     assert reply.status_code == 200, reply.text
     table = reply.json()["id"]
     await watch_when_created(player, table)
-    while player.views[table]["hand_no"] < 3 or player.views[table]["phase"] not in (
-        "ante",
-        "ready",
-    ):
-        await player.wait(lambda: player.my_turn(table) or player.views[table]["hand_no"] >= 3, 30)
-        if player.my_turn(table):
-            options = [o["action"] for o in player.views[table]["options"] if o["legal"]]
-            ready = [a for a in options if a["kind"] == "ready"]
-            answer = await act(player, table, ready[0] if ready else options[-1])
-            assert answer["type"] in ("ack", "reject")
+
+    def waiting_for_me(view: dict[str, object]) -> bool:
+        """Between hands, with the table waiting for this player to ready up: no chip moves."""
+        hand = view["hand_no"]
+        return (
+            isinstance(hand, int)
+            and hand >= 3
+            and view["phase"] == "ready"
+            and player.my_turn(table)
+        )
+
+    while not waiting_for_me(player.views[table]):
+        await player.wait(lambda: player.my_turn(table), 30)
+        if waiting_for_me(player.views[table]):
+            break
+        options = [o["action"] for o in player.views[table]["options"] if o["legal"]]
+        ready = [a for a in options if a["kind"] == "ready"]
+        answer = await act(player, table, ready[0] if ready else options[-1])
+        assert answer["type"] in ("ack", "reject")
     view = player.views[table]
     async with httpx.AsyncClient(base_url=ledger) as http:
-        for _ in range(50):
+        for _ in range(100):
             health = (await http.get("/health")).json()
             balance = (await http.get(f"/players/{player.id}/balance")).json()
             if balance["balance"] == view["seats"][0]["stack"]:
