@@ -441,6 +441,8 @@ class TableWorker:
         except IllegalCommand as refusal:
             if request is not None:
                 await self._refuse(request, refusal.code, refusal.message)
+                if refusal.code == "duplicate":
+                    await self._resend(table, request)
             return False
         players_before, players_after = g.players(before), g.players(after)
         seats = [
@@ -479,6 +481,7 @@ class TableWorker:
         except DuplicateAction:
             if request is not None:
                 await self._refuse(request, "duplicate", "This action was already applied")
+                await self._resend(table, request)
             return False
         except SeatConflict:
             if request is not None:
@@ -507,6 +510,12 @@ class TableWorker:
         return True
 
     # Publishing.
+
+    async def _resend(self, table: LiveTable, request: m.Act | m.Join | m.CreateTable) -> None:
+        """A duplicate may be a redelivery whose first answer was lost with a worker: send its
+        sender the table as it stands, so their view catches up with what was applied."""
+        player = getattr(request, "player_id", getattr(request, "host_id", None))
+        await self._publish(table, None, snapshot_for=player)
 
     async def _publish(
         self, table: LiveTable, outcome: m.Outcome | None, snapshot_for: str | None = None
