@@ -15,7 +15,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page
 
 from tests.services.client import Player
-from tests.services.play import act, watch_when_created
+from tests.services.play import act, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -255,16 +255,7 @@ async def python_table(
     for player in players:
         await player.sign_up()
         await player.connect()
-    host = players[0]
-    body = {"seats": len(players) + 1, "timer_seconds": 30, **settings}
-    reply = await host.http("POST", "/api/tables", json=body)
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
-    for player in players:
-        await watch_when_created(player, table)
-    for player in players[1:]:
-        answer = await player.request({"type": "join", "table": table})
-        assert answer["type"] == "ack", answer
+    table = await open_table(players, seats=len(players) + 1, **settings)
     try:
         yield table, players
     finally:

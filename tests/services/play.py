@@ -10,10 +10,11 @@ from typing import Any
 from tests.services.client import Player
 
 
-async def open_table(players: Sequence[Player], **settings: Any) -> str:
-    """The first player opens a table; the others join; everyone watches it."""
+async def open_table(players: Sequence[Player], seats: int | None = None, **settings: Any) -> str:
+    """The first player opens a table (of ``seats``, by default one per player); the others
+    join; everyone watches it."""
     host = players[0]
-    body = {"seats": len(players), "timer_seconds": 30, **settings}
+    body = {"seats": seats or len(players), "timer_seconds": 30, **settings}
     reply = await host.http("POST", "/api/tables", json=body)
     assert reply.status_code == 200, reply.text
     table: str = reply.json()["id"]
@@ -22,7 +23,9 @@ async def open_table(players: Sequence[Player], **settings: Any) -> str:
     for player in players[1:]:
         answer = await player.request({"type": "join", "table": table})
         assert answer["type"] == "ack", answer
-    await host.wait(lambda: all(s["player"] for s in host.views[table]["seats"]))
+    await host.wait(
+        lambda: sum(s["player"] is not None for s in host.views[table]["seats"]) == len(players)
+    )
     return table
 
 
