@@ -10,6 +10,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from services.load.loadtest import LoadOptions
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -115,6 +119,32 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_options(args: argparse.Namespace) -> LoadOptions:
+    from services.load.loadtest import LoadOptions
+    from shared.settings import Settings
+
+    settings = Settings.from_env()
+    return LoadOptions(
+        tables=args.tables,
+        seconds=args.seconds,
+        seats=args.seats,
+        workers=args.workers,
+        max_pace=getattr(args, "max_pace", False),
+        seed=args.seed,
+        amqp_url=settings.amqp_url,
+        database_url=settings.database_url,
+        logs=Path(args.logs) if args.logs else None,
+    )
+
+
+def _loadtest(args: argparse.Namespace) -> int:
+    from services.load import loadtest
+
+    figures = asyncio.run(loadtest.run(_load_options(args)))
+    print(json.dumps(figures.as_dict()) if args.json else loadtest.describe(figures))
+    return 0 if figures.audit["ok"] and not figures.errors and not figures.stalled else 1
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.serve import until_stopped
     from services.up import services_reachable, up
@@ -217,10 +247,31 @@ def parser() -> argparse.ArgumentParser:
     bench_bots.add_argument("--json", action="store_true", help="print one JSON object")
     bench_bots.set_defaults(run=_bench_bots)
 
+    loadtest = commands.add_parser(
+        "loadtest", help="simulated people at real tables through the whole system, with figures"
+    )
+    loadtest.add_argument(
+        "--max-pace",
+        action="store_true",
+        help="act the moment a turn comes (default: 0.5-1.5 s later, like people)",
+    )
+    _load_arguments(loadtest, tables=200, seconds=60)
+    loadtest.set_defaults(run=_loadtest)
+
     verify = commands.add_parser("verify", help="re-deal a finished game from its revealed seed")
     verify.add_argument("record", help="the game record (JSON)")
     verify.set_defaults(run=_verify)
     return root
+
+
+def _load_arguments(command: argparse.ArgumentParser, *, tables: int, seconds: float) -> None:
+    command.add_argument("--tables", type=int, default=tables, help="tables played at once")
+    command.add_argument("--seconds", type=float, default=seconds, help="how long they play")
+    command.add_argument("--seats", type=int, default=4, help="people per table (3 to 6)")
+    command.add_argument("--workers", type=int, default=2, help="table worker processes")
+    command.add_argument("--seed", type=int, default=1)
+    command.add_argument("--logs", help="where the services' logs go (default: a temp folder)")
+    command.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

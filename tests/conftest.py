@@ -9,25 +9,15 @@ never see each other's data.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import secrets
-import socket
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
-from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import urlparse
 
-import aio_pika
-import asyncpg
 import pytest
 
+from services.load.platform import Platform, isolated
 from shared.bus import DEFAULT_URL
 from shared.settings import DEFAULT_DATABASE, Settings, reachable
-
-if TYPE_CHECKING:
-    from tests.services.cluster import Cluster
 
 REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
 
@@ -51,13 +41,6 @@ def _container(kind: str, stack: ExitStack) -> str | None:
     return f"amqp://guest:guest@{mq.get_container_host_ip()}:{mq.get_exposed_port(5672)}/"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def service_urls() -> Iterator[tuple[str, str]]:
     amqp = os.environ.get("SWICK_AMQP_URL", DEFAULT_URL)
@@ -79,58 +62,18 @@ def service_urls() -> Iterator[tuple[str, str]]:
 @pytest.fixture(scope="session")
 async def settings(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
     """Settings for a fresh database and bus namespace of this test session."""
-    amqp, database = service_urls
-    name = f"swick_test_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    parsed = urlparse(database)
-    dsn = parsed._replace(path=f"/{name}").geturl()
-    yield Settings(
-        amqp_url=amqp,
-        database_url=dsn,
-        namespace=f"test-{secrets.token_hex(4)}",
-        shards=8,
-        secret=secrets.token_hex(16),
-        ledger_url=f"http://127.0.0.1:{free_port()}",
-        bot_think_ms=50,
-        admin_token=secrets.token_hex(8),
-    )
-    await asyncio.sleep(0)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
-
-
-async def delete_topology(settings: Settings) -> None:
-    t = settings.topology
-    connection = await aio_pika.connect(settings.amqp_url)
-    async with connection:
-        channel = await connection.channel()
-        names = [t.shard_queue(k) for k in range(t.shards)]
-        names += [t.postings] + [t.bot_queue(level) for level in ("easy", "medium", "hard")]
-        for name in names:
-            await channel.queue_delete(name)
-        for exchange in (t.requests, t.updates, t.bots):
-            await channel.exchange_delete(exchange)
+    async with isolated(*service_urls, label="test") as fresh:
+        yield fresh
 
 
 @pytest.fixture(scope="session")
 async def cluster(
     settings: Settings, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Cluster]:
+) -> AsyncIterator[Platform]:
     """The platform as real processes, shared by the service and browser tests."""
-    from tests.services.cluster import Cluster  # noqa: PLC0415  (it imports this module)
-
-    logs: Path = tmp_path_factory.mktemp("logs")
-    platform = Cluster(settings, logs)
+    platform = Platform(settings, tmp_path_factory.mktemp("logs"))
     try:
-        await platform.start_ledger()
-        platform.start_worker()
-        platform.start_worker()
-        platform.start_bots()
-        platform.start_bots()
-        await platform.start_gateway()
-        await platform.settled(workers=2)
+        await platform.start()
         yield platform
     finally:
         platform.stop()
-        await delete_topology(settings)

@@ -11,6 +11,7 @@ import pytest
 from playwright.async_api import Browser, async_playwright
 
 from tests.conftest import REQUIRED
+from tests.services.conftest import whole_platform  # noqa: F401  (the same lineup for every test)
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALLED = CHROMIUM.exists()

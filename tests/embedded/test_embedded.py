@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import free_port
+from services.load.platform import free_port
 from tests.services.client import Player
 from tests.services.play import act, watch_when_created
 

@@ -10,6 +10,13 @@ from tests.services.client import Player
 from tests.services.cluster import Cluster
 
 
+@pytest.fixture(autouse=True)
+async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
+    """Each test starts from the standard lineup, whatever the one before it stopped."""
+    await cluster.restore()
+    yield
+
+
 @pytest.fixture
 async def players(cluster: Cluster) -> AsyncIterator[list[Player]]:
     """Three signed-up, connected players; more with ``new_player``."""

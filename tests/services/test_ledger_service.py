@@ -14,7 +14,7 @@ import httpx
 
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.play import act, open_table, play, watch_when_created
 
 STARTING_GRANT = 4000
 
@@ -135,7 +135,7 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     reply = await other.http("POST", "/api/tables", json={"seats": 3})
     assert reply.status_code == 200
     elsewhere = reply.json()["id"]
-    await bob.request({"type": "watch", "table": elsewhere})
+    await watch_when_created(bob, elsewhere)
     refused = await bob.request({"type": "join", "table": elsewhere}, within=20)
     assert refused["type"] == "reject" and refused["code"] == "cashier", refused
     await cluster.start_ledger()

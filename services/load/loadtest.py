@@ -1,0 +1,291 @@
+"""``swick loadtest``: tables of simulated people through the real gateway, broker, workers
+and ledger, started here in a namespace and database of their own, with figures at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from services.load.audit import Audit, audit
+from services.load.people import Person, Tally
+from services.load.platform import Platform, cpu_seconds, isolated, processes_named
+from shared.bus import DEFAULT_URL
+from shared.settings import DEFAULT_DATABASE
+
+HUMAN_PACE = (0.5, 1.5)  # seconds between a person's turn coming and their action
+SETUP_CONCURRENCY = 25
+INFRASTRUCTURE = ("beam.smp", "postgres")  # RabbitMQ and PostgreSQL, measured apart
+
+
+@dataclass
+class LoadOptions:
+    tables: int = 200
+    seconds: float = 60.0
+    seats: int = 4
+    workers: int = 2
+    max_pace: bool = False
+    stall_after: float = 10.0  # seconds without progress that make a table stalled
+    seed: int = 1
+    amqp_url: str = DEFAULT_URL
+    database_url: str = DEFAULT_DATABASE
+    shards: int = 32
+    logs: Path | None = None
+
+
+@dataclass
+class Figures:
+    tables: int
+    seats: int
+    workers: int
+    seconds: float
+    commands: int
+    commands_per_second: float
+    hands: int
+    hands_per_second: float
+    latency_ms: dict[str, float]
+    errors: dict[str, int]
+    resent: int
+    stalled: list[str]
+    service_cpu_ms_per_hand: float
+    broker_and_database_cpu_ms_per_hand: float
+    service_cpu_share: dict[str, float]  # CPU seconds per service kind over the run
+    rss_mb_per_table: float
+    rss_mb_total: float
+    audit: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    if not samples:
+        return {"p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0}
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return {
+        "p50": round(cuts[49] * 1000, 2),
+        "p95": round(cuts[94] * 1000, 2),
+        "p99": round(cuts[98] * 1000, 2),
+        "max": round(max(samples) * 1000, 2),
+    }
+
+
+class Load:
+    """The simulated people, seated at their tables, and the watch kept over them."""
+
+    def __init__(self, platform: Platform, options: LoadOptions) -> None:
+        self.platform = platform
+        self.options = options
+        self.tally = Tally()
+        self.rng = random.Random(options.seed)
+        self.pace = (0.0, 0.0) if options.max_pace else HUMAN_PACE
+        self.tables: dict[str, list[Person]] = {}
+        self.progress: dict[str, tuple[int, float]] = {}  # table -> (seq, when it last moved)
+        self.stalled: set[str] = set()
+
+    async def seat_everyone(self) -> None:
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+        async with httpx.AsyncClient(timeout=30) as http:
+
+            async def one(number: int) -> None:
+                async with gate:
+                    await self._open_table(http, number)
+
+            async with asyncio.TaskGroup() as tasks:
+                for number in range(self.options.tables):
+                    tasks.create_task(one(number))
+
+    async def _open_table(self, http: httpx.AsyncClient, number: int) -> None:
+        base = self.platform.base
+        people = [
+            Person(
+                base, f"T{number}s{seat}", self.tally, random.Random(self.rng.random()), self.pace
+            )
+            for seat in range(self.options.seats)
+        ]
+        for person in people:
+            await person.sign_up(http)
+            await person.connect()
+        host = people[0]
+        reply = await http.post(
+            f"{base}/api/tables",
+            json={"seats": self.options.seats, "timer_seconds": 30},
+            headers={"authorization": f"Bearer {host.token}"},
+        )
+        reply.raise_for_status()
+        table = reply.json()["id"]
+        for person in people:
+            person.table = table
+            await _watch_when_created(person, table)
+        for person in people[1:]:
+            answer = await person.request({"type": "join", "table": table})
+            if answer["type"] != "ack":
+                raise RuntimeError(f"could not join {table}: {answer}")
+        await host.until(lambda v: all(s["player"] is not None for s in v["seats"]))
+        self.tables[table] = people
+        self.progress[table] = (0, time.monotonic())
+
+    async def play(
+        self, seconds: float, during: Callable[[], Coroutine[Any, Any, None]] | None = None
+    ) -> None:
+        """Everyone plays for ``seconds`` (the host starts the game); ``during`` runs alongside."""
+        for people in self.tables.values():
+            await people[0].start_game()
+        async with asyncio.TaskGroup() as tasks:
+            watch = tasks.create_task(self._watch())
+            extra = tasks.create_task(during()) if during is not None else None
+            await asyncio.sleep(seconds)
+            watch.cancel()
+            if extra is not None:
+                extra.cancel()
+
+    async def _watch(self) -> None:
+        """Resend what went unanswered, and note tables that stop moving."""
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.monotonic()
+            clock = time.perf_counter()
+            for table, people in self.tables.items():
+                for person in people:
+                    await person.resend_overdue(clock)
+                seq = max((p.view or {}).get("seq", 0) for p in people)
+                last, since = self.progress[table]
+                if seq != last:
+                    self.progress[table] = (seq, now)
+                elif now - since > self.options.stall_after:
+                    self.stalled.add(table)
+
+    async def settle(self) -> None:
+        await asyncio.gather(*(p.settle(30.0) for people in self.tables.values() for p in people))
+        for people in self.tables.values():
+            for person in people:
+                if person.pending:
+                    self.tally.errors["unanswered"] += len(person.pending)
+
+    async def audit(self) -> Audit:
+        stacks = {}
+        for people in self.tables.values():
+            for person in people:
+                view = person.view
+                if view is not None and view["seat"] is not None:
+                    stacks[person.id] = view["seats"][view["seat"]]["stack"]
+        return await audit(self.platform.settings, list(self.tables), self.tally.acked, stacks)
+
+    async def close(self) -> None:
+        await asyncio.gather(
+            *(p.close() for people in self.tables.values() for p in people), return_exceptions=True
+        )
+
+
+async def _watch_when_created(person: Person, table: str) -> None:
+    """A new table reaches its worker a moment after the lobby answers: watch once it has."""
+    for _ in range(100):
+        answer = await person.request({"type": "watch", "table": table})
+        if answer["type"] == "ack":
+            await person.until(lambda view: True)
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"{table} never reached its worker")
+
+
+@asynccontextmanager
+async def platform_for(options: LoadOptions, label: str) -> AsyncIterator[Platform]:
+    async with isolated(
+        options.amqp_url, options.database_url, shards=options.shards, label=label
+    ) as settings:
+        logs = options.logs or Path(tempfile.mkdtemp(prefix=f"swick-{label}-"))
+        platform = Platform(settings, logs)
+        try:
+            await platform.start(workers=options.workers, bots=0)
+            yield platform
+        finally:
+            platform.stop()
+
+
+def _infrastructure_cpu() -> float:
+    return sum(cpu_seconds(pid) for pid in processes_named(*INFRASTRUCTURE))
+
+
+async def run(
+    options: LoadOptions, during: Callable[[Load], Coroutine[Any, Any, None]] | None = None
+) -> Figures:
+    async with platform_for(options, "load") as platform:
+        load = Load(platform, options)
+        idle_rss = platform.resident_bytes()
+        try:
+            await load.seat_everyone()
+            open_rss = platform.resident_bytes()
+            cpu_before, infra_before = platform.cpu_seconds(), _infrastructure_cpu()
+            kinds_before = _cpu_by_kind(platform)
+            started = time.monotonic()
+            await load.play(options.seconds, (lambda: during(load)) if during else None)
+            elapsed = time.monotonic() - started
+            cpu = platform.cpu_seconds() - cpu_before
+            infra = _infrastructure_cpu() - infra_before
+            kinds = {
+                k: round(v - kinds_before.get(k, 0.0), 2) for k, v in _cpu_by_kind(platform).items()
+            }
+            commands, hands = load.tally.sent, load.tally.hands
+            await load.settle()
+            checked = await load.audit()
+        finally:
+            await load.close()
+        per_hand = max(hands, 1)
+        return Figures(
+            tables=options.tables,
+            seats=options.seats,
+            workers=options.workers,
+            seconds=round(elapsed, 1),
+            commands=commands,
+            commands_per_second=round(commands / elapsed, 1),
+            hands=hands,
+            hands_per_second=round(hands / elapsed, 1),
+            latency_ms=percentiles(load.tally.latencies),
+            errors=dict(load.tally.errors),
+            resent=load.tally.resent,
+            stalled=sorted(load.stalled),
+            service_cpu_ms_per_hand=round(cpu * 1000 / per_hand, 2),
+            broker_and_database_cpu_ms_per_hand=round(infra * 1000 / per_hand, 2),
+            service_cpu_share=kinds,
+            rss_mb_per_table=round((open_rss - idle_rss) / options.tables / 2**20, 3),
+            rss_mb_total=round(open_rss / 2**20, 1),
+            audit=asdict(checked) | {"ok": checked.ok},
+        )
+
+
+def _cpu_by_kind(platform: Platform) -> dict[str, float]:
+    kinds: dict[str, float] = {}
+    for process in platform.running():
+        kind = platform.roles[process.pid]
+        kinds[kind] = kinds.get(kind, 0.0) + cpu_seconds(process.pid)
+    return kinds
+
+
+def describe(f: Figures) -> str:
+    lat = f.latency_ms
+    lines = [
+        f"{f.tables} tables of {f.seats} people, {f.workers} table worker(s), {f.seconds} s",
+        f"commands: {f.commands} ({f.commands_per_second}/s), hands: {f.hands}"
+        f" ({f.hands_per_second}/s)",
+        f"command -> own view: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms,"
+        f" max {lat['max']} ms",
+        f"errors: {sum(f.errors.values())} {f.errors or ''}, resent: {f.resent},"
+        f" stalled tables: {len(f.stalled)}",
+        f"CPU per hand: services {f.service_cpu_ms_per_hand} ms"
+        f" ({', '.join(f'{k} {v} s' for k, v in sorted(f.service_cpu_share.items()))}),"
+        f" broker+database {f.broker_and_database_cpu_ms_per_hand} ms",
+        f"memory: {f.rss_mb_per_table} MB per open table, {f.rss_mb_total} MB in all",
+        f"audit: {'ok' if f.audit.get('ok') else 'FAILED'}: lost {f.audit['actions_lost']},"
+        f" applied twice {f.audit['actions_applied_twice']},"
+        f" tables reconciled {f.audit['tables_reconciled']}/{f.tables}",
+    ]
+    return "\n".join(lines)

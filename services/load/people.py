@@ -1,0 +1,215 @@
+"""Simulated people: each signs up, holds one WebSocket to the gateway, and plays its seat the
+way a person would (a legal option, some time after its turn comes), timing every answer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+RESEND_AFTER = 5.0  # seconds without an answer before the same message goes again
+QUIET_CODES = ("duplicate",)  # the answer to a resent message that was applied the first time
+
+
+@dataclass
+class Tally:
+    """What every simulated person saw, added up."""
+
+    sent: int = 0  # commands (first sendings, not resendings)
+    resent: int = 0
+    latencies: list[float] = field(default_factory=list)  # command -> own view, seconds
+    errors: Counter[str] = field(default_factory=Counter)
+    acked: set[str] = field(default_factory=set)  # request ids the gateway acknowledged
+    duplicates: set[str] = field(default_factory=set)  # resent, found applied already
+    hands: int = 0
+
+
+@dataclass
+class Sent:
+    message: dict[str, Any]
+    at: float
+    first_at: float
+
+
+class Person:
+    def __init__(
+        self, base: str, name: str, tally: Tally, rng: random.Random, pace: tuple[float, float]
+    ) -> None:
+        self.base = base
+        self.name = name
+        self.tally = tally
+        self.rng = rng
+        self.pace = pace
+        self.id = ""
+        self.token = ""
+        self.table = ""
+        self.view: dict[str, Any] | None = None
+        self.view_at = 0.0
+        self.acting = True
+        self.pending: dict[str, Sent] = {}
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._turn: asyncio.Task[None] | None = None
+        self._ids = itertools.count(1)
+        self._seen = asyncio.Event()
+
+    async def sign_up(self, http: httpx.AsyncClient) -> None:
+        reply = await http.post(f"{self.base}/api/players", json={"name": self.name})
+        reply.raise_for_status()
+        data = reply.json()
+        self.id, self.token = data["id"], data["token"]
+
+    async def connect(self) -> None:
+        url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        self._ws = await websockets.connect(url, max_size=2**22, compression=None)
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        self.acting = False
+        for task in (self._turn, self._reader):
+            if task is not None:
+                task.cancel()
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def request(self, message: dict[str, Any], within: float = 30.0) -> dict[str, Any]:
+        """Send a lobby message and wait for its answer (setting a table up)."""
+        client_id = f"{self.name}-{next(self._ids)}"
+        answer = asyncio.get_running_loop().create_future()
+        self._answers[client_id] = answer
+        await self._send({**message, "id": client_id})
+        return await asyncio.wait_for(answer, within)
+
+    async def until(
+        self, test: Callable[[dict[str, Any]], bool], within: float = 30.0
+    ) -> dict[str, Any]:
+        """This person's view of their table, once ``test`` holds for it."""
+        async with asyncio.timeout(within):
+            while self.view is None or not test(self.view):
+                self._seen.clear()
+                await self._seen.wait()
+        return self.view
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        assert self._ws is not None
+        await self._ws.send(json.dumps(message))
+
+    async def _read(self) -> None:
+        assert self._ws is not None
+        try:
+            async for raw in self._ws:
+                self._receive(json.loads(raw), time.perf_counter())
+        except websockets.ConnectionClosed:
+            pass
+        if self.acting:
+            self.tally.errors["disconnected"] += 1
+
+    def _receive(self, frame: dict[str, Any], now: float) -> None:
+        kind = frame["type"]
+        if kind in ("snapshot", "update"):
+            if frame["table"] == self.table:
+                self._see(frame["view"], now)
+        elif kind in ("ack", "reject"):
+            client_id = frame.get("id") or ""
+            answer = self._answers.pop(client_id, None)
+            if answer is not None and not answer.done():
+                answer.set_result(frame)
+            sent = self.pending.pop(client_id, None)
+            if sent is not None:
+                self._answered(client_id, sent, frame, now)
+
+    def _see(self, view: dict[str, Any], now: float) -> None:
+        previous = self.view
+        self.view, self.view_at = view, now
+        self._seen.set()
+        if previous is not None and view["hand_no"] > previous["hand_no"] and view["seat"] == 0:
+            self.tally.hands += 1
+        self._maybe_act()
+
+    def _answered(self, client_id: str, sent: Sent, frame: dict[str, Any], now: float) -> None:
+        request_id = f"{self.id}/{client_id}"
+        if frame["type"] == "ack":
+            self.tally.acked.add(request_id)
+            # The gateway pushes the resulting view just before the ack, on the same socket.
+            seen = self.view_at if self.view_at >= sent.at else now
+            if sent.at == sent.first_at:
+                self.tally.latencies.append(seen - sent.at)
+        elif frame["code"] in QUIET_CODES and sent.at != sent.first_at:
+            self.tally.duplicates.add(request_id)
+        else:
+            self.tally.errors[frame["code"]] += 1
+        self._maybe_act()
+
+    def _maybe_act(self) -> None:
+        view = self.view
+        if (
+            not self.acting
+            or view is None
+            or self.pending
+            or (self._turn is not None and not self._turn.done())
+        ):
+            return
+        if view["seat"] is not None and view["seat"] in view["to_act"]:
+            self._turn = asyncio.get_running_loop().create_task(self._act(view["seq"]))
+        elif view["phase"] == "ended" and view["seat"] == view["host"]:
+            self._turn = asyncio.get_running_loop().create_task(self._start(view["seq"]))
+
+    async def _act(self, seq: int) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.pace))
+        view = self.view
+        if not self.acting or view is None or view["seq"] != seq:
+            self._maybe_act()
+            return
+        options = [o["action"] for o in view["options"] if o["legal"]]
+        ready = [a for a in options if a["kind"] == "ready"]
+        choices = ready or [a for a in options if a["kind"] != "skip_hand"]
+        if choices:
+            await self._command(self.rng.choice(choices), seq)
+
+    async def _start(self, seq: int) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.pace))
+        if self.acting and self.view is not None and self.view["seq"] == seq:
+            await self._command({"kind": "start_game"}, seq)
+
+    async def start_game(self) -> None:
+        await self._command({"kind": "start_game"}, self.view["seq"] if self.view else 0)
+
+    async def _command(self, action: dict[str, Any], seq: int) -> None:
+        client_id = f"{self.name}-{next(self._ids)}"
+        message = {"type": "act", "id": client_id, "table": self.table, "seq": seq}
+        message["action"] = action
+        now = time.perf_counter()
+        self.pending[client_id] = Sent(message, now, now)
+        self.tally.sent += 1
+        await self._send(message)
+
+    async def resend_overdue(self, now: float) -> None:
+        """A message unanswered for a while goes again, unchanged (the table applies it once)."""
+        for sent in list(self.pending.values()):
+            if now - sent.at > RESEND_AFTER:
+                sent.at = now
+                self.tally.resent += 1
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await self._send(sent.message)
+
+    async def settle(self, within: float) -> None:
+        """Stop acting and wait for the answers still due."""
+        self.acting = False
+        if self._turn is not None:
+            self._turn.cancel()
+        deadline = time.perf_counter() + within
+        while self.pending and time.perf_counter() < deadline:
+            await self.resend_overdue(time.perf_counter())
+            await asyncio.sleep(0.1)

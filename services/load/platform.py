@@ -1,0 +1,264 @@
+"""The whole platform as real processes in a namespace and database of its own: start, find,
+kill, restart, and measure what each process costs.
+
+The load test, the chaos run and the integration tests all drive the services through this.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import aio_pika
+import asyncpg
+import httpx
+
+from shared.settings import Settings
+
+SERVICES = ("ledger", "table", "bots", "gateway")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def isolated(
+    amqp_url: str, database_url: str, *, shards: int = 8, bot_think_ms: int = 50, label: str = "run"
+) -> AsyncIterator[Settings]:
+    """Settings for a fresh database and bus namespace, removed again afterwards."""
+    name = f"swick_{label}_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(database_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        settings = Settings(
+            amqp_url=amqp_url,
+            database_url=urlparse(database_url)._replace(path=f"/{name}").geturl(),
+            namespace=f"{label}-{secrets.token_hex(4)}",
+            shards=shards,
+            secret=secrets.token_hex(16),
+            ledger_url=f"http://127.0.0.1:{free_port()}",
+            bot_think_ms=bot_think_ms,
+            admin_token=secrets.token_hex(8),
+        )
+        try:
+            yield settings
+        finally:
+            await delete_topology(settings)
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+async def delete_topology(settings: Settings) -> None:
+    t = settings.topology
+    connection = await aio_pika.connect(settings.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        names = [t.shard_queue(k) for k in range(t.shards)]
+        names += [t.postings] + [t.bot_queue(level) for level in ("easy", "medium", "hard")]
+        for queue in names:
+            await channel.queue_delete(queue)
+        for exchange in (t.requests, t.updates, t.bots):
+            await channel.exchange_delete(exchange)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a live process (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def resident_bytes(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+    except OSError:
+        return 0
+
+
+def processes_named(*names: str) -> list[int]:
+    """Live processes whose command name is one of ``names`` (the broker's, the database's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@dataclass
+class Platform:
+    settings: Settings
+    logs: Path
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    roles: dict[int, str] = field(default_factory=dict)  # pid -> service
+    probes: dict[int, int] = field(default_factory=dict)  # pid -> health and metrics port
+    base: str = ""
+    cpu_of_the_dead: float = 0.0  # CPU seconds of processes this platform stopped or killed
+
+    def env(self) -> dict[str, str]:
+        s = self.settings
+        return {
+            **os.environ,
+            "SWICK_AMQP_URL": s.amqp_url,
+            "SWICK_DATABASE_URL": s.database_url,
+            "SWICK_NAMESPACE": s.namespace,
+            "SWICK_SHARDS": str(s.shards),
+            "SWICK_SECRET": s.secret,
+            "SWICK_LEDGER_URL": s.ledger_url,
+            "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
+            "SWICK_ADMIN_TOKEN": s.admin_token,
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    async def start(self, workers: int = 2, bots: int = 2) -> None:
+        """The standard lineup: a ledger, ``workers`` table workers, bot services, a gateway."""
+        await self.start_ledger()
+        for _ in range(workers):
+            self.start_worker()
+        for _ in range(bots):
+            self.start_bots()
+        await self.start_gateway()
+        await self.settled(workers=workers)
+
+    def spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        log = (self.logs / f"{name}-{len(self.processes)}.log").open("wb")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "serve", *args],
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.processes.append(process)
+        self.roles[process.pid] = name
+        return process
+
+    def running(self, service: str | None = None) -> list[subprocess.Popen[bytes]]:
+        return [
+            p
+            for p in self.processes
+            if (service is None or self.roles[p.pid] == service) and p.poll() is None
+        ]
+
+    def start_bots(self) -> subprocess.Popen[bytes]:
+        return self._with_probes("bots")
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        return self._with_probes("table")
+
+    def _with_probes(self, service: str) -> subprocess.Popen[bytes]:
+        port = free_port()
+        process = self.spawn(service, service, "--port", str(port))
+        self.probes[process.pid] = port
+        return process
+
+    async def start_ledger(self) -> subprocess.Popen[bytes]:
+        port = int(self.settings.ledger_url.rsplit(":", 1)[1])
+        process = self.spawn("ledger", "ledger", "--port", str(port))
+        await self._answering(self.settings.ledger_url, "/health", accept=(200, 503))
+        return process
+
+    async def start_gateway(self) -> str:
+        port = free_port()
+        self.spawn("gateway", "gateway", "--port", str(port))
+        self.base = f"http://127.0.0.1:{port}"
+        await self._answering(self.base, "/api/tables")
+        return self.base
+
+    async def _answering(self, base: str, path: str, accept: tuple[int, ...] = (200,)) -> None:
+        deadline = time.monotonic() + 30
+        async with httpx.AsyncClient(base_url=base) as http:
+            while True:
+                try:
+                    if (await http.get(path)).status_code in accept:
+                        return
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{base} did not start")
+                await asyncio.sleep(0.2)
+
+    def kill(self, process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
+        self.cpu_of_the_dead += cpu_seconds(process.pid)
+        process.send_signal(sig)
+        process.wait()
+
+    async def leases(self) -> dict[int, tuple[str, int]]:
+        """Live leases: shard -> (owner, epoch)."""
+        conn = await asyncpg.connect(self.settings.database_url)
+        try:
+            rows = await conn.fetch(
+                "SELECT shard, owner, epoch FROM tables.leases WHERE expires_at > now()"
+            )
+        finally:
+            await conn.close()
+        return {row["shard"]: (row["owner"], row["epoch"]) for row in rows}
+
+    async def settled(self, workers: int, within: float = 30.0) -> dict[int, tuple[str, int]]:
+        """Wait until every shard is leased, spread over ``workers`` owners."""
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                leases = await self.leases()
+            except asyncpg.UndefinedTableError:
+                leases = {}
+            owners = {owner for owner, _ in leases.values()}
+            if len(leases) == self.settings.shards and len(owners) == workers:
+                return leases
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"shards not settled: {leases}")
+            await asyncio.sleep(0.2)
+
+    async def restore(self, workers: int = 2, bots: int = 2) -> None:
+        """Bring back the standard lineup, whatever was stopped."""
+        if not self.running("ledger"):
+            await self.start_ledger()
+        if not self.running("gateway"):
+            await self.start_gateway()
+        for _ in range(bots - len(self.running("bots"))):
+            self.start_bots()
+        missing = workers - len(self.running("table"))
+        for _ in range(missing):
+            self.start_worker()
+        if missing > 0:
+            await self.settled(workers=workers)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of every service process this platform ran, live or gone."""
+        return self.cpu_of_the_dead + sum(cpu_seconds(p.pid) for p in self.running())
+
+    def resident_bytes(self) -> int:
+        return sum(resident_bytes(p.pid) for p in self.running())
+
+    def stop(self) -> None:
+        for process in self.running():
+            self.cpu_of_the_dead += cpu_seconds(process.pid)
+            process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
