@@ -9,6 +9,7 @@ from collections.abc import Coroutine, Mapping
 from typing import Any
 
 import uvicorn
+import uvloop
 
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
@@ -35,7 +36,7 @@ def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> 
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
         return 0
     runner = run_table if service == "table" else run_bots
-    asyncio.run(until_stopped(runner(settings, host=host, port=port)))
+    uvloop.run(until_stopped(runner(settings, host=host, port=port)))
     return 0
 
 

@@ -10,7 +10,8 @@ Topology (every name under a namespace, ``swick`` by default, so test runs stay 
 - ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers.
 - ``<ns>.postings``: a durable queue of ledger postings.
 
-Requests and postings are published persistent, mandatory and with publisher confirms.
+Requests and postings are published persistent, mandatory and with publisher confirms;
+updates without confirms (a gateway that misses one asks for a snapshot).
 Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery and reorders).
 """
 
@@ -181,7 +182,10 @@ class RabbitBus:
         self._requests = await channel.declare_exchange(
             t.requests, aio_pika.ExchangeType.DIRECT, durable=True
         )
-        self._updates = await channel.declare_exchange(
+        # Views are transient and a gateway that misses one asks for a snapshot: they go on a
+        # channel without publisher confirms, so a table never waits on the broker for them.
+        fanout = await self.connection.channel(publisher_confirms=False)
+        self._updates = await fanout.declare_exchange(
             t.updates, aio_pika.ExchangeType.TOPIC, durable=True
         )
         self._bots = await channel.declare_exchange(

@@ -113,8 +113,9 @@ class TableUpdate(Message):
     kind: Literal["update"] = "update"
     table_id: str
     seq: int
-    views: dict[str, JSON]  # player id -> that seat's view
-    spectator: JSON
+    # Views as JSON text, serialized once by the table: a gateway passes them on unparsed.
+    views: dict[str, str]  # player id -> that seat's view
+    spectator: str
     outcome: Outcome | None = None
     snapshot_for: str | None = None  # a Sync's player (or "*" for a spectator's)
 

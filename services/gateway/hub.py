@@ -14,7 +14,6 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -43,10 +42,13 @@ class Connection:
     close_reason: str = "closed by the server"
 
     def send(self, message: p.ServerMessage) -> None:
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, frame: str) -> None:
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(message.model_dump_json())
+            self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             log.warning("%s reads too slowly: closing", self.player.id)
             while not self.outbox.empty():
@@ -149,13 +151,13 @@ class Hub:
     def _views(self, update: m.TableUpdate) -> None:
         """Send each watcher its view: the next ``seq`` as an update, anything else whole."""
         for conn in self.watchers.get(update.table_id, ()):
-            view: dict[str, Any] = update.views.get(conn.player.id, update.spectator)
+            view = update.views.get(conn.player.id, update.spectator)
             seen = conn.seen.get(update.table_id)
             asked = update.snapshot_for in (conn.player.id, "*")
             if seen is not None and update.seq == seen + 1:
-                conn.send(p.Update(table=update.table_id, seq=update.seq, view=view))
+                conn.send_text(p.view_frame("update", update.table_id, update.seq, view))
             elif seen is None or update.seq > seen or (asked and update.seq == seen):
-                conn.send(p.Snapshot(table=update.table_id, seq=update.seq, view=view))
+                conn.send_text(p.view_frame("snapshot", update.table_id, update.seq, view))
             else:
                 continue
             conn.seen[update.table_id] = update.seq

@@ -124,6 +124,12 @@ class Snapshot(ServerMessage):
     view: dict[str, Any]
 
 
+def view_frame(kind: Literal["snapshot", "update"], table: str, seq: int, view: str) -> str:
+    """A ``snapshot`` or ``update`` frame around a view its table already serialized, so the
+    gateway passes views on without parsing them (equal to the model's own JSON)."""
+    return f'{{"type":"{kind}","table":{json.dumps(table)},"seq":{seq},"view":{view}}}'
+
+
 class Update(ServerMessage):
     """Your view after the table accepted command ``seq`` (always the previous ``seq`` + 1)."""
 

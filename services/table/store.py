@@ -19,6 +19,7 @@ from shared.migrations import migrate
 
 SCHEMA = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations"
+FENCED = "SWFEN"  # the SQLSTATE tables.append() raises when the lease moved on
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 # The shared types live with the storage protocol; importing them from here keeps working.
@@ -42,9 +43,17 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 
 
 async def connect_pool(dsn: str = DEFAULT_DSN, *, size: int = 10) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=size, init=_init_connection)
+    pool = await asyncpg.create_pool(
+        dsn, min_size=1, max_size=size, init=_init_connection, reset=_keep_session
+    )
     assert pool is not None
     return pool
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Nothing to reset between uses: the services keep no session state (no LISTEN, no
+    session settings, no advisory locks held past a call), so skip the reset query that would
+    otherwise cost a round trip every time a connection goes back to the pool."""
 
 
 def _row(record: asyncpg.Record) -> TableRow:
@@ -275,85 +284,40 @@ class TableStore:
         Raises ``Fenced`` if the lease moved on, ``DuplicateAction`` if the action id was
         logged before, ``SeatConflict`` if a player seated here holds another seat.
         """
-        async with self.pool.acquire() as conn, conn.transaction():
-            lease = await conn.fetchrow(
-                "SELECT owner, epoch FROM tables.leases WHERE shard = $1 FOR SHARE", shard
-            )
-            if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
-                raise Fenced(f"shard {shard} is no longer ours")
-            try:
-                await conn.execute(
-                    "INSERT INTO tables.events (table_id, seq, action_id, events)"
-                    " VALUES ($1, $2, $3, $4)",
-                    table_id,
-                    write.seq,
-                    write.action_id,
-                    write.events,
-                )
-            except asyncpg.UniqueViolationError as error:
-                if "action_id" in str(error.constraint_name):
-                    raise DuplicateAction(write.action_id) from None
-                raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
-            await conn.execute(
-                "UPDATE tables.tables SET seq = $2, phase = $3, seats = $4, deadline = $5,"
-                " updated_at = now() WHERE table_id = $1",
+        posting = None if write.posting is None else write.posting(0)  # numbered by append()
+        try:
+            row = await self.pool.fetchrow(
+                "SELECT outbox_id, body FROM tables.append("
+                "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
                 table_id,
+                shard,
+                owner,
+                epoch,
                 write.seq,
+                write.action_id,
+                write.events,
                 write.phase,
                 write.seats,
                 write.deadline,
+                write.snapshot,
+                posting,
+                [player_id for player_id, _ in write.seat_claims],
+                [seat for _, seat in write.seat_claims],
+                list(write.seat_releases),
             )
-            if write.snapshot is not None:
-                await conn.execute(
-                    "INSERT INTO tables.snapshots (table_id, seq, state) VALUES ($1, $2, $3)",
-                    table_id,
-                    write.seq,
-                    write.snapshot,
-                )
-            if write.seat_releases:
-                await conn.execute(
-                    "DELETE FROM tables.seatings WHERE table_id = $1 AND player_id = ANY($2)",
-                    table_id,
-                    list(write.seat_releases),
-                )
-            for player_id, seat in write.seat_claims:
-                try:
-                    await conn.execute(
-                        "INSERT INTO tables.seatings (player_id, table_id, seat)"
-                        " VALUES ($1, $2, $3)",
-                        player_id,
-                        table_id,
-                        seat,
-                    )
-                except asyncpg.UniqueViolationError:
-                    raise SeatConflict(player_id) from None
-            queued: tuple[int, Any] | None = None
-            if write.posting is not None:
-                number: int = await conn.fetchval(
-                    "UPDATE tables.tables SET postings = postings + 1 WHERE table_id = $1"
-                    " RETURNING postings",
-                    table_id,
-                )
-                body = write.posting(number)
-                outbox_id: int = await conn.fetchval(
-                    "INSERT INTO tables.outbox (table_id, shard, body)"
-                    " VALUES ($1, $2, $3) RETURNING id",
-                    table_id,
-                    shard,
-                    body,
-                )
-                queued = outbox_id, body
-            if write.seat_releases:
-                # After this command's posting is numbered: a player leaving in the command
-                # that settled their last hand must wait for that posting to be applied.
-                await conn.executemany(
-                    "INSERT INTO tables.departures (player_id, table_id, posting_no)"
-                    " SELECT $1, table_id, postings FROM tables.tables WHERE table_id = $2"
-                    " ON CONFLICT (player_id) DO UPDATE"
-                    " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
-                    [(player_id, table_id) for player_id in write.seat_releases],
-                )
-            return queued
+        except asyncpg.UniqueViolationError as error:
+            constraint = str(error.constraint_name)
+            if "action_id" in constraint:
+                raise DuplicateAction(write.action_id) from None
+            if constraint.startswith("seatings"):
+                raise SeatConflict(str(error.detail)) from None
+            raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
+        except asyncpg.PostgresError as error:
+            if error.sqlstate == FENCED:
+                raise Fenced(f"shard {shard} is no longer ours") from None
+            raise
+        assert row is not None
+        return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         records = await self.pool.fetch(

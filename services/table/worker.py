@@ -522,7 +522,7 @@ class TableWorker:
     ) -> None:
         g, state = table.game, table.state
         views = {
-            player.id: g.dump_view(g.view_for(state, seat))
+            player.id: g.view_json(g.view_for(state, seat))
             for seat, player in enumerate(g.players(state))
             if player is not None and player.bot is None
         }
@@ -530,7 +530,7 @@ class TableWorker:
             table_id=table.row.table_id,
             seq=g.seq(state),
             views=views,
-            spectator=g.dump_view(g.view_for(state, None)),
+            spectator=g.view_json(g.view_for(state, None)),
             outcome=outcome,
             snapshot_for=snapshot_for,
         )

@@ -54,6 +54,10 @@ def dump_view(view: SwickView) -> Any:
     return _VIEW.dump_python(view, mode="json")
 
 
+def view_json(view: SwickView) -> str:
+    return _VIEW.dump_json(view).decode()
+
+
 def load_view(data: Any) -> SwickView:
     """A view as a bot receives it, back in its typed form."""
     return _VIEW.validate_python(data)

@@ -125,5 +125,8 @@ class SwickGame:
     def dump_view(self, view: SwickView) -> Any:
         return codec.dump_view(view)
 
+    def view_json(self, view: SwickView) -> str:
+        return codec.view_json(view)
+
 
 SWICK = SwickGame()
