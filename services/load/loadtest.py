@@ -55,6 +55,7 @@ class Figures:
     latency_ms: dict[str, float]
     errors: dict[str, int]
     resent: int
+    applied_already: int  # answered "duplicate": delivered twice, applied once
     stalled: list[str]
     service_cpu_ms_per_hand: float
     broker_and_database_cpu_ms_per_hand: float
@@ -178,7 +179,8 @@ class Load:
                 view = person.view
                 if view is not None and view["seat"] is not None:
                     stacks[person.id] = view["seats"][view["seat"]]["stack"]
-        return await audit(self.platform.settings, list(self.tables), self.tally.acked, stacks)
+        applied = self.tally.acked | self.tally.duplicates
+        return await audit(self.platform.settings, list(self.tables), applied, stacks)
 
     async def close(self) -> None:
         await asyncio.gather(
@@ -198,14 +200,16 @@ async def _watch_when_created(person: Person, table: str) -> None:
 
 
 @asynccontextmanager
-async def platform_for(options: LoadOptions, label: str) -> AsyncIterator[Platform]:
+async def platform_for(
+    options: LoadOptions, label: str, gateway_amqp_url: str | None = None
+) -> AsyncIterator[Platform]:
     async with isolated(
         options.amqp_url, options.database_url, shards=options.shards, label=label
     ) as settings:
         logs = options.logs or Path(tempfile.mkdtemp(prefix=f"swick-{label}-"))
         platform = Platform(settings, logs)
         try:
-            await platform.start(workers=options.workers, bots=0)
+            await platform.start(workers=options.workers, bots=0, gateway_amqp_url=gateway_amqp_url)
             yield platform
         finally:
             platform.stop()
@@ -216,9 +220,14 @@ def _infrastructure_cpu() -> float:
 
 
 async def run(
-    options: LoadOptions, during: Callable[[Load], Coroutine[Any, Any, None]] | None = None
+    options: LoadOptions,
+    during: Callable[[Load], Coroutine[Any, Any, None]] | None = None,
+    *,
+    label: str = "load",
+    gateway_amqp_url: str | None = None,
 ) -> Figures:
-    async with platform_for(options, "load") as platform:
+    """``gateway_amqp_url``: where the gateway finds the broker (the chaos run's cuttable proxy)."""
+    async with platform_for(options, label, gateway_amqp_url) as platform:
         load = Load(platform, options)
         idle_rss = platform.resident_bytes()
         try:
@@ -252,6 +261,7 @@ async def run(
             latency_ms=percentiles(load.tally.latencies),
             errors=dict(load.tally.errors),
             resent=load.tally.resent,
+            applied_already=len(load.tally.duplicates),
             stalled=sorted(load.stalled),
             service_cpu_ms_per_hand=round(cpu * 1000 / per_hand, 2),
             broker_and_database_cpu_ms_per_hand=round(infra * 1000 / per_hand, 2),
@@ -279,6 +289,7 @@ def describe(f: Figures) -> str:
         f"command -> own view: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms,"
         f" max {lat['max']} ms",
         f"errors: {sum(f.errors.values())} {f.errors or ''}, resent: {f.resent},"
+        f" answered applied-already: {f.applied_already},"
         f" stalled tables: {len(f.stalled)}",
         f"CPU per hand: services {f.service_cpu_ms_per_hand} ms"
         f" ({', '.join(f'{k} {v} s' for k, v in sorted(f.service_cpu_share.items()))}),"

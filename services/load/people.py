@@ -19,7 +19,9 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 RESEND_AFTER = 5.0  # seconds without an answer before the same message goes again
-QUIET_CODES = ("duplicate",)  # the answer to a resent message that was applied the first time
+# "Applied already": the answer to a resent message, or to one the broker delivered twice
+# because the table's worker lost its shard between applying it and acknowledging it.
+QUIET_CODES = ("duplicate",)
 
 
 @dataclass
@@ -31,7 +33,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # command -> own view, seconds
     errors: Counter[str] = field(default_factory=Counter)
     acked: set[str] = field(default_factory=set)  # request ids the gateway acknowledged
-    duplicates: set[str] = field(default_factory=set)  # resent, found applied already
+    duplicates: set[str] = field(default_factory=set)  # answered "applied already"
     hands: int = 0
 
 
@@ -73,7 +75,10 @@ class Person:
 
     async def connect(self) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self._ws = await websockets.connect(url, max_size=2**22, compression=None)
+        # Like a browser: no keepalive pings of its own (the gateway pings idle sockets).
+        self._ws = await websockets.connect(
+            url, max_size=2**22, compression=None, ping_interval=None
+        )
         self._reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
@@ -146,7 +151,7 @@ class Person:
             seen = self.view_at if self.view_at >= sent.at else now
             if sent.at == sent.first_at:
                 self.tally.latencies.append(seen - sent.at)
-        elif frame["code"] in QUIET_CODES and sent.at != sent.first_at:
+        elif frame["code"] in QUIET_CODES:
             self.tally.duplicates.add(request_id)
         else:
             self.tally.errors[frame["code"]] += 1
@@ -170,7 +175,7 @@ class Person:
         await asyncio.sleep(self.rng.uniform(*self.pace))
         view = self.view
         if not self.acting or view is None or view["seq"] != seq:
-            self._maybe_act()
+            self._reconsider()
             return
         options = [o["action"] for o in view["options"] if o["legal"]]
         ready = [a for a in options if a["kind"] == "ready"]
@@ -182,6 +187,13 @@ class Person:
         await asyncio.sleep(self.rng.uniform(*self.pace))
         if self.acting and self.view is not None and self.view["seq"] == seq:
             await self._command({"kind": "start_game"}, seq)
+        else:
+            self._reconsider()
+
+    def _reconsider(self) -> None:
+        """The table moved while this person thought: look at it again once this turn's task
+        is over (views that arrived meanwhile found it still running, and let it be)."""
+        asyncio.get_running_loop().call_soon(self._maybe_act)
 
     async def start_game(self) -> None:
         await self._command({"kind": "start_game"}, self.view["seq"] if self.view else 0)

@@ -133,22 +133,26 @@ class Platform:
             "PYTHONUNBUFFERED": "1",
         }
 
-    async def start(self, workers: int = 2, bots: int = 2) -> None:
+    async def start(
+        self, workers: int = 2, bots: int = 2, gateway_amqp_url: str | None = None
+    ) -> None:
         """The standard lineup: a ledger, ``workers`` table workers, bot services, a gateway."""
         await self.start_ledger()
         for _ in range(workers):
             self.start_worker()
         for _ in range(bots):
             self.start_bots()
-        await self.start_gateway()
+        await self.start_gateway(gateway_amqp_url)
         await self.settled(workers=workers)
 
-    def spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+    def spawn(
+        self, name: str, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = (self.logs / f"{name}-{len(self.processes)}.log").open("wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "services.cli", "serve", *args],
-            env=self.env(),
+            env=self.env() | (env or {}),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -181,9 +185,12 @@ class Platform:
         await self._answering(self.settings.ledger_url, "/health", accept=(200, 503))
         return process
 
-    async def start_gateway(self) -> str:
+    async def start_gateway(self, amqp_url: str | None = None) -> str:
+        """``amqp_url``: where this gateway finds the broker, if not where the others do (a
+        proxy that can cut its connection)."""
         port = free_port()
-        self.spawn("gateway", "gateway", "--port", str(port))
+        env = {"SWICK_AMQP_URL": amqp_url} if amqp_url else None
+        self.spawn("gateway", "gateway", "--port", str(port), env=env)
         self.base = f"http://127.0.0.1:{port}"
         await self._answering(self.base, "/api/tables")
         return self.base
@@ -228,6 +235,8 @@ class Platform:
             owners = {owner for owner, _ in leases.values()}
             if len(leases) == self.settings.shards and len(owners) == workers:
                 return leases
+            if len(self.running("table")) < workers:
+                self.start_worker()  # one died starting (its probe port was taken meanwhile)
             if time.monotonic() > deadline:
                 raise TimeoutError(f"shards not settled: {leases}")
             await asyncio.sleep(0.2)
