@@ -24,7 +24,7 @@ from shared.settings import DEFAULT_DATABASE
 
 HUMAN_PACE = (0.5, 1.5)  # seconds between a person's turn coming and their action
 SETUP_CONCURRENCY = 25
-INFRASTRUCTURE = ("beam.smp", "postgres")  # RabbitMQ and PostgreSQL, measured apart
+BROKER, DATABASE = ("beam.smp",), ("postgres",)  # RabbitMQ's and PostgreSQL's processes
 
 
 @dataclass
@@ -35,6 +35,7 @@ class LoadOptions:
     workers: int = 2
     max_pace: bool = False
     stall_after: float = 10.0  # seconds without progress that make a table stalled
+    warmup: float = 5.0  # seconds of play before the figures start (games being dealt)
     seed: int = 1
     amqp_url: str = DEFAULT_URL
     database_url: str = DEFAULT_DATABASE
@@ -58,7 +59,9 @@ class Figures:
     applied_already: int  # answered "duplicate": delivered twice, applied once
     stalled: list[str]
     service_cpu_ms_per_hand: float
-    broker_and_database_cpu_ms_per_hand: float
+    broker_cpu_ms_per_hand: float
+    database_cpu_ms_per_hand: float
+    load_generator_cpu_ms_per_hand: float  # the simulated people themselves
     service_cpu_share: dict[str, float]  # CPU seconds per service kind over the run
     rss_mb_per_table: float
     rss_mb_total: float
@@ -131,16 +134,14 @@ class Load:
             answer = await person.request({"type": "join", "table": table})
             if answer["type"] != "ack":
                 raise RuntimeError(f"could not join {table}: {answer}")
-        await host.until(lambda v: all(s["player"] is not None for s in v["seats"]))
+        await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
         self.progress[table] = (0, time.monotonic())
 
     async def play(
         self, seconds: float, during: Callable[[], Coroutine[Any, Any, None]] | None = None
     ) -> None:
-        """Everyone plays for ``seconds`` (the host starts the game); ``during`` runs alongside."""
-        for people in self.tables.values():
-            await people[0].start_game()
+        """Everyone plays for ``seconds``; ``during`` runs alongside."""
         async with asyncio.TaskGroup() as tasks:
             watch = tasks.create_task(self._watch())
             extra = tasks.create_task(during()) if during is not None else None
@@ -148,6 +149,19 @@ class Load:
             watch.cancel()
             if extra is not None:
                 extra.cancel()
+
+    async def start_games(self) -> None:
+        """Every host deals, at a moment of their own within the first seconds (a crowd of
+        tables that all start in the same millisecond is not what a platform sees)."""
+        spread = max(self.pace[1], 0.5) * 2
+
+        async def deal(host: Person, delay: float) -> None:
+            await asyncio.sleep(delay)
+            await host.start_game()
+
+        async with asyncio.TaskGroup() as tasks:
+            for people in self.tables.values():
+                tasks.create_task(deal(people[0], self.rng.uniform(0, spread)))
 
     async def _watch(self) -> None:
         """Resend what went unanswered, and note tables that stop moving."""
@@ -215,8 +229,10 @@ async def platform_for(
             platform.stop()
 
 
-def _infrastructure_cpu() -> float:
-    return sum(cpu_seconds(pid) for pid in processes_named(*INFRASTRUCTURE))
+def _cpu_of(names: tuple[str, ...]) -> float:
+    """CPU seconds of the live processes called ``names`` (a database backend that exits
+    during the run takes its share with it: the pools keep theirs open)."""
+    return sum(cpu_seconds(pid) for pid in processes_named(*names))
 
 
 async def run(
@@ -233,13 +249,19 @@ async def run(
         try:
             await load.seat_everyone()
             open_rss = platform.resident_bytes()
-            cpu_before, infra_before = platform.cpu_seconds(), _infrastructure_cpu()
+            await load.start_games()
+            await load.play(options.warmup)
+            load.tally.new_window()
+            cpu_before, generator_before = platform.cpu_seconds(), time.process_time()
+            broker_before, database_before = _cpu_of(BROKER), _cpu_of(DATABASE)
             kinds_before = _cpu_by_kind(platform)
             started = time.monotonic()
             await load.play(options.seconds, (lambda: during(load)) if during else None)
             elapsed = time.monotonic() - started
             cpu = platform.cpu_seconds() - cpu_before
-            infra = _infrastructure_cpu() - infra_before
+            generator = time.process_time() - generator_before
+            broker = _cpu_of(BROKER) - broker_before
+            database = _cpu_of(DATABASE) - database_before
             kinds = {
                 k: round(v - kinds_before.get(k, 0.0), 2) for k, v in _cpu_by_kind(platform).items()
             }
@@ -264,7 +286,9 @@ async def run(
             applied_already=len(load.tally.duplicates),
             stalled=sorted(load.stalled),
             service_cpu_ms_per_hand=round(cpu * 1000 / per_hand, 2),
-            broker_and_database_cpu_ms_per_hand=round(infra * 1000 / per_hand, 2),
+            broker_cpu_ms_per_hand=round(broker * 1000 / per_hand, 2),
+            load_generator_cpu_ms_per_hand=round(generator * 1000 / per_hand, 2),
+            database_cpu_ms_per_hand=round(database * 1000 / per_hand, 2),
             service_cpu_share=kinds,
             rss_mb_per_table=round((open_rss - idle_rss) / options.tables / 2**20, 3),
             rss_mb_total=round(open_rss / 2**20, 1),
@@ -293,7 +317,8 @@ def describe(f: Figures) -> str:
         f" stalled tables: {len(f.stalled)}",
         f"CPU per hand: services {f.service_cpu_ms_per_hand} ms"
         f" ({', '.join(f'{k} {v} s' for k, v in sorted(f.service_cpu_share.items()))}),"
-        f" broker+database {f.broker_and_database_cpu_ms_per_hand} ms",
+        f" broker {f.broker_cpu_ms_per_hand} ms, database {f.database_cpu_ms_per_hand} ms,"
+        f" load generator {f.load_generator_cpu_ms_per_hand} ms",
         f"memory: {f.rss_mb_per_table} MB per open table, {f.rss_mb_total} MB in all",
         f"audit: {'ok' if f.audit.get('ok') else 'FAILED'}: lost {f.audit['actions_lost']},"
         f" applied twice {f.audit['actions_applied_twice']},"

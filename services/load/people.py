@@ -36,6 +36,11 @@ class Tally:
     duplicates: set[str] = field(default_factory=set)  # answered "applied already"
     hands: int = 0
 
+    def new_window(self) -> None:
+        """Count figures from now on (what must hold for the whole run is kept)."""
+        self.sent, self.resent, self.hands = 0, 0, 0
+        self.latencies = []
+
 
 @dataclass
 class Sent:

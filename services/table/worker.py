@@ -142,6 +142,9 @@ class TableWorker:
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
         self._depth_checked = 0.0
+        # Postings committed with their commands, on their way to the broker: published off
+        # the command path, in commit order, so no table waits for the broker's confirms.
+        self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -154,6 +157,7 @@ class TableWorker:
                 tasks.create_task(self.bus.lost())  # crash-only: leases expire, others take over
                 tasks.create_task(self._leases(tasks))
                 tasks.create_task(self._relay_outbox())
+                tasks.create_task(self._publish_postings())
         finally:
             for shard in list(self.owned):
                 self._drop(shard)
@@ -236,6 +240,18 @@ class TableWorker:
                     return
                 await delivery.ack()
                 metrics.COMMAND_SECONDS.observe(time.perf_counter() - received)
+
+    async def _publish_postings(self) -> None:
+        """Publish the postings of committed commands, then clear them from the outbox in
+        batches. A crash in between leaves them to ``_relay_outbox`` (the ledger applies a
+        posting once, however often it arrives)."""
+        while True:
+            batch = [await self._postings.get()]
+            while not self._postings.empty():
+                batch.append(self._postings.get_nowait())
+            for _, body in batch:
+                await self.bus.publish_posting(json.dumps(body).encode())
+            await self.store.sent([outbox_id for outbox_id, _ in batch])
 
     async def _relay_outbox(self) -> None:
         """Postings whose publication after commit did not happen (a crash) go out here."""
@@ -503,9 +519,7 @@ class TableWorker:
         await self._publish(table, outcome)
         await self._wake_bots(table, g.to_act(before), command.actor)
         if queued is not None:
-            outbox_id, body = queued
-            await self.bus.publish_posting(json.dumps(body).encode())
-            await self.store.sent([outbox_id])
+            self._postings.put_nowait(queued)
         self._arm(table)
         return True
 

@@ -9,7 +9,7 @@ from services.load.loadtest import LoadOptions, run
 async def test_a_short_load_run_loses_nothing(service_urls: tuple[str, str]) -> None:
     amqp, database = service_urls
     options = LoadOptions(
-        tables=4, seconds=8, seats=3, max_pace=True, amqp_url=amqp, database_url=database
+        tables=4, seconds=6, warmup=2, seats=3, max_pace=True, amqp_url=amqp, database_url=database
     )
     figures = await run(options)
     assert figures.commands > 0 and figures.hands > 0, figures
