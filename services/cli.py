@@ -138,11 +138,21 @@ def _load_options(args: argparse.Namespace) -> LoadOptions:
 
 
 def _loadtest(args: argparse.Namespace) -> int:
+    import uvloop
+
     from services.load import loadtest
 
-    figures = asyncio.run(loadtest.run(_load_options(args)))
+    figures = uvloop.run(loadtest.run(_load_options(args)))
     print(json.dumps(figures.as_dict()) if args.json else loadtest.describe(figures))
     return 0 if figures.audit["ok"] and not figures.errors and not figures.stalled else 1
+
+
+def _chaos(args: argparse.Namespace) -> int:
+    from services.load import chaos
+
+    report = asyncio.run(chaos.run(_load_options(args), every=args.every))
+    print(json.dumps(report.as_dict()) if args.json else chaos.describe(report))
+    return 0 if report.ok else 1
 
 
 def _up(args: argparse.Namespace) -> int:
@@ -257,6 +267,17 @@ def parser() -> argparse.ArgumentParser:
     )
     _load_arguments(loadtest, tables=200, seconds=60)
     loadtest.set_defaults(run=_loadtest)
+
+    chaos = commands.add_parser(
+        "chaos",
+        help="the load test while workers are killed, the ledger restarted and the gateway's"
+        " broker connection cut; then checks that nothing was lost",
+    )
+    _load_arguments(chaos, tables=60, seconds=120)
+    chaos.add_argument(
+        "--every", type=float, default=6.0, help="seconds between faults, on average"
+    )
+    chaos.set_defaults(run=_chaos)
 
     verify = commands.add_parser("verify", help="re-deal a finished game from its revealed seed")
     verify.add_argument("record", help="the game record (JSON)")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
+import aio_pika
 import httpx
 from fastapi import (
     Depends,
@@ -55,6 +56,7 @@ log = logging.getLogger("swick.gateway")
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
+BUS_RETRY_SECONDS = 15.0  # a lost broker connection comes back within 5 s (aio-pika's interval)
 
 
 @dataclass
@@ -322,7 +324,10 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
         bots=body.bots,
         start=body.start,
     )
-    await gw.bus.request(table_id, request.model_dump_json().encode())
+    try:
+        await _request(gw, request)
+    except TablesUnreachable:
+        raise HTTPException(503, "The tables cannot be reached for the moment: try again") from None
     seats: list[dict[str, Any] | None] = [None] * body.seats
     seats[0] = {"id": player.id, "name": player.name, "bot": None}
     row = TableRow(table_id, "swick", 0, settings, body.private, code, 0, "lobby", seats, None)
@@ -406,7 +411,23 @@ def _rid(player: Identity, what: str) -> str:
 async def _request(
     gw: Gateway, request: m.CreateTable | m.Act | m.Join | m.Presence | m.Sync
 ) -> None:
-    await gw.bus.request(request.table_id, request.model_dump_json().encode())
+    """Send a request to its table. While the broker connection is being re-established,
+    keep trying: a publish cut short may have arrived, but a table applies a request id once.
+    Raises ``TablesUnreachable`` if the broker stays away."""
+    body = request.model_dump_json().encode()
+    deadline = time.monotonic() + BUS_RETRY_SECONDS
+    while True:
+        try:
+            await gw.bus.request(request.table_id, body)
+            return
+        except (ConnectionError, RuntimeError, aio_pika.exceptions.AMQPError) as error:
+            if time.monotonic() > deadline:
+                raise TablesUnreachable(str(error)) from error
+            await asyncio.sleep(0.25)
+
+
+class TablesUnreachable(Exception):
+    """The broker did not come back in time to take a request."""
 
 
 class Session:
@@ -441,7 +462,14 @@ class Session:
             where = ".".join(str(part) for part in first["loc"])
             self.reject(_client_id(frame), "malformed", f"{where}: {first['msg']}")
             return
-        await getattr(self, f"on_{message.type}")(message)
+        try:
+            await getattr(self, f"on_{message.type}")(message)
+        except TablesUnreachable:
+            self.reject(
+                message.id,
+                "unavailable",
+                "The tables cannot be reached for the moment: send it again shortly",
+            )
 
     async def on_ping(self, message: p.Ping) -> None:
         self.conn.send(p.Ack(id=message.id))
@@ -522,7 +550,11 @@ class Session:
     async def _ask(self, client_id: str, request: m.Join | m.Act) -> None:
         """Send a request to its table; the table's outcome answers the client's message."""
         self.gw.hub.expect(request.request_id, self.conn, client_id)
-        await _request(self.gw, request)
+        try:
+            await _request(self.gw, request)
+        except TablesUnreachable:
+            self.gw.hub.requests.pop(request.request_id, None)
+            raise
 
     async def on_chat(self, message: p.Chat) -> None:
         if not await self._watched(message.id, message.table):

@@ -183,6 +183,7 @@ REJECT_CODES = """\
 | `not_seated` | take a seat first |
 | `stale` | the decision opened after the `seq` you sent: look again |
 | `duplicate` | a message with this `id` was already applied |
+| `unavailable` | the tables cannot be reached for the moment: send it again shortly |
 | `not_your_turn`, `wrong_phase`, `illegal_card`, ... | refused by the game: see `message` |
 """
 

@@ -139,6 +139,8 @@ class TableWorker:
         self.shards = bus.topology.shards
         self.owned: dict[int, int] = {}  # shard -> lease epoch
         self.consumers: dict[int, asyncio.Task[None]] = {}
+        self.busy: set[int] = set()  # shards with a request being handled
+        self.leaving: set[int] = set()  # shards to give up once their request is handled
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
         self._depth_checked = 0.0
@@ -189,8 +191,7 @@ class TableWorker:
             elif len(self.owned) > target:
                 for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
                     log.info("handing a shard over", extra={"shard": shard, "workers": live})
-                    self._drop(shard)
-                    await self.store.release(self.worker_id, shard)
+                    await self._hand_over(shard)
             self.ready.set()
             metrics.SHARDS.set(len(self.owned))
             metrics.TABLES.set(len(self.tables))
@@ -227,19 +228,37 @@ class TableWorker:
                     table.timer.cancel()
                 del self.tables[table_id]
 
+    async def _hand_over(self, shard: int) -> None:
+        """Give a shard up between two requests, never half way through one (a request cut
+        short is redelivered and answered "duplicate" although its sender sent it once)."""
+        consumer = self.consumers.get(shard)
+        if consumer is not None:
+            self.leaving.add(shard)
+            if shard not in self.busy:
+                consumer.cancel()  # waiting for its next request: nothing in flight
+            await asyncio.wait([consumer], timeout=10)
+            self.leaving.discard(shard)
+        self._drop(shard)
+        await self.store.release(self.worker_id, shard)
+
     async def _consume(self, shard: int, epoch: int) -> None:
         async with self.bus.consume(self.bus.topology.shard_queue(shard)) as deliveries:
             async for delivery in deliveries:
                 received = time.perf_counter()
+                self.busy.add(shard)
                 try:
                     await self._handle(shard, delivery)
+                    await delivery.ack()
                 except Fenced:
                     log.warning("fenced out of a shard", extra={"shard": shard})
                     metrics.SHARDS_LOST.inc()
                     self._drop(shard)  # closing the channel requeues the delivery
                     return
-                await delivery.ack()
+                finally:
+                    self.busy.discard(shard)
                 metrics.COMMAND_SECONDS.observe(time.perf_counter() - received)
+                if shard in self.leaving:
+                    return
 
     async def _publish_postings(self) -> None:
         """Publish the postings of committed commands, then clear them from the outbox in
@@ -382,25 +401,38 @@ class TableWorker:
             [None] * len(g.players(state)),
             None,
         )
-        if not await self.store.create(row):
-            await self._refuse(request, "exists", "That table exists already")
-            return
-        table = LiveTable(row, g, state)
-        self.tables[row.table_id] = table
-        rid = request.request_id
-        host = Player(request.host_id, request.host_name)
-        try:
-            stack = await self._stack(host)
-        except Refused as refusal:
-            await self._refuse(request, refusal.code, refusal.message)
-            return
-        if not await self._apply(table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request):
-            return
+        if await self.store.create(row):
+            table = LiveTable(row, g, state)
+            self.tables[row.table_id] = table
+        else:
+            existing = await self._load(request.table_id)
+            if existing is None or existing.row.invite_code != request.invite_code:
+                await self._refuse(request, "exists", "That table exists already")
+                return
+            table = existing  # redelivered: a worker stopped part way through setting it up
+        await self._set_up(table, request)
+
+    async def _set_up(self, table: LiveTable, request: m.CreateTable) -> None:
+        """Seat the host, then the bots, then deal if asked: each step that is not done yet,
+        so a redelivered request finishes what its first delivery began."""
+        g, rid = table.game, request.request_id
+        if g.players(table.state)[0] is None:
+            host = Player(request.host_id, request.host_name)
+            try:
+                stack = await self._stack(host)
+            except Refused as refusal:
+                await self._refuse(request, refusal.code, refusal.message)
+                return
+            if not await self._apply(
+                table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request
+            ):
+                return
         for seat, level in sorted(request.bots.items()):
-            bot = bot_player(table.row.table_id, seat, level)
-            action = AddBot(seat, bot, await self._stack(bot))
-            await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
-        if request.start:
+            if g.players(table.state)[seat] is None:
+                bot = bot_player(table.row.table_id, seat, level)
+                action = AddBot(seat, bot, await self._stack(bot))
+                await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
+        if request.start and g.phase(table.state) == "lobby":
             await self._apply(table, 0, StartGame(new_seed().hex()), f"{rid}:start", 0, None)
 
     async def _join(self, table: LiveTable, request: m.Join) -> None:
