@@ -148,9 +148,11 @@ def _loadtest(args: argparse.Namespace) -> int:
 
 
 def _chaos(args: argparse.Namespace) -> int:
+    import uvloop
+
     from services.load import chaos
 
-    report = asyncio.run(chaos.run(_load_options(args), every=args.every))
+    report = uvloop.run(chaos.run(_load_options(args), every=args.every))
     print(json.dumps(report.as_dict()) if args.json else chaos.describe(report))
     return 0 if report.ok else 1
 

@@ -48,6 +48,8 @@ from shared.games.registry import AnyGame, game
 log = logging.getLogger("swick.table")
 
 MAX_REQUEST_BYTES = 16_384
+QUEUE_CHECK_SECONDS = 5.0
+PREFETCH = 8  # requests a shard's consumer holds before acknowledging the first
 
 
 @dataclass
@@ -143,7 +145,6 @@ class TableWorker:
         self.leaving: set[int] = set()  # shards to give up once their request is handled
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
-        self._depth_checked = 0.0
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
@@ -160,6 +161,7 @@ class TableWorker:
                 tasks.create_task(self._leases(tasks))
                 tasks.create_task(self._relay_outbox())
                 tasks.create_task(self._publish_postings())
+                tasks.create_task(self._measure_queues())
         finally:
             for shard in list(self.owned):
                 self._drop(shard)
@@ -195,16 +197,15 @@ class TableWorker:
             self.ready.set()
             metrics.SHARDS.set(len(self.owned))
             metrics.TABLES.set(len(self.tables))
-            await self._measure_queues()
             await asyncio.sleep(self.tick)
 
     async def _measure_queues(self) -> None:
-        if time.monotonic() - self._depth_checked < 5:
-            return
-        self._depth_checked = time.monotonic()
-        for shard in list(self.owned):
-            name = self.bus.topology.shard_queue(shard)
-            metrics.QUEUE_DEPTH.labels(name).set(await self.bus.depth(name))
+        """Apart from the leases: a broker slow to answer must not delay their renewal."""
+        while True:
+            await asyncio.sleep(QUEUE_CHECK_SECONDS)
+            for shard in list(self.owned):
+                name = self.bus.topology.shard_queue(shard)
+                metrics.QUEUE_DEPTH.labels(name).set(await self.bus.depth(name))
 
     async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
         log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
@@ -242,7 +243,10 @@ class TableWorker:
         await self.store.release(self.worker_id, shard)
 
     async def _consume(self, shard: int, epoch: int) -> None:
-        async with self.bus.consume(self.bus.topology.shard_queue(shard)) as deliveries:
+        # A few requests in hand per shard: the rest wait in the broker, so a busy worker's
+        # event loop stays short enough to renew its leases in time.
+        queue = self.bus.topology.shard_queue(shard)
+        async with self.bus.consume(queue, prefetch=PREFETCH) as deliveries:
             async for delivery in deliveries:
                 received = time.perf_counter()
                 self.busy.add(shard)
