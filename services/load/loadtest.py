@@ -24,6 +24,7 @@ from shared.settings import DEFAULT_DATABASE
 
 HUMAN_PACE = (0.5, 1.5)  # seconds between a person's turn coming and their action
 SETUP_CONCURRENCY = 25
+TRY_AGAIN = ("cashier", "unavailable", "rate_limited")  # refusals that say to try again
 BROKER, DATABASE = ("beam.smp",), ("postgres",)  # RabbitMQ's and PostgreSQL's processes
 
 
@@ -131,9 +132,7 @@ class Load:
             person.table = table
             await _watch_when_created(person, table)
         for person in people[1:]:
-            answer = await person.request({"type": "join", "table": table})
-            if answer["type"] != "ack":
-                raise RuntimeError(f"could not join {table}: {answer}")
+            await _join(person, table)
         await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
         self.progress[table] = (0, time.monotonic())
@@ -200,6 +199,19 @@ class Load:
         await asyncio.gather(
             *(p.close() for people in self.tables.values() for p in people), return_exceptions=True
         )
+
+
+async def _join(person: Person, table: str) -> None:
+    """Take a seat, trying again like a patient person when told to ("try again shortly":
+    the ledger is busy opening hundreds of wallets at once)."""
+    for _ in range(60):
+        answer = await person.request({"type": "join", "table": table})
+        if answer["type"] == "ack":
+            return
+        if answer["code"] not in TRY_AGAIN:
+            break
+        await asyncio.sleep(0.5)
+    raise RuntimeError(f"could not join {table}: {answer}")
 
 
 async def _watch_when_created(person: Person, table: str) -> None:
