@@ -11,7 +11,7 @@ Topology (every name under a namespace, ``swick`` by default, so test runs stay 
 - ``<ns>.postings``: a durable queue of ledger postings.
 
 Requests and postings are published persistent, mandatory and with publisher confirms;
-updates without confirms (a gateway that misses one asks for a snapshot).
+updates without confirms (a gateway that misses one sends the next to its sockets whole).
 Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery and reorders).
 """
 
@@ -182,7 +182,7 @@ class RabbitBus:
         self._requests = await channel.declare_exchange(
             t.requests, aio_pika.ExchangeType.DIRECT, durable=True
         )
-        # Views are transient and a gateway that misses one asks for a snapshot: they go on a
+        # Views are transient and a gateway that misses one sends the next whole: they go on a
         # channel without publisher confirms, so a table never waits on the broker for them.
         fanout = await self.connection.channel(publisher_confirms=False)
         self._updates = await fanout.declare_exchange(
