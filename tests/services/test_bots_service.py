@@ -44,9 +44,12 @@ async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     events = await logged_events(cluster, table, after=0)
     assert not [e for e in events if e["kind"] == "timed_out"], "a bot turn was lost"
     await check_log(cluster, table, view["seq"])
-    # The host comes back: the next ready-up waits for them, so the table holds still.
+    # The host comes back: the next hand waits for them (to ready up, or to set the ante when
+    # the deal comes to them), so the table holds still.
     assert (await act(host, table, {"kind": "sit_out", "sitting_out": False}))["type"] == "ack"
-    await host.until(table, lambda v: v["phase"] == "ready" and 0 in v["to_act"], within=60)
+    await host.until(
+        table, lambda v: v["phase"] in ("ante", "ready") and 0 in v["to_act"], within=60
+    )
     await ledger_agrees(cluster, table, [host])
     cluster.start_bots()
     await host.close()
