@@ -13,14 +13,11 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import secrets
 import time
 from dataclasses import asdict, dataclass
-from urllib.parse import urlparse
-
-import asyncpg
 
 from services.ledger.ledger import Ledger, wallet
+from services.load.platform import fresh_database
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
 from shared.settings import DEFAULT_DATABASE
@@ -183,17 +180,8 @@ async def measure(dsn: str, seconds: float, tables: int, seed: int = 1) -> Ledge
 async def run(seconds: float = 10, tables: int = 32, server: str | None = None) -> LedgerFigures:
     """Create a temporary database on ``server``, benchmark the ledger in it, drop it."""
     server = server or os.environ.get("SWICK_DATABASE_URL", DEFAULT_DATABASE)
-    name = f"swick_bench_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            dsn = urlparse(server)._replace(path=f"/{name}").geturl()
-            return await measure(dsn, seconds, tables)
-        finally:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    async with fresh_database(server, "bench") as dsn:
+        return await measure(dsn, seconds, tables)
 
 
 def report(figures: LedgerFigures) -> dict[str, object]:

@@ -39,17 +39,29 @@ def free_port() -> int:
 
 
 @asynccontextmanager
+async def fresh_database(dsn: str, label: str = "test") -> AsyncIterator[str]:
+    """A new empty database on the server of ``dsn``; its DSN, dropped afterwards."""
+    name = f"swick_{label}_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlparse(dsn)._replace(path=f"/{name}").geturl()
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
 async def isolated(
     amqp_url: str, database_url: str, *, shards: int = 8, bot_think_ms: int = 50, label: str = "run"
 ) -> AsyncIterator[Settings]:
     """Settings for a fresh database and bus namespace, removed again afterwards."""
-    name = f"swick_{label}_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+    async with fresh_database(database_url, label) as dsn:
         settings = Settings(
             amqp_url=amqp_url,
-            database_url=urlparse(database_url)._replace(path=f"/{name}").geturl(),
+            database_url=dsn,
             namespace=f"{label}-{secrets.token_hex(4)}",
             shards=shards,
             secret=secrets.token_hex(16),
@@ -61,9 +73,6 @@ async def isolated(
             yield settings
         finally:
             await delete_topology(settings)
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 async def delete_topology(settings: Settings) -> None:

@@ -10,11 +10,7 @@ one, created and dropped around it. The SQLite stores get a new file in the test
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from urllib.parse import urlparse
-
-import asyncpg
+from collections.abc import Sequence
 
 from shared.messages import Leg, Posting
 
@@ -50,19 +46,3 @@ def posting(
         names=names or {},
         bots=bots,
     )
-
-
-@asynccontextmanager
-async def fresh_database(dsn: str) -> AsyncIterator[str]:
-    """A new empty database on the server of ``dsn``; its DSN, dropped afterwards."""
-    server = urlparse(dsn)._replace(path="/postgres").geturl()
-    name = f"swick_test_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield urlparse(server)._replace(path=f"/{name}").geturl()
-        finally:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()

@@ -21,13 +21,14 @@ from services.ledger.ledger import Ledger
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.rules import wallet
 from services.ledger.storage import LedgerStorage, Pending
+from services.load.platform import fresh_database
 from services.table.storage import TableRow, TableStorage, Write
 from services.table.store import connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
-from tests.contract.conftest import BACKENDS, fresh_database, leg, posting, uid
+from tests.contract.conftest import BACKENDS, leg, posting, uid
 
 GRANT = 4000
 

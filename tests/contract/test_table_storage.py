@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from services.load.platform import fresh_database
 from services.table.storage import (
     DuplicateAction,
     Fenced,
@@ -34,7 +35,7 @@ from services.table.storage import (
 from services.table.store import TableStore, connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
-from tests.contract.conftest import BACKENDS, fresh_database, uid
+from tests.contract.conftest import BACKENDS, uid
 
 FIRST_SHARD = 0
 NO_SHARD = -1  # a shard without a lease row

@@ -38,10 +38,11 @@ from hypothesis.stateful import (
 )
 
 from services.ledger.ledger import BANK, Ledger, wallet
+from services.load.platform import fresh_database
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
 from shared.settings import Settings
-from tests.contract.conftest import fresh_database, leg, posting, uid
+from tests.contract.conftest import leg, posting, uid
 
 T = TypeVar("T")
 GRANT = 4000
