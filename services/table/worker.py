@@ -272,19 +272,20 @@ class TableWorker:
             batch = [await self._postings.get()]
             while not self._postings.empty():
                 batch.append(self._postings.get_nowait())
-            for _, body in batch:
-                await self.bus.publish_posting(json.dumps(body).encode())
-            await self.store.sent([outbox_id for outbox_id, _ in batch])
+            await self._post(batch)
 
     async def _relay_outbox(self) -> None:
         """Postings whose publication after commit did not happen (a crash) go out here."""
         while True:
             await asyncio.sleep(2.0)
             if self.owned:
-                rows = await self.store.outbox(list(self.owned), older_than=2.0)
-                for _, body in rows:
-                    await self.bus.publish_posting(json.dumps(body).encode())
-                await self.store.sent([row_id for row_id, _ in rows])
+                await self._post(await self.store.outbox(list(self.owned), older_than=2.0))
+
+    async def _post(self, rows: Sequence[tuple[int, Any]]) -> None:
+        """Publish outbox rows in order, then clear them from the outbox."""
+        for _, body in rows:
+            await self.bus.publish_posting(json.dumps(body).encode())
+        await self.store.sent([row_id for row_id, _ in rows])
 
     # Tables.
 
