@@ -13,8 +13,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-import httpx
-
 from services.load import loadtest
 from services.load.loadtest import Load, LoadOptions
 from services.load.platform import Platform
@@ -122,22 +120,10 @@ class Faults:
             self.problems.append("the gateway exited")
             await platform.start_gateway(self.proxy.url(self.options.amqp_url))
         await platform.restore(workers=self.options.workers, bots=0)
-        if not await _ready(platform.base, READY_WITHIN):
+        try:  # ready: connected to the broker again
+            await platform.answering(platform.base, "/readyz", within=READY_WITHIN)
+        except TimeoutError:
             self.problems.append(f"the gateway was not ready {READY_WITHIN:.0f} s after the faults")
-
-
-async def _ready(base: str, within: float) -> bool:
-    """Whether the gateway says it is ready (connected to the broker) within ``within`` s."""
-    deadline = time.monotonic() + within
-    async with httpx.AsyncClient(base_url=base, timeout=5) as http:
-        while time.monotonic() < deadline:
-            try:
-                if (await http.get("/readyz")).status_code == 200:
-                    return True
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.2)
-    return False
 
 
 async def run(

@@ -264,19 +264,19 @@ async def run(
             await load.start_games()
             await load.play(options.warmup)
             load.tally.new_window()
-            cpu_before, generator_before = platform.cpu_seconds(), time.process_time()
+            services_before, generator_before = platform.cpu_by_service(), time.process_time()
             broker_before, database_before = _cpu_of(BROKER), _cpu_of(DATABASE)
-            kinds_before = _cpu_by_kind(platform)
             started = time.monotonic()
             await load.play(options.seconds, (lambda: during(load)) if during else None)
             elapsed = time.monotonic() - started
-            cpu = platform.cpu_seconds() - cpu_before
             generator = time.process_time() - generator_before
             broker = _cpu_of(BROKER) - broker_before
             database = _cpu_of(DATABASE) - database_before
-            kinds = {
-                k: round(v - kinds_before.get(k, 0.0), 2) for k, v in _cpu_by_kind(platform).items()
+            services = {
+                service: spent - services_before.get(service, 0.0)
+                for service, spent in platform.cpu_by_service().items()
             }
+            cpu = sum(services.values())
             commands, hands = load.tally.sent, load.tally.hands
             await load.settle()
             checked = await load.audit()
@@ -301,19 +301,11 @@ async def run(
             broker_cpu_ms_per_hand=round(broker * 1000 / per_hand, 2),
             load_generator_cpu_ms_per_hand=round(generator * 1000 / per_hand, 2),
             database_cpu_ms_per_hand=round(database * 1000 / per_hand, 2),
-            service_cpu_share=kinds,
+            service_cpu_share={service: round(spent, 2) for service, spent in services.items()},
             rss_mb_per_table=round((open_rss - idle_rss) / options.tables / 2**20, 3),
             rss_mb_total=round(open_rss / 2**20, 1),
             audit=asdict(checked) | {"ok": checked.ok},
         )
-
-
-def _cpu_by_kind(platform: Platform) -> dict[str, float]:
-    kinds: dict[str, float] = {}
-    for process in platform.running():
-        kind = platform.roles[process.pid]
-        kinds[kind] = kinds.get(kind, 0.0) + cpu_seconds(process.pid)
-    return kinds
 
 
 def describe(f: Figures) -> str:

@@ -125,7 +125,8 @@ class Platform:
     roles: dict[int, str] = field(default_factory=dict)  # pid -> service
     probes: dict[int, int] = field(default_factory=dict)  # pid -> health and metrics port
     base: str = ""
-    cpu_of_the_dead: float = 0.0  # CPU seconds of processes this platform stopped or killed
+    # CPU seconds of the processes this platform stopped or killed, by service.
+    cpu_of_the_dead: dict[str, float] = field(default_factory=dict)
 
     def env(self) -> dict[str, str]:
         s = self.settings
@@ -191,7 +192,7 @@ class Platform:
     async def start_ledger(self) -> subprocess.Popen[bytes]:
         port = int(self.settings.ledger_url.rsplit(":", 1)[1])
         process = self.spawn("ledger", "ledger", "--port", str(port))
-        await self._answering(self.settings.ledger_url, "/health", accept=(200, 503))
+        await self.answering(self.settings.ledger_url, "/health", accept=(200, 503))
         return process
 
     async def start_gateway(self, amqp_url: str | None = None) -> str:
@@ -201,11 +202,15 @@ class Platform:
         env = {"SWICK_AMQP_URL": amqp_url} if amqp_url else None
         self.spawn("gateway", "gateway", "--port", str(port), env=env)
         self.base = f"http://127.0.0.1:{port}"
-        await self._answering(self.base, "/api/tables")
+        await self.answering(self.base, "/api/tables")
         return self.base
 
-    async def _answering(self, base: str, path: str, accept: tuple[int, ...] = (200,)) -> None:
-        deadline = time.monotonic() + 30
+    async def answering(
+        self, base: str, path: str, accept: tuple[int, ...] = (200,), within: float = 30.0
+    ) -> None:
+        """Wait until ``base``/``path`` answers with a status in ``accept``; raises
+        ``TimeoutError`` after ``within`` seconds."""
+        deadline = time.monotonic() + within
         async with httpx.AsyncClient(base_url=base) as http:
             while True:
                 try:
@@ -214,11 +219,11 @@ class Platform:
                 except httpx.TransportError:
                     pass
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"{base} did not start")
+                    raise TimeoutError(f"{base}{path} did not answer")
                 await asyncio.sleep(0.2)
 
     def kill(self, process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-        self.cpu_of_the_dead += cpu_seconds(process.pid)
+        self._bury(process)
         process.send_signal(sig)
         process.wait()
 
@@ -264,16 +269,27 @@ class Platform:
         if missing > 0:
             await self.settled(workers=workers)
 
-    def cpu_seconds(self) -> float:
-        """CPU time of every service process this platform ran, live or gone."""
-        return self.cpu_of_the_dead + sum(cpu_seconds(p.pid) for p in self.running())
+    def cpu_by_service(self) -> dict[str, float]:
+        """CPU time of every service process this platform ran, live or gone, by service."""
+        spent = dict(self.cpu_of_the_dead)
+        for process in self.running():
+            service = self.roles[process.pid]
+            spent[service] = spent.get(service, 0.0) + cpu_seconds(process.pid)
+        return spent
+
+    def _bury(self, process: subprocess.Popen[bytes]) -> None:
+        """Keep the CPU time of a process about to stop (``/proc`` forgets it)."""
+        service = self.roles[process.pid]
+        self.cpu_of_the_dead[service] = self.cpu_of_the_dead.get(service, 0.0) + cpu_seconds(
+            process.pid
+        )
 
     def resident_bytes(self) -> int:
         return sum(resident_bytes(p.pid) for p in self.running())
 
     def stop(self) -> None:
         for process in self.running():
-            self.cpu_of_the_dead += cpu_seconds(process.pid)
+            self._bury(process)
             process.send_signal(signal.SIGTERM)
         for process in self.processes:
             try:
