@@ -17,6 +17,8 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 
 from __future__ import annotations
 
+import asyncio
+import time
 import zlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -34,6 +36,11 @@ from aio_pika.abc import (
 DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672/"
 DEFAULT_SHARDS = 32
 PERSISTENT = aio_pika.DeliveryMode.PERSISTENT
+RECONNECT_PATIENCE = 15.0  # seconds; a robust connection retries every 5 s
+
+
+class BrokerUnavailable(ConnectionError):
+    """The broker did not take a message, and did not come back in time to take it."""
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -107,7 +114,9 @@ class Bus(Protocol):
 
     async def close(self) -> None: ...
 
-    async def request(self, table_id: str, body: bytes) -> None: ...
+    async def request(self, table_id: str, body: bytes) -> None:
+        """Raises ``BrokerUnavailable`` if the broker does not take it."""
+        ...
 
     async def publish_update(self, table_id: str, body: bytes) -> None: ...
 
@@ -129,9 +138,12 @@ class Bus(Protocol):
 class RabbitBus:
     """A connection to RabbitMQ with the platform's topology declared."""
 
-    def __init__(self, connection: AbstractConnection, topology: Topology) -> None:
+    def __init__(
+        self, connection: AbstractConnection, topology: Topology, *, patience: float = 0.0
+    ) -> None:
         self.connection = connection
         self.topology = topology
+        self.patience = patience  # how long a request waits for a lost connection to return
         self._publisher: AbstractChannel | None = None
         self._requests: AbstractExchange | None = None
         self._updates: AbstractExchange | None = None
@@ -154,7 +166,7 @@ class RabbitBus:
         """
         connect = aio_pika.connect_robust if robust else aio_pika.connect
         connection = await connect(url, heartbeat=heartbeat)
-        bus = cls(connection, topology or Topology())
+        bus = cls(connection, topology or Topology(), patience=RECONNECT_PATIENCE if robust else 0)
         await bus._declare()
         return bus
 
@@ -208,13 +220,27 @@ class RabbitBus:
         return exchange
 
     async def request(self, table_id: str, body: bytes) -> None:
-        """Send a request to the shard that owns ``table_id``; returns once the broker has it."""
+        """Send a request to the shard that owns ``table_id``; returns once the broker has it.
+
+        While a robust connection is being re-established, keep trying for ``patience``
+        seconds: a publish cut short may have arrived, but a table applies a request id once.
+        """
         shard = shard_of(table_id, self.topology.shards)
-        await self._exchange(self._requests).publish(
-            aio_pika.Message(body, delivery_mode=PERSISTENT, content_type="application/json"),
-            routing_key=str(shard),
-            mandatory=True,
-        )
+        deadline = time.monotonic() + self.patience
+        while True:
+            try:
+                await self._exchange(self._requests).publish(
+                    aio_pika.Message(
+                        body, delivery_mode=PERSISTENT, content_type="application/json"
+                    ),
+                    routing_key=str(shard),
+                    mandatory=True,
+                )
+                return
+            except (ConnectionError, RuntimeError, aio_pika.exceptions.AMQPError) as error:
+                if time.monotonic() >= deadline:
+                    raise BrokerUnavailable(str(error)) from error
+                await asyncio.sleep(0.25)
 
     async def publish_update(self, table_id: str, body: bytes) -> None:
         await self._exchange(self._updates).publish(

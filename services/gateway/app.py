@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import aio_pika
 import httpx
 from fastapi import (
     Depends,
@@ -43,7 +42,7 @@ from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared import observability as metrics
-from shared.bus import Bus, RabbitBus
+from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
 from shared.games.swick.events import GameEnded, GameStarted
@@ -56,7 +55,6 @@ log = logging.getLogger("swick.gateway")
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
-BUS_RETRY_SECONDS = 15.0  # a lost broker connection comes back within 5 s (aio-pika's interval)
 
 
 @dataclass
@@ -326,7 +324,7 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
     )
     try:
         await _request(gw, request)
-    except TablesUnreachable:
+    except BrokerUnavailable:
         raise HTTPException(503, "The tables cannot be reached for the moment: try again") from None
     seats: list[dict[str, Any] | None] = [None] * body.seats
     seats[0] = {"id": player.id, "name": player.name, "bot": None}
@@ -411,23 +409,7 @@ def _rid(player: Identity, what: str) -> str:
 async def _request(
     gw: Gateway, request: m.CreateTable | m.Act | m.Join | m.Presence | m.Sync
 ) -> None:
-    """Send a request to its table. While the broker connection is being re-established,
-    keep trying: a publish cut short may have arrived, but a table applies a request id once.
-    Raises ``TablesUnreachable`` if the broker stays away."""
-    body = request.model_dump_json().encode()
-    deadline = time.monotonic() + BUS_RETRY_SECONDS
-    while True:
-        try:
-            await gw.bus.request(request.table_id, body)
-            return
-        except (ConnectionError, RuntimeError, aio_pika.exceptions.AMQPError) as error:
-            if time.monotonic() > deadline:
-                raise TablesUnreachable(str(error)) from error
-            await asyncio.sleep(0.25)
-
-
-class TablesUnreachable(Exception):
-    """The broker did not come back in time to take a request."""
+    await gw.bus.request(request.table_id, request.model_dump_json().encode())
 
 
 class Session:
@@ -464,7 +446,7 @@ class Session:
             return
         try:
             await getattr(self, f"on_{message.type}")(message)
-        except TablesUnreachable:
+        except BrokerUnavailable:
             self.reject(
                 message.id,
                 "unavailable",
@@ -552,7 +534,7 @@ class Session:
         self.gw.hub.expect(request.request_id, self.conn, client_id)
         try:
             await _request(self.gw, request)
-        except TablesUnreachable:
+        except BrokerUnavailable:
             self.gw.hub.requests.pop(request.request_id, None)
             raise
 
