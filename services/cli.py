@@ -158,12 +158,13 @@ def _chaos(args: argparse.Namespace) -> int:
 
 
 def _up(args: argparse.Namespace) -> int:
-    from services.serve import until_stopped
+    from services.serve import refuse_public_defaults, until_stopped
     from services.up import services_reachable, up
     from shared.observability import configure_logging
     from shared.settings import Settings
 
     settings = Settings.from_env()
+    refuse_public_defaults("gateway", settings, args.host)
     if args.embedded or not services_reachable(settings):
         from services.embedded import run_embedded
 

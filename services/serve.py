@@ -22,14 +22,30 @@ from services.table.worker import TableWorker
 from services.up import prepare
 from shared.bus import RabbitBus
 from shared.observability import configure_logging, serve_probes
+from shared.secrets import refuse_unsafe
 from shared.settings import Settings
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 
 
+def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
+    """Stop before listening on ``host`` if the secrets that ``service`` signs or checks with
+    are development defaults or placeholders (see ``shared.secrets``)."""
+    if service == "gateway":
+        refuse_unsafe(
+            host,
+            required=[("SWICK_SECRET", settings.secret)],
+            optional=[
+                ("SWICK_ADMIN_TOKEN", settings.admin_token),
+                *(("SWICK_SECRET_PREVIOUS", old) for old in settings.previous_secrets),
+            ],
+        )
+
+
 def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> int:
     configure_logging()
     settings = Settings.from_env()
+    refuse_public_defaults(service, settings, host)
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)

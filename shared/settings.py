@@ -31,6 +31,7 @@ class Settings:
     namespace: str = "swick"
     shards: int = DEFAULT_SHARDS
     secret: str = DEV_SECRET
+    previous_secrets: tuple[str, ...] = ()  # still verify the tokens they signed (rotation)
     starting_grant: int = 4000
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
@@ -49,6 +50,9 @@ class Settings:
             namespace=env.get("SWICK_NAMESPACE", "swick"),
             shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
             secret=env.get("SWICK_SECRET", DEV_SECRET),
+            previous_secrets=tuple(
+                old for old in env.get("SWICK_SECRET_PREVIOUS", "").split(",") if old.strip()
+            ),
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),

@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import admin
 from services.gateway import protocol as p
+from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
@@ -65,6 +66,7 @@ class Gateway:
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
+    guesses: Guesses = field(default_factory=Guesses)
 
 
 # HTTP models.
@@ -163,7 +165,12 @@ def create_app(
                 owned.push_async_callback(messages.close)
             hub = Hub(messages)
             app.state.gateway = Gateway(
-                settings, messages, tables, hub, Tokens(settings.secret), {}
+                settings,
+                messages,
+                tables,
+                hub,
+                Tokens(settings.secret, settings.previous_secrets),
+                {},
             )
             task = asyncio.create_task(hub.run())
             await hub.ready.wait()
@@ -195,10 +202,18 @@ def create_app(
             raise HTTPException(422, str(error)) from None
         return PlayerOut(id=identity.id, name=identity.name, token=token)
 
-    @app.get("/api/me", response_model=PlayerOut, summary="Who the token is, and their seat")
-    async def me(player: SignedIn) -> PlayerOut:
-        seat = await gateway_of(app).store.seat_of(player.id)
-        return PlayerOut(id=player.id, name=player.name, seated=seat[0] if seat else None)
+    @app.get(
+        "/api/me",
+        response_model=PlayerOut,
+        summary="Who the token is, and their seat; a fresh token when this one is getting old",
+    )
+    async def me(player: SignedIn, authorization: Annotated[str, Header()] = "") -> PlayerOut:
+        gw = gateway_of(app)
+        seat = await gw.store.seat_of(player.id)
+        fresh = gw.tokens.renewal(authorization.removeprefix("Bearer ").strip())
+        return PlayerOut(
+            id=player.id, name=player.name, token=fresh, seated=seat[0] if seat else None
+        )
 
     @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
     async def tables() -> list[TableOut]:
@@ -212,9 +227,17 @@ def create_app(
         return table_out(row)
 
     @app.get("/api/invites/{code}", response_model=TableOut, summary="A table by invite code")
-    async def invite(code: str) -> TableOut:
+    async def invite(code: str, request: Request) -> TableOut:
+        throttle, address = gateway_of(app).guesses.invites, client_address(request.client)
+        if not throttle.admit(address):
+            raise HTTPException(
+                429,
+                "Too many wrong invite codes: wait a minute",
+                headers={"Retry-After": str(throttle.retry_after(address))},
+            )
         row = await gateway_of(app).store.by_invite(code)
         if row is None:
+            throttle.failed(address)
             raise HTTPException(404, "No table has this invite code")
         return table_out(row, with_invite=True)
 
@@ -334,10 +357,12 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
 
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     player = gw.tokens.verify(token)
-    if player is None:
-        await websocket.close(code=4401, reason="invalid token")
-        return
     await websocket.accept()
+    if player is None:
+        # Closed after the handshake, so that a browser sees the code (it sees 1006 otherwise)
+        # and signs in again instead of reconnecting forever.
+        await websocket.close(code=4401, reason="sign in again")
+        return
     conn = Connection(player)
     previous = gw.sockets.get(player.id)
     if previous is not None:
@@ -363,7 +388,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         await _request(
             gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
         )
-    session = Session(gw, conn)
+    session = Session(gw, conn, client_address(websocket.client))
     try:
         while not conn.closed:
             frame = await websocket.receive_text()
@@ -415,9 +440,10 @@ async def _request(
 class Session:
     """One socket's messages: parsed, limited, checked, then answered or sent on."""
 
-    def __init__(self, gw: Gateway, conn: Connection) -> None:
+    def __init__(self, gw: Gateway, conn: Connection, address: str = "") -> None:
         self.gw = gw
         self.conn = conn
+        self.address = address
         self.rate = TokenBucket(rate=30, burst=60)
         self.chat_rate = TokenBucket(rate=0.5, burst=5)
         self.refused_in_row = 0
@@ -460,7 +486,14 @@ class Session:
         store, player = self.gw.store, self.conn.player
         row = None
         if message.invite is not None:
+            if not self.gw.guesses.invites.admit(self.address):
+                self.reject(
+                    message.id, "rate_limited", "Too many wrong invite codes: wait a minute"
+                )
+                return
             row = await store.by_invite(message.invite)
+            if row is None:
+                self.gw.guesses.invites.failed(self.address)
         elif message.table is not None:
             row = await store.table(message.table)
             seat = await store.seat_of(player.id)

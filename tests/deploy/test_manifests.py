@@ -171,16 +171,21 @@ def test_compose_config_is_valid() -> None:
         pytest.skip(message)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWICK_", "COMPOSE_"))}
     for binary in binaries:
-        result = subprocess.run(
-            [*binary, "-f", str(COMPOSE), "config", "-q"],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=ROOT,
-            check=False,
-            timeout=120,
-        )
-        assert result.returncode == 0, f"{' '.join(binary)} config: {result.stderr}"
+        for secret in ("", "0123456789abcdef" * 4):
+            result = subprocess.run(
+                [*binary, "-f", str(COMPOSE), "config", "-q"],
+                capture_output=True,
+                text=True,
+                env=env | ({"SWICK_SECRET": secret} if secret else {}),
+                cwd=ROOT,
+                check=False,
+                timeout=120,
+            )
+            if secret:
+                assert result.returncode == 0, f"{' '.join(binary)} config: {result.stderr}"
+            else:  # nothing shipped signs tokens: without SWICK_SECRET, Compose says so
+                assert result.returncode != 0
+                assert "SWICK_SECRET" in result.stderr, result.stderr
 
 
 def test_compose_services() -> None:
@@ -227,8 +232,10 @@ def test_compose_environment_is_shared_and_complete() -> None:
 
 
 def test_compose_secret_comes_from_the_environment() -> None:
-    secret = our_compose_services()["gateway"]["environment"]["SWICK_SECRET"]
-    assert re.fullmatch(r"\$\{SWICK_SECRET:-[^}]*fake[^}]*\}", secret), secret
+    environment = our_compose_services()["gateway"]["environment"]
+    # Required, with no default: Compose refuses to start without it.
+    assert re.fullmatch(r"\$\{SWICK_SECRET:\?[^}]+\}", environment["SWICK_SECRET"])
+    assert environment["SWICK_ADMIN_TOKEN"] == "${SWICK_ADMIN_TOKEN:-}"  # empty: /admin off
 
 
 # Health probes: the right paths, on the port the command serves.
@@ -392,10 +399,11 @@ def test_pods_take_config_and_secret() -> None:
     named("Service", "swick-ledger")
 
 
-def test_secret_is_a_placeholder() -> None:
+def test_secret_ships_without_values() -> None:
     secret = named("Secret", "swick-secrets")
+    assert secret["stringData"], "it names the variables to set"
     for key, value in secret["stringData"].items():
-        assert "REPLACE-ME" in value, key
+        assert value == "", key
 
 
 def test_pods_are_locked_down_and_sized() -> None:
