@@ -66,9 +66,10 @@ def unsafe(
             continue
         reason = weakness(value)
         if reason is not None:
+            fix = "set it to a long random value" + ("" if needed else ", or leave it empty,")
             return (
-                f"Refusing to listen on {host or 'every address'}: {name} {reason}. "
-                f"Set {name} to a long random value (e.g. `openssl rand -hex 32`)."
+                f"{name} {reason}: {fix} (openssl rand -hex 32) to listen on "
+                f"{host or 'every address'}; only a loopback address allows this"
             )
     return None
 

@@ -51,7 +51,9 @@ class Settings:
             shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
             secret=env.get("SWICK_SECRET", DEV_SECRET),
             previous_secrets=tuple(
-                old for old in env.get("SWICK_SECRET_PREVIOUS", "").split(",") if old.strip()
+                old.strip()
+                for old in env.get("SWICK_SECRET_PREVIOUS", "").split(",")
+                if old.strip()
             ),
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
