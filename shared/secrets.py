@@ -66,11 +66,10 @@ def unsafe(
             continue
         reason = weakness(value)
         if reason is not None:
-            fix = "set it to a long random value" + ("" if needed else ", or leave it empty,")
-            return (
-                f"{name} {reason}: {fix} (openssl rand -hex 32) to listen on "
-                f"{host or 'every address'}; only a loopback address allows this"
-            )
+            fix = "set it to a long random value (openssl rand -hex 32)"
+            fix += "" if needed else " or leave it empty"
+            where = host or "every address"
+            return f"{name} {reason}: {fix} to listen on {where}; only loopback allows this"
     return None
 
 

@@ -172,12 +172,29 @@ Cards are codes: rank (`7` `8` `9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` 
 `10D` or `AS`. The view lists your options with `legal` and, when not, the `reason`.
 """
 
+CONNECTING = """\
+Connect to `/ws?token=<token>` with the token from `POST /api/players`. The server accepts the
+connection, then closes it with a code of its own when it cannot go on:
+
+- **4401**: the token is not valid (expired, signed with a secret the server does not hold, or
+  malformed). Drop it and sign in again (`POST /api/players`): reconnecting with it is refused
+  again.
+- **4409**: the same player connected elsewhere (the newer socket wins). Wait until the player
+  wants this one back.
+- Anything else: the connection dropped, or the server is restarting. Reconnect with backoff
+  (0.5 s doubling to 10 s).
+
+The HTTP API answers 401 to the same tokens. A token is valid for 30 days; `GET /api/me`
+returns a fresh one in `token` when the one sent is a day old (or signed with a previous key):
+keep it.
+"""
+
 REJECT_CODES = """\
 | `code` | meaning |
 |---|---|
 | `malformed` | not JSON, an unknown `type`, or a field of the wrong shape |
 | `too_large` | the frame is over the size limit |
-| `rate_limited` | too many messages; slow down (chat has its own, lower limit) |
+| `rate_limited` | too many messages (chat has its own, lower limit), or wrong invite codes |
 | `no_table` | there is no such table (or a wrong invite code) |
 | `not_watching` | watch the table before acting there |
 | `not_seated` | take a seat first |
@@ -213,7 +230,7 @@ def markdown() -> str:
         "",
         (__doc__ or "").strip(),
         "",
-        "Connect to `/ws?token=<token>` with the token from `POST /api/players`.",
+        CONNECTING,
         "",
         "## Client messages",
     ]

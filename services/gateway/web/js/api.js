@@ -1,6 +1,7 @@
 // The HTTP lobby (services/gateway/app.py) and the player's remembered session.
 
 const SESSION_KEY = 'swick.session';
+const FORMER_KEY = 'swick.former'; // the name of a session whose token the server refused
 const INVITES_KEY = 'swick.invites';
 
 export function loadSession() {
@@ -13,8 +14,39 @@ export function loadSession() {
 }
 
 export function saveSession(session) {
-  if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));
-  else localStorage.removeItem(SESSION_KEY);
+  if (session) {
+    localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    localStorage.removeItem(FORMER_KEY);
+  } else {
+    localStorage.removeItem(SESSION_KEY);
+  }
+}
+
+/** Forget a session whose token the server refused (expired, or signed with a secret it no
+ * longer accepts), keeping its name to offer when the player signs in again. */
+export function dropSession() {
+  const session = loadSession();
+  saveSession(null);
+  if (session && session.name) localStorage.setItem(FORMER_KEY, JSON.stringify({ name: session.name }));
+}
+
+/** The name of the last session the server refused, if the player has not signed in since. */
+export function formerName() {
+  try {
+    const data = JSON.parse(localStorage.getItem(FORMER_KEY) || 'null');
+    return data && typeof data.name === 'string' ? data.name : '';
+  } catch {
+    return '';
+  }
+}
+
+const refusedListeners = new Set();
+
+/** Call `listener` whenever the server answers a signed-in request with 401; returns the
+ * unsubscribe function. */
+export function onTokenRefused(listener) {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
 }
 
 /** Invite codes of tables this browser opened or was invited to (table id -> code). */
@@ -60,6 +92,9 @@ async function request(method, path, { token, body } = {}) {
     data = text ? JSON.parse(text) : null;
   } catch {
     data = text;
+  }
+  if (response.status === 401 && token) {
+    for (const listener of refusedListeners) listener();
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
