@@ -486,14 +486,21 @@ class Session:
         store, player = self.gw.store, self.conn.player
         row = None
         if message.invite is not None:
-            if not self.gw.guesses.invites.admit(self.address):
+            throttle = self.gw.guesses.invites
+            if not throttle.admit(self.address):
                 self.reject(
                     message.id, "rate_limited", "Too many wrong invite codes: wait a minute"
                 )
                 return
             row = await store.by_invite(message.invite)
-            if row is None:
-                self.gw.guesses.invites.failed(self.address)
+            if row is not None and message.table not in (None, row.table_id):
+                row = None
+            # A wrong code counts unless it names a table that does not exist (yet): one still
+            # being created is no guess, and a made-up table can't be opened by any code.
+            if row is None and (
+                message.table is None or await store.table(message.table) is not None
+            ):
+                throttle.failed(self.address)
         elif message.table is not None:
             row = await store.table(message.table)
             seat = await store.seat_of(player.id)

@@ -39,7 +39,9 @@ class ClientMessage(BaseModel):
 
 class Watch(ClientMessage):
     """Watch a table: as its player if you sit there, else as a spectator (a private table
-    needs its invite code). Answered by ``ack`` then a ``snapshot``."""
+    needs its invite code). Answered by ``ack`` then a ``snapshot``. Wrong invite codes are
+    throttled per address; send ``table`` with the ``invite`` when you know it, so that asking
+    for a table still being created does not count as a wrong guess."""
 
     type: Literal["watch"]
     table: TableId | None = None

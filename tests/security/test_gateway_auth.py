@@ -7,6 +7,7 @@ the gateway on 127.0.0.1), so the other tests' address is never throttled."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -195,10 +196,35 @@ async def test_invite_guesses_over_the_socket_are_throttled(cluster: Cluster) ->
         assert (await http.get(f"/api/invites/{code}")).status_code == 429
 
 
-async def watch_invite(ws: websockets.ClientConnection, invite: str) -> str | None:
+async def test_waiting_for_a_new_table_is_no_guess(cluster: Cluster) -> None:
+    """A client that names the table with the invite (as the web client does) may ask again
+    and again while the table is being created: a table that does not exist is no guess."""
+    host = Player(cluster.base, "Maker")
+    await host.sign_up()
+    url = cluster.base.replace("http", "ws", 1) + f"/ws?token={host.token}"
+    async with websockets.connect(url, local_addr=("127.0.9.5", 0)) as ws:
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        waiting = [await watch_invite(ws, "soon", table="t-not-yet") for _ in range(30)]
+        assert set(waiting) == {"no_table"}
+        created = await host.http("POST", "/api/tables", json={"private": True})
+        table, code = created.json()["id"], created.json()["invite_code"]
+        deadline = time.monotonic() + 30
+        while (answer := await watch_invite(ws, code, table=table)) == "no_table":
+            assert time.monotonic() < deadline, "the table was never created"
+            await asyncio.sleep(0.05)  # each try is no guess: none of them counts
+        assert answer is None, answer
+        # Once it exists, a wrong code for it is a guess.
+        codes = [await watch_invite(ws, f"wrong{n}", table=table) for n in range(15)]
+        assert "rate_limited" in codes and codes.index("rate_limited") <= 10, codes
+
+
+async def watch_invite(
+    ws: websockets.ClientConnection, invite: str, table: str | None = None
+) -> str | None:
     """Ask to watch the table of ``invite``: the reject's code, or None for an ack."""
     ask = f"watch-{secrets.token_hex(4)}"
-    await ws.send(json.dumps({"type": "watch", "id": ask, "invite": invite}))
+    message = {"type": "watch", "id": ask, "invite": invite, "table": table}
+    await ws.send(json.dumps(message))
     while True:
         frame = json.loads(await ws.recv())
         if frame.get("id") == ask and frame["type"] in ("ack", "reject"):

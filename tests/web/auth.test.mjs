@@ -89,20 +89,24 @@ test('a socket that drops otherwise reconnects with backoff', () => {
 test('dropping a refused session keeps the name for the next sign-in', () => {
   saveSession({ id: 'p-1', name: 'Ada', token: 'old' });
   assert.equal(formerName(), '');
-  dropSession();
+  assert.equal(dropSession('old'), true);
   assert.equal(loadSession(), null);
   assert.equal(formerName(), 'Ada');
   assert.equal(localStorage.getItem('swick.session'), null, 'the refused token is gone');
+  assert.equal(dropSession('old'), false, 'twice, as when the socket and a request both report it');
   saveSession({ id: 'p-2', name: 'Ada', token: 'new' });
   assert.equal(formerName(), '', 'signed in again: nothing to offer');
-  dropSession();
-  dropSession(); // twice, as when the socket and a request both report it
+  // A late 401 to a request made with the old token leaves the new session alone.
+  assert.equal(dropSession('old'), false);
+  assert.deepEqual(loadSession(), { id: 'p-2', name: 'Ada', token: 'new' });
+  assert.equal(dropSession('new'), true);
   assert.equal(formerName(), 'Ada');
 });
 
 test('a 401 to a signed-in request is reported; other answers are not', async () => {
   let refused = 0;
-  const stop = onTokenRefused(() => {
+  const stop = onTokenRefused((token) => {
+    assert.equal(token, 'tok');
     refused += 1;
   });
   try {

@@ -22,12 +22,15 @@ export function saveSession(session) {
   }
 }
 
-/** Forget a session whose token the server refused (expired, or signed with a secret it no
- * longer accepts), keeping its name to offer when the player signs in again. */
-export function dropSession() {
+/** Forget the session if it holds `token`, which the server refused (expired, or signed with a
+ * secret it no longer accepts), keeping its name to offer when the player signs in again.
+ * Whether it did: a late answer to an old token must not drop the session that replaced it. */
+export function dropSession(token) {
   const session = loadSession();
+  if (!session || session.token !== token) return false;
   saveSession(null);
-  if (session && session.name) localStorage.setItem(FORMER_KEY, JSON.stringify({ name: session.name }));
+  if (session.name) localStorage.setItem(FORMER_KEY, JSON.stringify({ name: session.name }));
+  return true;
 }
 
 /** The name of the last session the server refused, if the player has not signed in since. */
@@ -42,8 +45,8 @@ export function formerName() {
 
 const refusedListeners = new Set();
 
-/** Call `listener` whenever the server answers a signed-in request with 401; returns the
- * unsubscribe function. */
+/** Call `listener(token)` whenever the server answers a request signed with `token` by 401;
+ * returns the unsubscribe function. */
 export function onTokenRefused(listener) {
   refusedListeners.add(listener);
   return () => refusedListeners.delete(listener);
@@ -94,7 +97,7 @@ async function request(method, path, { token, body } = {}) {
     data = text;
   }
   if (response.status === 401 && token) {
-    for (const listener of refusedListeners) listener();
+    for (const listener of refusedListeners) listener(token);
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;

@@ -185,13 +185,12 @@ function Root() {
   // A token the server refuses (expired, or signed with a secret it no longer accepts), over
   // HTTP (401) or the socket (closed with 4401): sign in again, keeping the name and the page,
   // instead of retrying with it forever.
-  const signInAgain = useCallback(() => {
-    dropSession();
-    setSessionState(null);
+  const signInAgain = useCallback((token) => {
+    if (dropSession(token)) setSessionState(null);
   }, []);
   useEffect(() => onTokenRefused(signInAgain), []);
   useEffect(() => {
-    if (status.state === 'unauthorized') signInAgain();
+    if (status.state === 'unauthorized' && connRef.current) signInAgain(connRef.current.token);
   }, [status.state]);
   // The server hands a fresh token for one getting old: keep it.
   useEffect(() => {

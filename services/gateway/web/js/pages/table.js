@@ -673,7 +673,8 @@ export function TablePage({ table, invite, autoJoin }) {
     let cancelled = false;
     (async () => {
       for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const message = invite ? { type: 'watch', invite } : { type: 'watch', table };
+        // With the table named, retries while a new table is created are not wrong guesses.
+        const message = invite ? { type: 'watch', table, invite } : { type: 'watch', table };
         const answer = await app.send(message);
         if (answer.type === 'ack') return;
         if (answer.code === 'offline') return;
