@@ -8,7 +8,7 @@ import time
 
 from playwright.async_api import Browser, Page, Route, expect
 
-from services.gateway.identity import LIFETIME, Identity, Tokens
+from services.gateway.identity import LIFETIME, RENEW_AFTER, Identity, Tokens
 from shared.settings import DEV_SECRET
 from tests.browser.support import PageErrors, new_context, sign_up, token_of
 from tests.services.cluster import Cluster
@@ -81,6 +81,35 @@ async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browse
         await page.reload()
         await signs_in_again(page, cluster, forged)
         assert await sockets_with(page, forged) == 1
+        errors.check()
+    finally:
+        await context.close()
+
+
+async def test_an_old_token_is_renewed_in_place(cluster: Cluster, browser: Browser) -> None:
+    """A player back after two days keeps being the same player, with a fresh token."""
+    context = await new_context(browser)
+    page = await context.new_page()
+    errors = PageErrors()
+    errors.attach(page)
+    try:
+        await sign_up(page, cluster.base, "Ada")
+        session = await token_of(page)
+        two_days_ago = time.time() - 2 * RENEW_AFTER
+        old = Tokens(cluster.settings.secret, clock=lambda: two_days_ago).sign(
+            Identity(session["id"], session["name"])
+        )
+        await replace_token(page, old)
+        await page.reload()
+        await page.wait_for_function(
+            "old => JSON.parse(localStorage.getItem('swick.session')).token !== old", arg=old
+        )
+        renewed = await token_of(page)
+        assert renewed["id"] == session["id"]
+        claims = Tokens(cluster.settings.secret).claims(renewed["token"])
+        assert claims is not None and claims.issued_at > two_days_ago + RENEW_AFTER
+        await expect(page.locator(".me .dot.on")).to_be_visible()
+        assert await page.locator("#name-input").count() == 0
         errors.check()
     finally:
         await context.close()
