@@ -399,8 +399,9 @@ def test_timeout_draw_keeps_all_cards() -> None:
 @pytest.mark.parametrize(
     ("dealt", "discarded"),
     [
-        ("7H 8S 8C", "8C"),  # the kept K♥ is never taken; 7♥ is trump; 8♣ before 8♠
-        ("7H 9C 8S", "8S"),  # the rank before the suit
+        ("7H 8S 8C", "7H"),  # the kept K♥ is never taken; the rank first: 7♥ before 8♣
+        ("9C 8S 8H", "8S"),  # among equal ranks a non-trump before a trump (♥)
+        ("8S 9D 8C", "8C"),  # then the suit order: ♣ before ♠
         ("10H 9H 8H", "8H"),  # only trumps left: the lowest of them
     ],
 )
@@ -435,8 +436,9 @@ def test_timeout_face_trump_plays() -> None:
 @pytest.mark.parametrize(
     ("lead", "played"),
     [
-        ("7D 9S 8H", "8H"),  # a non-trump before a trump (♦)
-        ("8S 8H 9C", "8H"),  # the lowest rank, then ♥ before ♠
+        ("7D 9S 8H", "7D"),  # the lowest rank, even a trump (♦): 7♦ before 8♥
+        ("8D 9S 8H", "8H"),  # among equal ranks a non-trump before a trump
+        ("8S 8H 9C", "8H"),  # then the suit order: ♥ before ♠
         ("AD 7C 7H", "AD"),  # the first lead must be the Ace of trump
     ],
 )
