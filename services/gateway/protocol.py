@@ -211,6 +211,8 @@ VIEW_INTRO = """\
 `snapshot` and `update` carry the same thing: the whole view of the table as your seat may
 see it (a spectator's has `seat` null, an empty `hand` and no `options`). Cards are codes; a
 `null` in `hand` is a card you may not see yet (the dealer's own, before the dealer's knock).
+Once a game has ended, `end_reason` says why: `host` (the host ended it) or `no_dealer` (players
+enough cover the smallest ante, but none can pay what a dealer pays, so no hand can start).
 """
 
 

@@ -216,6 +216,7 @@ function ResultPanel({ result, onClose }) {
 function GameOver({ model, table, onStart }) {
   return html`<section class="result-panel game-over" aria-labelledby="over-title">
     <header><h2 id="over-title">Game ${model.gameNo} is over</h2></header>
+    ${model.endText ? html`<p class="end-reason">${model.endText}</p>` : null}
     <ol class="standings">
       ${model.standings.map(
         (s, k) => html`<li class=${s.seat === model.seat ? 'me' : ''}>
