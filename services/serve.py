@@ -15,6 +15,7 @@ from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.gateway.app import create_app as gateway_app
+from services.gateway.transport import CuttableWebSockets
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
@@ -49,7 +50,14 @@ def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> 
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
-        uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            ws=CuttableWebSockets,
+            ws_max_size=65_536,
+            log_level="warning",
+        )
         return 0
     runner = run_table if service == "table" else run_bots
     uvloop.run(until_stopped(runner(settings, host=host, port=port)))
@@ -102,7 +110,13 @@ async def run_table(
     await store.migrate(settings.shards)
     bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url)
-    worker = TableWorker(bus, store, wallets)
+    worker = TableWorker(
+        bus,
+        store,
+        wallets,
+        abandon_after=settings.abandon_seconds,
+        host_tables=settings.host_tables,
+    )
 
     async def ready() -> bool:
         return worker.ready.is_set() and bus.connected
