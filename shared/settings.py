@@ -36,6 +36,8 @@ class Settings:
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
     admin_token: str = ""  # the operator page is off without one
+    abandon_seconds: float = 300.0  # a table no connected person attends closes after this
+    host_tables: int = 3  # open tables one player may host at a time
 
     @property
     def topology(self) -> Topology:
@@ -59,4 +61,6 @@ class Settings:
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
+            abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),
+            host_tables=int(env.get("SWICK_HOST_TABLES", 3)),
         )

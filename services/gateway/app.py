@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,7 @@ from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
+from services.gateway.transport import CUT
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
@@ -56,6 +57,9 @@ log = logging.getLogger("swick.gateway")
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
+CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
+# The status of a table's refusal to be created, by its code (409 for the rest).
+CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422}
 
 
 @dataclass
@@ -346,12 +350,18 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
         start=body.start,
     )
     try:
-        await _request(gw, request)
+        outcome = await gw.hub.outcome_of(
+            table_id, request.request_id, lambda: _request(gw, request), CREATE_PATIENCE
+        )
     except BrokerUnavailable:
         raise HTTPException(503, "The tables cannot be reached for the moment: try again") from None
-    seats: list[dict[str, Any] | None] = [None] * body.seats
-    seats[0] = {"id": player.id, "name": player.name, "bot": None}
-    row = TableRow(table_id, "swick", 0, settings, body.private, code, 0, "lobby", seats, None)
+    if outcome is None:
+        raise HTTPException(503, "Your table was not confirmed in time: try again shortly")
+    if not outcome.ok:
+        raise HTTPException(CREATE_REFUSED.get(outcome.code, 409), outcome.message)
+    row = await gw.store.table(table_id)
+    if row is None:
+        raise HTTPException(503, "The table was opened but cannot be read yet: look again")
     return table_out(row, with_invite=True)
 
 
@@ -363,7 +373,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         # and signs in again instead of reconnecting forever.
         await websocket.close(code=4401, reason="sign in again")
         return
-    conn = Connection(player)
+    conn = Connection(player, cut=cut_of(websocket))
     previous = gw.sockets.get(player.id)
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
@@ -417,6 +427,12 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         await gw.hub.forget(conn)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+def cut_of(websocket: WebSocket) -> Callable[[int, str], None] | None:
+    """The server's way to end this socket at once, when it offers one."""
+    extension = websocket.scope.get("extensions", {}).get(CUT)
+    return None if extension is None else extension.get("cut")
 
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:

@@ -140,6 +140,8 @@ class Platform:
             "SWICK_LEDGER_URL": s.ledger_url,
             "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
             "SWICK_ADMIN_TOKEN": s.admin_token,
+            "SWICK_ABANDON_SECONDS": str(s.abandon_seconds),
+            "SWICK_HOST_TABLES": str(s.host_tables),
             "PYTHONUNBUFFERED": "1",
         }
 
