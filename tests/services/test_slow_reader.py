@@ -78,7 +78,7 @@ async def test_a_socket_that_never_reads_is_cut_with_1008(
     try:
         ids = itertools.count()
 
-        def send(message: dict[str, object]) -> None:
+        def send(message: dict[str, str]) -> None:
             protocol.send_text(json.dumps(message).encode())
             sock.sendall(b"".join(protocol.data_to_send()))
 
