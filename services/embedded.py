@@ -2,7 +2,9 @@
 
 The same gateway, table worker, bots and ledger code runs over the in-process bus and an
 SQLite file instead of the broker and the database. One machine only: no second worker can
-share the tables, and the file is the whole state.
+share the tables, and the file is the whole state. The process listens on the gateway's port
+alone: the table worker asks the ledger's storage directly, and the gateway asks the ledger's
+app in this process.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import httpx
 import uvicorn
 
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.gateway.app import create_app as gateway_app
+from services.gateway.transport import CuttableWebSockets
 from services.ledger.app import create_app as ledger_app
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.table.store_sqlite import SqliteTableStore
@@ -36,33 +40,30 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
     ledger = SqliteLedger(db, settings.starting_grant)
     await ledger.migrate()
     bus = MemoryBus(settings.topology)
-    worker = TableWorker(bus, store, LocalWallets(ledger))
+    worker = TableWorker(
+        bus,
+        store,
+        LocalWallets(ledger),
+        abandon_after=settings.abandon_seconds,
+        host_tables=settings.host_tables,
+    )
     bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
-    ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
-    servers = [
-        QuietServer(
-            uvicorn.Config(
-                gateway_app(settings, bus=bus, store=store),
-                host=host,
-                port=port,
-                ws_max_size=65_536,
-                log_level="warning",
-            )
-        ),
-        QuietServer(
-            uvicorn.Config(
-                ledger_app(settings, ledger=ledger, bus=bus),
-                host="127.0.0.1",
-                port=ledger_port,
-                log_level="warning",
-            )
-        ),
-    ]
+    books = ledger_app(settings, ledger=ledger, bus=bus)
+    gateway = QuietServer(
+        uvicorn.Config(
+            gateway_app(settings, bus=bus, store=store, ledger=httpx.ASGITransport(app=books)),
+            host=host,
+            port=port,
+            ws=CuttableWebSockets,
+            ws_max_size=65_536,
+            log_level="warning",
+        )
+    )
     try:
-        async with asyncio.TaskGroup() as tasks:
+        # The ledger's lifespan applies the postings from the bus; its HTTP API has no port.
+        async with books.router.lifespan_context(books), asyncio.TaskGroup() as tasks:
             tasks.create_task(worker.run())
             tasks.create_task(bots.run())
-            for server in servers:
-                tasks.create_task(serve_in_task(server))
+            tasks.create_task(serve_in_task(gateway))
     finally:
         await db.close()

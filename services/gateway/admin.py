@@ -54,7 +54,7 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
     gw = request.app.state.gateway
     overview: dict[str, Any] = await gw.store.overview()
     try:
-        async with httpx.AsyncClient(base_url=gw.settings.ledger_url, timeout=5) as ledger:
+        async with gw.ledger_client() as ledger:
             health: dict[str, Any] = (await ledger.get("/health")).json()
     except httpx.HTTPError as error:
         health = {"ok": False, "error": f"the ledger does not answer: {error}"}

@@ -71,6 +71,13 @@ class Gateway:
     tokens: Tokens
     sockets: dict[str, Connection]
     guesses: Guesses = field(default_factory=Guesses)
+    ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
+
+    def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
+        """A client of the ledger service: over HTTP, or in this process when it runs here."""
+        return httpx.AsyncClient(
+            base_url=self.settings.ledger_url, transport=self.ledger, timeout=timeout
+        )
 
 
 # HTTP models.
@@ -148,10 +155,15 @@ SignedIn = Annotated[Identity, Depends(current_player)]
 
 
 def create_app(
-    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStorage | None = None
+    settings: Settings | None = None,
+    *,
+    bus: Bus | None = None,
+    store: TableStorage | None = None,
+    ledger: httpx.AsyncBaseTransport | None = None,
 ) -> FastAPI:
-    """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
-    ``settings`` (RabbitMQ, PostgreSQL) otherwise."""
+    """The gateway's app; ``bus``, ``store`` and ``ledger`` (the ledger's app as a transport)
+    are given when it runs embedded, and made from ``settings`` (RabbitMQ, PostgreSQL, the
+    ledger's URL) otherwise."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
@@ -175,6 +187,7 @@ def create_app(
                 hub,
                 Tokens(settings.secret, settings.previous_secrets),
                 {},
+                ledger=ledger,
             )
             task = asyncio.create_task(hub.run())
             await hub.ready.wait()
@@ -309,7 +322,7 @@ def create_app(
 async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
     """A read-only question to the ledger service, answered as the ledger answers it."""
     try:
-        async with httpx.AsyncClient(base_url=gw.settings.ledger_url, timeout=5.0) as http:
+        async with gw.ledger_client() as http:
             reply = await http.get(path, params=params)
     except httpx.TransportError:
         raise HTTPException(503, "The ledger is not answering: try again soon") from None
