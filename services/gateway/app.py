@@ -361,6 +361,7 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
         host_name=player.name,
         bots=body.bots,
         start=body.start,
+        expires_at=int((time.time() + CREATE_PATIENCE) * 1000),
     )
     try:
         outcome = await gw.hub.outcome_of(

@@ -401,6 +401,10 @@ class TableWorker:
             raise Refused("cashier", str(error)) from None
 
     async def _create(self, shard: int, request: m.CreateTable) -> None:
+        expired = request.expires_at is not None and self.now_ms() > request.expires_at
+        if expired and await self.store.table(request.table_id) is None:
+            await self._refuse(request, "expired", "The table was not opened in time: try again")
+            return  # (one begun in time is finished as usual below)
         g = game(request.game)
         try:
             config = g.make_config(request.settings)

@@ -204,3 +204,28 @@ async def test_quick_play_without_the_ledger_is_503(platform: Platform) -> None:
         await platform.restore(workers=2, bots=1)
     reply = await player.http("POST", "/api/quickplay")
     assert reply.status_code == 200, reply.text
+
+
+async def test_quick_play_no_worker_confirms_is_503_and_opens_nothing_later(
+    platform: Platform,
+) -> None:
+    player = Player(platform.base, "Too Early")
+    await player.sign_up()
+    for worker in platform.running("table"):
+        platform.kill(worker)
+    try:
+        reply = await player.http("POST", "/api/quickplay", timeout=60)
+        assert reply.status_code == 503, reply.text
+        assert "not confirmed in time" in reply.json()["detail"], reply.text
+    finally:
+        await platform.restore(workers=2, bots=1)
+
+    def worker_logs() -> str:
+        return "".join(p.read_text(errors="replace") for p in platform.logs.glob("table-*.log"))
+
+    async def refused_late() -> bool:
+        return f"request={player.id}/create-" in worker_logs() and "code=expired" in worker_logs()
+
+    await eventually("a worker refuses the late creation", refused_late)
+    assert await hosted(platform, player) == []
+    assert (await player.http("GET", "/api/me")).json()["seated"] is None
