@@ -166,8 +166,9 @@ def _up(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     refuse_public_defaults("gateway", settings, args.host)
     if args.embedded or not services_reachable(settings):
-        from services.embedded import run_embedded
+        from services.embedded import check_port, run_embedded
 
+        check_port(args.host, args.port)
         configure_logging()
         print(
             "Running EMBEDDED: no RabbitMQ or PostgreSQL was reachable (or --embedded was given),\n"

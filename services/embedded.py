@@ -10,6 +10,7 @@ app in this process.
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
 import httpx
@@ -30,6 +31,19 @@ from shared.settings import Settings
 from shared.sqlite import Database
 
 DATABASE_FILE = "swick.sqlite3"
+
+
+def check_port(host: str, port: int) -> None:
+    """Stop at once, naming the port, if something already listens where the gateway would."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise SystemExit(
+                f"Port {port} on {host} is in use ({error.strerror}): stop what listens there"
+                " or choose another port with --port"
+            ) from None
 
 
 async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) -> None:

@@ -114,3 +114,15 @@ async def test_quick_play_embedded(embedded: str) -> None:
     assert health["ok"], health
     assert balance["balance"] == view["seats"][0]["stack"]
     await player.close()
+
+
+def test_a_busy_port_stops_embedded_mode_at_once_naming_it(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        command = [sys.executable, "-m", "services.cli", "up", "--embedded", "--port", str(port)]
+        command += ["--data", str(tmp_path / "data")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert f"Port {port} on 127.0.0.1 is in use" in done.stderr, done.stderr
