@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
+from services.bots.metrics import BotMetrics
+from services.gateway.metrics import GatewayMetrics
+from services.ledger.metrics import LedgerMetrics
+from services.table.metrics import TableMetrics
+from shared.observability import ServiceMetrics
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
@@ -40,6 +46,42 @@ async def test_probes_and_metrics(cluster: Cluster, players: list[Player]) -> No
         "swick_bot_turns_total",
     ):
         assert metric in exposed, metric
+
+
+OWN_METRICS: dict[str, type[ServiceMetrics]] = {
+    "gateway": GatewayMetrics,
+    "table": TableMetrics,
+    "ledger": LedgerMetrics,
+    "bots": BotMetrics,
+}
+
+
+async def test_each_service_shows_only_its_own_metrics(cluster: Cluster) -> None:
+    """The ledger's invariants gauge only on the ledger, and so on: an alert on a metric that
+    no ledger shows (``absent(swick_ledger_invariants_ok)``) can fire, and no other process
+    pages with a gauge it never sets."""
+    bases: dict[str, list[str]] = {
+        "gateway": [cluster.base],
+        "ledger": [cluster.settings.ledger_url],
+    }
+    for process in cluster.running():
+        if process.pid in cluster.probes:
+            role = cluster.roles[process.pid]
+            bases.setdefault(role, []).append(f"http://127.0.0.1:{cluster.probes[process.pid]}")
+    assert set(bases) == set(OWN_METRICS)
+    async with httpx.AsyncClient() as http:
+        for role, urls in bases.items():
+            own = {family.name for family in OWN_METRICS[role]().registry.collect()}
+            for base in urls:
+                reply = await http.get(f"{base}/metrics")
+                assert reply.status_code == 200, base
+                shown = {
+                    family.name
+                    for family in text_string_to_metric_families(reply.text)
+                    if family.name.startswith("swick_") and not family.name.endswith("_created")
+                }
+                assert shown == own, (role, base, shown ^ own)
+                assert "process_cpu_seconds" in reply.text  # and what every process shows
 
 
 async def test_the_operator_page_needs_the_admin_token(cluster: Cluster) -> None:
