@@ -206,7 +206,9 @@ class TableWorker:
             await asyncio.sleep(QUEUE_CHECK_SECONDS)
             for shard in list(self.owned):
                 name = self.bus.topology.shard_queue(shard)
-                self.metrics.queue_depth.labels(name).set(await self.bus.depth(name))
+                depth = await self.bus.depth(name)
+                if shard in self.owned:  # a queue's depth comes from its owner alone
+                    self.metrics.queue_depth.labels(name).set(depth)
 
     async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
         log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
@@ -221,6 +223,7 @@ class TableWorker:
 
     def _drop(self, shard: int) -> None:
         self.owned.pop(shard, None)
+        self.metrics.queue_depth.remove(self.bus.topology.shard_queue(shard))
         consumer = self.consumers.pop(shard, None)
         if consumer is not None:
             consumer.cancel()
