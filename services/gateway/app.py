@@ -153,6 +153,7 @@ def create_app(
     ``settings`` (RabbitMQ, PostgreSQL) otherwise. Its ``/metrics`` also shows
     ``also_exposes``: in embedded mode, the metrics of the services without a port."""
     settings = settings or Settings.from_env()
+    metrics = GatewayMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -187,7 +188,6 @@ def create_app(
         gw: Gateway | None = getattr(app.state, "gateway", None)
         return gw is not None and gw.hub.ready.is_set() and gw.bus.connected
 
-    metrics = GatewayMetrics()
     add_probes(app, ready, metrics.registry, *also_exposes)
 
     def gateway_of(app: FastAPI) -> Gateway:
