@@ -42,7 +42,12 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
     servers = [
         QuietServer(
             uvicorn.Config(
-                gateway_app(settings, bus=bus, store=store),
+                gateway_app(
+                    settings,
+                    bus=bus,
+                    store=store,
+                    also_exposes=(worker.metrics.registry, bots.metrics.registry),
+                ),
                 host=host,
                 port=port,
                 ws_max_size=65_536,

@@ -88,7 +88,7 @@ async def run_bots(
 
     try:
         async with asyncio.TaskGroup() as tasks:
-            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(serve_probes(ready, host, port, service.metrics.registry))
             tasks.create_task(service.run())
     finally:
         await bus.close()
@@ -109,7 +109,7 @@ async def run_table(
 
     try:
         async with asyncio.TaskGroup() as tasks:
-            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(serve_probes(ready, host, port, worker.metrics.registry))
             tasks.create_task(worker.run())
     finally:
         await wallets.close()

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 
 from pydantic import ValidationError
 
+from services.bots.metrics import BotMetrics
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import Bus, Delivery
 from shared.games.swick.actions import Action
 from shared.games.swick.codec import dump_action, load_view
@@ -45,6 +45,7 @@ class BotService:
             name: factory(random.Random(self.rng.random())) for name, factory in factories.items()
         }
         self.turns_played = 0
+        self.metrics = BotMetrics()
 
     async def run(self) -> None:
         async with asyncio.TaskGroup() as tasks:
@@ -80,7 +81,7 @@ class BotService:
             )
             await self.bus.request(turn.table_id, act.model_dump_json().encode())
             self.turns_played += 1
-            metrics.BOT_TURNS.labels(name).inc()
+            self.metrics.turns.labels(name).inc()
         await delivery.ack()
 
     def _think(self, view: SwickView) -> float:

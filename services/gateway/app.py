@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +31,7 @@ from fastapi import (
 )
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CollectorRegistry
 from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import admin
@@ -39,10 +40,10 @@ from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
+from services.gateway.metrics import GatewayMetrics
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
@@ -144,11 +145,17 @@ SignedIn = Annotated[Identity, Depends(current_player)]
 
 
 def create_app(
-    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStorage | None = None
+    settings: Settings | None = None,
+    *,
+    bus: Bus | None = None,
+    store: TableStorage | None = None,
+    also_exposes: Sequence[CollectorRegistry] = (),
 ) -> FastAPI:
     """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
-    ``settings`` (RabbitMQ, PostgreSQL) otherwise."""
+    ``settings`` (RabbitMQ, PostgreSQL) otherwise. Its ``/metrics`` also shows
+    ``also_exposes``: in embedded mode, the metrics of the services without a port."""
     settings = settings or Settings.from_env()
+    metrics = GatewayMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -163,7 +170,7 @@ def create_app(
             if messages is None:
                 messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
                 owned.push_async_callback(messages.close)
-            hub = Hub(messages)
+            hub = Hub(messages, metrics)
             app.state.gateway = Gateway(
                 settings,
                 messages,
@@ -188,7 +195,7 @@ def create_app(
         gw: Gateway | None = getattr(app.state, "gateway", None)
         return gw is not None and gw.hub.ready.is_set() and gw.bus.connected
 
-    add_probes(app, ready)
+    add_probes(app, ready, metrics.registry, *also_exposes)
 
     def gateway_of(app: FastAPI) -> Gateway:
         gw: Gateway = app.state.gateway
@@ -368,7 +375,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
     gw.sockets[player.id] = conn
-    metrics.CONNECTED.set(len(gw.sockets))
+    gw.hub.metrics.connected.set(len(gw.sockets))
     writer = asyncio.create_task(_write(websocket, conn))
     seat = await gw.store.seat_of(player.id)
     conn.send(
@@ -401,7 +408,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             await asyncio.wait_for(writer, 2)  # flush what is queued, such as the last refusals
         if gw.sockets.get(player.id) is conn:
             del gw.sockets[player.id]
-            metrics.CONNECTED.set(len(gw.sockets))
+            gw.hub.metrics.connected.set(len(gw.sockets))
             seat = await gw.store.seat_of(player.id)
             if seat is not None:
                 with contextlib.suppress(Exception):

@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.metrics import TableMetrics
 from services.table.storage import (
     DuplicateAction,
     Fenced,
@@ -38,7 +39,6 @@ from services.table.storage import (
 )
 from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
@@ -145,6 +145,7 @@ class TableWorker:
         self.leaving: set[int] = set()  # shards to give up once their request is handled
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
+        self.metrics = TableMetrics()
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
@@ -178,7 +179,7 @@ class TableWorker:
             kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
             for shard in set(self.owned) - kept:
                 log.warning("lost the lease of a shard", extra={"shard": shard})
-                metrics.SHARDS_LOST.inc()
+                self.metrics.shards_lost.inc()
                 self._drop(shard)
             target = math.ceil(self.shards / max(live, 1))
             if len(self.owned) < target:
@@ -195,8 +196,8 @@ class TableWorker:
                     log.info("handing a shard over", extra={"shard": shard, "workers": live})
                     await self._hand_over(shard)
             self.ready.set()
-            metrics.SHARDS.set(len(self.owned))
-            metrics.TABLES.set(len(self.tables))
+            self.metrics.shards.set(len(self.owned))
+            self.metrics.tables.set(len(self.tables))
             await asyncio.sleep(self.tick)
 
     async def _measure_queues(self) -> None:
@@ -205,11 +206,13 @@ class TableWorker:
             await asyncio.sleep(QUEUE_CHECK_SECONDS)
             for shard in list(self.owned):
                 name = self.bus.topology.shard_queue(shard)
-                metrics.QUEUE_DEPTH.labels(name).set(await self.bus.depth(name))
+                depth = await self.bus.depth(name)
+                if shard in self.owned:  # a queue's depth comes from its owner alone
+                    self.metrics.queue_depth.labels(name).set(depth)
 
     async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
         log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
-        metrics.TAKEOVERS.inc()
+        self.metrics.takeovers.inc()
         self.owned[shard] = epoch
         for table_id in await self.store.live_tables(shard):
             table = await self._load(table_id)
@@ -220,6 +223,7 @@ class TableWorker:
 
     def _drop(self, shard: int) -> None:
         self.owned.pop(shard, None)
+        self.metrics.queue_depth.remove(self.bus.topology.shard_queue(shard))
         consumer = self.consumers.pop(shard, None)
         if consumer is not None:
             consumer.cancel()
@@ -255,12 +259,12 @@ class TableWorker:
                     await delivery.ack()
                 except Fenced:
                     log.warning("fenced out of a shard", extra={"shard": shard})
-                    metrics.SHARDS_LOST.inc()
+                    self.metrics.shards_lost.inc()
                     self._drop(shard)  # closing the channel requeues the delivery
                     return
                 finally:
                     self.busy.discard(shard)
-                metrics.COMMAND_SECONDS.observe(time.perf_counter() - received)
+                self.metrics.command_seconds.observe(time.perf_counter() - received)
                 if shard in self.leaving:
                     return
 
@@ -465,7 +469,7 @@ class TableWorker:
             return
         command = g.timeout(state, f"timeout:{tick.seq}", now)
         if await self._apply_command(table, command, None):
-            metrics.TIMEOUTS.inc()
+            self.metrics.timeouts.inc()
             log.info("decided on a timeout", extra={"table": table.row.table_id, "seq": tick.seq})
 
     async def _apply(
@@ -543,7 +547,7 @@ class TableWorker:
                 )
             return False
         table.state = after
-        metrics.COMMANDS.labels("accepted").inc()
+        self.metrics.commands.labels("accepted").inc()
         if write.snapshot is not None:
             log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
@@ -588,7 +592,7 @@ class TableWorker:
         await self.bus.publish_update(table.row.table_id, update.model_dump_json().encode())
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
-        metrics.COMMANDS.labels("refused").inc()
+        self.metrics.commands.labels("refused").inc()
         log.info(
             "refused",
             extra={"table": request.table_id, "request": request.request_id, "code": code},

@@ -105,3 +105,19 @@ async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     assert health["ok"], health
     assert balance["balance"] == view["seats"][0]["stack"]
     await player.close()
+
+
+async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
+    """One process: the gateway's /metrics also shows the table worker's and the bots' (they
+    have no port), the ledger's its own; the ledger's invariants gauge only on the ledger."""
+    base, ledger = embedded
+    await answering(base)
+    await answering(ledger)
+    async with httpx.AsyncClient() as http:
+        gateway = (await http.get(f"{base}/metrics")).text
+        books = (await http.get(f"{ledger}/metrics")).text
+    for name in ("swick_connected_players", "swick_shards_owned", "swick_bot_turns_total"):
+        assert f"# HELP {name} " in gateway, name
+    assert "swick_ledger_invariants_ok" not in gateway
+    assert "# HELP swick_ledger_invariants_ok " in books
+    assert "swick_shards_owned" not in books
