@@ -38,6 +38,7 @@ from services.gateway import protocol as p
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
+from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
@@ -48,6 +49,7 @@ from shared.games.registry import game
 from shared.games.swick.events import GameEnded, GameStarted
 from shared.games.swick.record import dump_record, game_record
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
@@ -174,7 +176,17 @@ def create_app(
                 with contextlib.suppress(BaseException):
                     await task
 
-    app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
+    # The API's documentation is on the internal listener (shared.observability.internal_app).
+    app = FastAPI(
+        title="Swick Online",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)
 
     async def ready() -> bool:
@@ -333,6 +345,11 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
 
 
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, host, allowed_origins(gw.settings.allowed_origins)):
+        # Closed before the handshake is accepted: the client gets an HTTP 403.
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
     player = gw.tokens.verify(token)
     if player is None:
         await websocket.close(code=4401, reason="invalid token")
@@ -366,8 +383,14 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     session = Session(gw, conn)
     try:
         while not conn.closed:
-            frame = await websocket.receive_text()
-            await session.handle(frame)
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
+            if frame is None:
+                session.refuse_binary()
+            else:
+                await session.handle(frame)
     except WebSocketDisconnect:
         pass
     finally:
@@ -426,14 +449,24 @@ class Session:
     def reject(self, client_id: str | None, code: str, message: str) -> None:
         self.conn.send(p.Reject(id=client_id, code=code, message=message))
 
-    async def handle(self, frame: str) -> None:
+    def _within_rate(self, client_id: str | None) -> bool:
         if not self.rate.take():
             self.refused_in_row += 1
-            self.reject(_client_id(frame), "rate_limited", "Too many messages: slow down")
+            self.reject(client_id, "rate_limited", "Too many messages: slow down")
             if self.refused_in_row >= FLOOD_CLOSE:
                 self.conn.close()
-            return
+            return False
         self.refused_in_row = 0
+        return True
+
+    def refuse_binary(self) -> None:
+        """The protocol is JSON text: a binary frame is refused, and the socket stays open."""
+        if self._within_rate(None):
+            self.reject(None, "malformed", "Text frames only: a message is JSON in a text frame")
+
+    async def handle(self, frame: str) -> None:
+        if not self._within_rate(_client_id(frame)):
+            return
         if len(frame.encode()) > p.MAX_FRAME:
             self.reject(_client_id(frame), "too_large", f"A message is at most {p.MAX_FRAME} bytes")
             return

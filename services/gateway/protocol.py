@@ -32,7 +32,8 @@ TableId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class ClientMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a number is an int (not a bool, not a string), a bool is true or false.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     id: Id
     seq: Seq = 0
 
