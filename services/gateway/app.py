@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import secrets
@@ -29,7 +30,8 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
@@ -38,6 +40,7 @@ from services.gateway import protocol as p
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
+from services.gateway.records import Records
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
@@ -46,8 +49,6 @@ from shared import observability as metrics
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
-from shared.games.swick.events import GameEnded, GameStarted
-from shared.games.swick.record import dump_record, game_record
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
@@ -67,6 +68,7 @@ class Gateway:
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
+    records: Records
 
 
 # HTTP models.
@@ -102,16 +104,6 @@ class TableOut(BaseModel):
     phase: str
     in_progress: bool
     invite_code: str | None = None
-
-
-def finished_game(events: list[Any], game_no: int) -> list[Any] | None:
-    """The events up to the end of the table's ``game_no``-th game, if it has ended."""
-    started = 0
-    for index, event in enumerate(events):
-        started += isinstance(event, GameStarted)
-        if isinstance(event, GameEnded) and started == game_no:
-            return events[: index + 1]
-    return None
 
 
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
@@ -165,7 +157,7 @@ def create_app(
                 owned.push_async_callback(messages.close)
             hub = Hub(messages)
             app.state.gateway = Gateway(
-                settings, messages, tables, hub, Tokens(settings.secret), {}
+                settings, messages, tables, hub, Tokens(settings.secret), {}, Records(tables)
             )
             task = asyncio.create_task(hub.run())
             await hub.ready.wait()
@@ -242,19 +234,36 @@ def create_app(
     @app.get(
         "/api/tables/{table_id}/games/{game_no}/record",
         summary="A finished game's public record, with its revealed seed, for verification",
+        description="A private table's records are for its players (Bearer token) and for "
+        "holders of its invite code (`?invite=`).",
+        response_class=Response,
+        responses={200: {"content": {"application/json": {}}}},
     )
-    async def record(table_id: str, game_no: int) -> dict[str, Any]:
+    async def record(
+        table_id: str,
+        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+        authorization: Annotated[str, Header()] = "",
+    ) -> Response:
         gw = gateway_of(app)
         row = await gw.store.table(table_id)
         if row is None:
             raise HTTPException(404, "There is no such table")
-        swick = game(row.game)
-        events = [swick.load_event(data) for data in await gw.store.events(table_id)]
-        finished = finished_game(events, game_no)
-        if finished is None:
-            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-        data: dict[str, Any] = dump_record(game_record(finished, len(row.seats)))
-        return data
+        if not row.private:
+            stored = await gw.records.get(row, game_no)
+            if stored is None:
+                raise HTTPException(404, "That game has not ended yet: its seed is still secret")
+            return Response(stored.data, media_type="application/json")
+        # A private table: the same answer whether the game is missing or not the asker's.
+        hidden = HTTPException(404, "No such record: a private table's are for its players")
+        invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
+        player = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
+        if not invited and player is None:
+            raise hidden
+        stored = await gw.records.get(row, game_no)
+        if stored is None or not (invited or (player and player.id in stored.players)):
+            raise hidden
+        return Response(stored.data, media_type="application/json")
 
     @app.get("/api/me/balance", summary="Your chips (from the ledger)")
     async def my_balance(player: SignedIn) -> JSONResponse:

@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.records import build_record, ended_games
 from services.table.storage import (
     DuplicateAction,
     Fenced,
@@ -148,6 +149,7 @@ class TableWorker:
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
+        self._recording: set[asyncio.Task[None]] = set()  # records being stored
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -544,6 +546,8 @@ class TableWorker:
             return False
         table.state = after
         metrics.COMMANDS.labels("accepted").inc()
+        if any(event.get("kind") == "game_ended" for event in write.events):
+            self._record_game(table)
         if write.snapshot is not None:
             log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
@@ -559,6 +563,30 @@ class TableWorker:
             self._postings.put_nowait(queued)
         self._arm(table)
         return True
+
+    # Records.
+
+    def _record_game(self, table: LiveTable) -> None:
+        """Store the record of the game that just ended, off the command path."""
+        task = asyncio.get_running_loop().create_task(
+            self._store_record(table.row.table_id, len(table.row.seats))
+        )
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
+
+    async def _store_record(self, table_id: str, seats: int) -> None:
+        try:
+            events = await self.store.events(table_id)
+            ended = ended_games(events)
+            if not ended:
+                return
+            # In a thread: a long game's log takes a while to parse, and leases wait for no one.
+            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1])
+            if record is not None:
+                await self.store.save_record(record)
+        except Exception:
+            # The gateway builds a record that is missing when it is first asked for.
+            log.exception("could not store a game's record", extra={"table": table_id})
 
     # Publishing.
 
