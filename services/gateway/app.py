@@ -377,15 +377,16 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     )
     if seat is not None:
         await gw.hub.watch(conn, seat[0])
-        await _request(
-            gw,
-            m.Presence(
-                table_id=seat[0],
-                request_id=_rid(player, "presence"),
-                player_id=player.id,
-                connected=True,
-            ),
-        )
+        if previous is None:  # a socket replacing an open one changes no one's presence
+            await _request(
+                gw,
+                m.Presence(
+                    table_id=seat[0],
+                    request_id=_rid(player, "presence"),
+                    player_id=player.id,
+                    connected=True,
+                ),
+            )
         await _request(
             gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
         )

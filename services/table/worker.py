@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.presence import Apply, Defer, Presence
 from services.table.records import build_record, ended_games
 from services.table.storage import (
     DuplicateAction,
@@ -59,6 +60,8 @@ class LiveTable:
     game: AnyGame
     state: Any
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    presence: Presence | None = field(default=None, repr=False)
+    presence_checks: dict[int, asyncio.Task[None]] = field(default_factory=dict, repr=False)
 
 
 def account(table_id: str, name: str) -> str:
@@ -229,6 +232,8 @@ class TableWorker:
             if table.row.shard == shard:
                 if table.timer is not None:
                     table.timer.cancel()
+                for check in table.presence_checks.values():
+                    check.cancel()
                 del self.tables[table_id]
 
     async def _hand_over(self, shard: int) -> None:
@@ -341,10 +346,7 @@ class TableWorker:
             elif isinstance(request, m.Join):
                 await self._join(table, request)
             elif isinstance(request, m.Presence):
-                seat = self._seat(table, request.player_id)
-                if seat is not None and table.game.players(table.state)[seat] is not None:
-                    action = SetConnected(seat, request.connected)
-                    await self._apply(table, None, action, request.request_id, 0, None)
+                await self._presence(table, request)
             elif isinstance(request, m.Sync):
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
             elif isinstance(request, m.Tick):
@@ -563,6 +565,60 @@ class TableWorker:
             self._postings.put_nowait(queued)
         self._arm(table)
         return True
+
+    # Presence.
+
+    async def _presence(self, table: LiveTable, request: m.Presence) -> None:
+        """A gateway's report of a player's connection, or the table's deferred check of it:
+        applied only when it changes the seat, a disconnect at most once per window."""
+        seat = self._seat(table, request.player_id)
+        if seat is None:
+            return
+        if table.presence is None:
+            table.presence = Presence(self.clock)
+        current = not self._connection_differs(table, seat, True)
+        if request.due:
+            decision = table.presence.due(seat, current)
+        else:
+            decision = table.presence.report(seat, request.connected, current)
+        if isinstance(decision, Apply):
+            action = SetConnected(seat, decision.connected)
+            await self._apply(table, None, action, request.request_id, 0, None)
+        elif isinstance(decision, Defer):
+            check = m.Presence(
+                table_id=table.row.table_id,
+                request_id=f"presence-due:{seat}:{secrets.token_hex(4)}",
+                player_id=request.player_id,
+                connected=request.connected,
+                due=True,
+            )
+            delay = max(0.0, decision.at - self.clock())
+            previous = table.presence_checks.pop(seat, None)
+            if previous is not None:
+                previous.cancel()
+            table.presence_checks[seat] = asyncio.get_running_loop().create_task(
+                self._send_later(check, delay)
+            )
+
+    def _connection_differs(self, table: LiveTable, seat: int, connected: bool) -> bool:
+        """Whether reporting ``connected`` for ``seat`` would change the table (the game
+        refuses a report that changes nothing)."""
+        trial = Command(
+            actor=None,
+            action=SetConnected(seat, connected),
+            action_id="presence-trial",
+            seq=0,
+            at=self.now_ms(),
+        )
+        try:
+            table.game.decide(table.state, trial)
+        except IllegalCommand:
+            return False
+        return True
+
+    async def _send_later(self, request: m.Presence, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.bus.request(request.table_id, request.model_dump_json().encode())
 
     # Records.
 
