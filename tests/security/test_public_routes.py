@@ -133,13 +133,24 @@ async def raw_http(base: str, head: str, body: AsyncIterator[bytes] | None = Non
     writer.write(head.encode())
     sending = asyncio.create_task(send_body(body)) if body is not None else None
     try:
-        return await asyncio.wait_for(reader.read(1 << 16), 30)
+        return await asyncio.wait_for(read_answer(reader), 30)
     finally:
         if sending is not None:
             sending.cancel()
             with contextlib.suppress(BaseException):
                 await sending
         writer.close()
+
+
+async def read_answer(reader: asyncio.StreamReader) -> bytes:
+    """One HTTP answer: its head, then as many body bytes as its Content-Length says."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.lower().split(b"\r\n")
+        if line.startswith(b"content-length:")
+    )
+    return head + await reader.readexactly(length)
 
 
 async def chunks(total: int, size: int = 64 * 1024) -> AsyncIterator[bytes]:
