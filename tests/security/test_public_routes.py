@@ -427,3 +427,30 @@ async def test_reconnect_churn_appends_a_bounded_number_of_presence_events(
     # At most one disconnect and one reconnect per window (of the time the churn took, plus
     # the last window, which may still apply one): not 100.
     assert len(changes) <= 2 * (int(elapsed // window) + 2), (len(changes), elapsed)
+
+
+async def test_a_disconnect_within_the_window_is_applied_when_it_ends(
+    cluster: Cluster, trio: list[Player]
+) -> None:
+    table, _ = await seated_table(trio, private=False)
+    ada, ben = trio[0], trio[1]
+    seats = ada.views[table]["seats"]
+    seat = next(s["seat"] for s in seats if s["player"] and s["player"]["id"] == ben.id)
+
+    def shown(connected: bool) -> Any:
+        return lambda: ada.views[table]["seats"][seat]["connected"] is connected
+
+    await ben.close()  # the first disconnect counts at once
+    await ada.wait(shown(False))
+    await ben.connect()  # a reconnect too
+    await ada.wait(shown(True))
+    await ben.close()  # the second disconnect within the window waits for its end...
+    await ada.wait(shown(False), within=30.0)  # ...and then counts: the player is gone
+    rows = await query(cluster, "SELECT events FROM tables.events WHERE table_id = $1", table)
+    changes = [
+        event["connected"]
+        for row in rows
+        for event in json.loads(row["events"])
+        if event["kind"] == "connection_changed"
+    ]
+    assert changes == [False, True, False]
