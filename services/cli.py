@@ -78,7 +78,13 @@ def _verify(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from services.serve import serve
 
-    return serve(args.service, host=args.host, port=args.port)
+    return serve(
+        args.service,
+        host=args.host,
+        port=args.port,
+        internal_host=args.internal_host,
+        internal_port=args.internal_port,
+    )
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -184,10 +190,23 @@ def _up(args: argparse.Namespace) -> int:
             f"Open http://localhost:{args.port}/",
             flush=True,
         )
-        embedded = run_embedded(settings, host=args.host, port=args.port, data=Path(args.data))
+        embedded = run_embedded(
+            settings,
+            host=args.host,
+            port=args.port,
+            data=Path(args.data),
+            internal_port=args.internal_port,
+        )
         asyncio.run(until_stopped(embedded))
         return 0
-    asyncio.run(until_stopped(up(settings, tables=args.tables, host=args.host, port=args.port)))
+    running = up(
+        settings,
+        tables=args.tables,
+        host=args.host,
+        port=args.port,
+        internal_port=args.internal_port,
+    )
+    asyncio.run(until_stopped(running))
     return 0
 
 
@@ -219,6 +238,12 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--host", default="127.0.0.1", help="the gateway's address")
     up.add_argument("--port", type=int, default=8000, help="the gateway's port")
     up.add_argument(
+        "--internal-port",
+        type=int,
+        default=9102,
+        help="metrics and API docs, on 127.0.0.1 (the gateway's; the ledger's is the next one)",
+    )
+    up.add_argument(
         "--embedded",
         action="store_true",
         help="one process, in-process bus and an SQLite file, even if services run",
@@ -233,6 +258,14 @@ def parser() -> argparse.ArgumentParser:
         "--port",
         type=int,
         help="HTTP port: the API (gateway 8000, ledger 8001) or the probes (table 9100, bots 9101)",
+    )
+    serve.add_argument(
+        "--internal-port",
+        type=int,
+        help="gateway, ledger: the operators' port, /metrics and /docs (9102, 9103)",
+    )
+    serve.add_argument(
+        "--internal-host", help="gateway, ledger: its address (default: the --host one)"
     )
     serve.set_defaults(run=_serve)
 

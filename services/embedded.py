@@ -21,14 +21,17 @@ from services.table.store_sqlite import SqliteTableStore
 from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared.memory_bus import MemoryBus
-from shared.observability import QuietServer, serve_in_task
+from shared.observability import QuietServer, internal_app, serve_in_task
 from shared.settings import Settings
 from shared.sqlite import Database
 
 DATABASE_FILE = "swick.sqlite3"
+INTERNAL_PORT = 9102
 
 
-async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) -> None:
+async def run_embedded(
+    settings: Settings, *, host: str, port: int, data: Path, internal_port: int = INTERNAL_PORT
+) -> None:
     await asyncio.to_thread(data.mkdir, parents=True, exist_ok=True)
     db = await Database.open(data / DATABASE_FILE)
     store = SqliteTableStore(db)
@@ -39,15 +42,16 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
     worker = TableWorker(bus, store, LocalWallets(ledger))
     bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
     ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
+    gateway = gateway_app(
+        settings,
+        bus=bus,
+        store=store,
+        also_exposes=(worker.metrics.registry, bots.metrics.registry),
+    )
     servers = [
         QuietServer(
             uvicorn.Config(
-                gateway_app(
-                    settings,
-                    bus=bus,
-                    store=store,
-                    also_exposes=(worker.metrics.registry, bots.metrics.registry),
-                ),
+                gateway,
                 host=host,
                 port=port,
                 ws_max_size=65_536,
@@ -60,6 +64,16 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
                 host="127.0.0.1",
                 port=ledger_port,
                 log_level="warning",
+            )
+        ),
+        # Metrics (of every service: one process) and the API docs, on this machine only.
+        QuietServer(
+            uvicorn.Config(
+                internal_app(gateway),
+                host="127.0.0.1",
+                port=internal_port,
+                log_level="warning",
+                lifespan="off",
             )
         ),
     ]

@@ -21,11 +21,19 @@ from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
 from shared.bus import RabbitBus
-from shared.observability import configure_logging, serve_probes
+from shared.observability import (
+    QuietServer,
+    configure_logging,
+    internal_app,
+    serve_in_task,
+    serve_probes,
+)
 from shared.secrets import refuse_unsafe
 from shared.settings import Settings
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
+# The operators' listener (metrics, API docs) of the services with an HTTP API.
+INTERNAL_PORTS = {"gateway": 9102, "ledger": 9103}
 
 
 def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
@@ -42,18 +50,40 @@ def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
         )
 
 
-def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> int:
+def serve(
+    service: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    internal_host: str | None = None,
+    internal_port: int | None = None,
+) -> int:
     configure_logging()
     settings = Settings.from_env()
     refuse_public_defaults(service, settings, host)
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
-        uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        public = uvicorn.Config(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        internal = uvicorn.Config(
+            internal_app(app),
+            host=internal_host or host,
+            port=internal_port or INTERNAL_PORTS[service],
+            log_level="warning",
+            lifespan="off",
+        )
+        uvloop.run(until_stopped(serve_both(public, internal)))
         return 0
     runner = run_table if service == "table" else run_bots
     uvloop.run(until_stopped(runner(settings, host=host, port=port)))
     return 0
+
+
+async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
+    """The public listener and the internal one, until stopped (both gracefully)."""
+    async with asyncio.TaskGroup() as tasks:
+        tasks.create_task(serve_in_task(QuietServer(public)))
+        tasks.create_task(serve_in_task(QuietServer(internal)))
 
 
 def migrate() -> int:

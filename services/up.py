@@ -55,14 +55,24 @@ async def prepare(settings: Settings) -> None:
     await bus.close()
 
 
-async def up(settings: Settings, *, tables: int, host: str, port: int) -> None:
+async def up(
+    settings: Settings, *, tables: int, host: str, port: int, internal_port: int = 9102
+) -> None:
     await prepare(settings)
     ledger_port = settings.ledger_url.rsplit(":", 1)[-1]
     services = [
-        Service("ledger", ["ledger", "--port", ledger_port]),
+        Service(
+            "ledger", ["ledger", "--port", ledger_port, "--internal-port", str(internal_port + 1)]
+        ),
         *(Service(f"table-{i + 1}", ["table", "--port", str(9110 + i)]) for i in range(tables)),
         Service("bots", ["bots", "--port", "9101"]),
-        Service("gateway", ["gateway", "--host", host, "--port", str(port)]),
+        Service(
+            "gateway",
+            [
+                *("gateway", "--host", host, "--port", str(port)),
+                *("--internal-host", "127.0.0.1", "--internal-port", str(internal_port)),
+            ],
+        ),
     ]
     width = max(len(s.name) for s in services)
     async with asyncio.TaskGroup() as tasks:

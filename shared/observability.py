@@ -1,9 +1,14 @@
 """What every service shows an operator: Prometheus metrics, health and readiness, and
 structured log lines.
 
+The probes (``/healthz``, ``/readyz``) answer on a service's own port. Metrics and the API's
+documentation are for operators, not the public: the gateway and the ledger serve them on a
+second, internal listener (``internal_app``), which no Service or Ingress routes to; the table
+workers and the bots have only such a port.
+
 Log lines are ``key=value`` after the message (``table=... seq=...``), readable by people and
 parsed by log tools alike. Each service keeps its metrics on its own registry
-(``services/*/metrics.py``) and shows them with ``add_probes``.
+(``services/*/metrics.py``) and shows them with ``add_metrics``.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 import uvicorn
 from fastapi import FastAPI, Response
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -71,12 +78,8 @@ def metrics_response(registries: Iterable[CollectorRegistry]) -> Response:
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
-def add_probes(
-    app: FastAPI, ready: Callable[[], Awaitable[bool]], *registries: CollectorRegistry
-) -> None:
-    """``/healthz`` (the process answers), ``/readyz`` (``ready()``) and ``/metrics`` (the
-    metrics on ``registries``: the service's own, and in embedded mode those of the services
-    that share its process and have no port of their own)."""
+def add_probes(app: FastAPI, ready: Callable[[], Awaitable[bool]]) -> None:
+    """``/healthz`` (the process answers) and ``/readyz`` (``ready()``)."""
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -87,17 +90,48 @@ def add_probes(
         ok = await ready()
         return JSONResponse({"ready": ok}, status_code=200 if ok else 503)
 
+
+def add_metrics(app: FastAPI, *registries: CollectorRegistry) -> None:
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         return metrics_response(registries)
 
 
+def internal_app(public: FastAPI) -> FastAPI:
+    """The operators' listener of a service with an HTTP API: ``/metrics`` (the metrics on
+    ``public.state.registries``: the service's own, and in embedded mode those of the services
+    that share its process and have no port of their own), and ``public``'s OpenAPI schema
+    (``/openapi.json``) with its pages (``/docs``, ``/redoc``)."""
+    app = FastAPI(
+        title=f"{public.title} (internal)", docs_url=None, redoc_url=None, openapi_url=None
+    )
+    add_metrics(app, *public.state.registries)
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def schema() -> JSONResponse:
+        return JSONResponse(
+            get_openapi(title=public.title, version=public.version, routes=public.routes)
+        )
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title=public.title)
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url="/openapi.json", title=public.title)
+
+    return app
+
+
 async def serve_probes(
     ready: Callable[[], Awaitable[bool]], host: str, port: int, registry: CollectorRegistry
 ) -> None:
-    """For services without an HTTP API of their own: the probes on ``host:port``."""
+    """For services without an HTTP API of their own: the probes and the metrics on
+    ``host:port`` (an internal port)."""
     app = FastAPI(title="probes", docs_url=None, redoc_url=None, openapi_url=None)
-    add_probes(app, ready, registry)
+    add_probes(app, ready)
+    add_metrics(app, registry)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
     await serve_in_task(QuietServer(config))
 

@@ -36,6 +36,9 @@ class Settings:
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
     admin_token: str = ""  # the operator page is off without one
+    # Origins whose pages may open the gateway's WebSocket, comma-separated
+    # (https://swick.example.com); empty: the gateway's own origin only.
+    allowed_origins: str = ""
 
     @property
     def topology(self) -> Topology:
@@ -59,4 +62,5 @@ class Settings:
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
+            allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import secrets
@@ -29,7 +30,8 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
 from pydantic import BaseModel, Field, ValidationError
@@ -41,15 +43,16 @@ from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens
 from services.gateway.limits import TokenBucket
 from services.gateway.metrics import GatewayMetrics
+from services.gateway.records import Records
+from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
-from shared.games.swick.events import GameEnded, GameStarted
-from shared.games.swick.record import dump_record, game_record
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
@@ -67,6 +70,7 @@ class Gateway:
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
+    records: Records
     guesses: Guesses = field(default_factory=Guesses)
 
 
@@ -103,16 +107,6 @@ class TableOut(BaseModel):
     phase: str
     in_progress: bool
     invite_code: str | None = None
-
-
-def finished_game(events: list[Any], game_no: int) -> list[Any] | None:
-    """The events up to the end of the table's ``game_no``-th game, if it has ended."""
-    started = 0
-    for index, event in enumerate(events):
-        started += isinstance(event, GameStarted)
-        if isinstance(event, GameEnded) and started == game_no:
-            return events[: index + 1]
-    return None
 
 
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
@@ -178,6 +172,7 @@ def create_app(
                 hub,
                 Tokens(settings.secret, settings.previous_secrets),
                 {},
+                Records(tables),
             )
             task = asyncio.create_task(hub.run())
             await hub.ready.wait()
@@ -188,14 +183,25 @@ def create_app(
                 with contextlib.suppress(BaseException):
                     await task
 
-    app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
+    # The API's documentation is on the internal listener (shared.observability.internal_app).
+    app = FastAPI(
+        title="Swick Online",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)
 
     async def ready() -> bool:
         gw: Gateway | None = getattr(app.state, "gateway", None)
         return gw is not None and gw.hub.ready.is_set() and gw.bus.connected
 
-    add_probes(app, ready, metrics.registry, *also_exposes)
+    add_probes(app, ready)
+    app.state.registries = (metrics.registry, *also_exposes)
 
     def gateway_of(app: FastAPI) -> Gateway:
         gw: Gateway = app.state.gateway
@@ -260,19 +266,36 @@ def create_app(
     @app.get(
         "/api/tables/{table_id}/games/{game_no}/record",
         summary="A finished game's public record, with its revealed seed, for verification",
+        description="A private table's records are for its players (Bearer token) and for "
+        "holders of its invite code (`?invite=`).",
+        response_class=Response,
+        responses={200: {"content": {"application/json": {}}}},
     )
-    async def record(table_id: str, game_no: int) -> dict[str, Any]:
+    async def record(
+        table_id: str,
+        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+        authorization: Annotated[str, Header()] = "",
+    ) -> Response:
         gw = gateway_of(app)
         row = await gw.store.table(table_id)
         if row is None:
             raise HTTPException(404, "There is no such table")
-        swick = game(row.game)
-        events = [swick.load_event(data) for data in await gw.store.events(table_id)]
-        finished = finished_game(events, game_no)
-        if finished is None:
-            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-        data: dict[str, Any] = dump_record(game_record(finished, len(row.seats)))
-        return data
+        if not row.private:
+            stored = await gw.records.get(row, game_no)
+            if stored is None:
+                raise HTTPException(404, "That game has not ended yet: its seed is still secret")
+            return Response(stored.data, media_type="application/json")
+        # A private table: the same answer whether the game is missing or not the asker's.
+        hidden = HTTPException(404, "No such record: a private table's are for its players")
+        invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
+        player = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
+        if not invited and player is None:
+            raise hidden
+        stored = await gw.records.get(row, game_no)
+        if stored is None or not (invited or (player and player.id in stored.players)):
+            raise hidden
+        return Response(stored.data, media_type="application/json")
 
     @app.get("/api/me/balance", summary="Your chips (from the ledger)")
     async def my_balance(player: SignedIn) -> JSONResponse:
@@ -363,6 +386,11 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
 
 
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, host, allowed_origins(gw.settings.allowed_origins)):
+        # Closed before the handshake is accepted: the client gets an HTTP 403.
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
     player = gw.tokens.verify(token)
     await websocket.accept()
     if player is None:
@@ -383,23 +411,30 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     )
     if seat is not None:
         await gw.hub.watch(conn, seat[0])
-        await _request(
-            gw,
-            m.Presence(
-                table_id=seat[0],
-                request_id=_rid(player, "presence"),
-                player_id=player.id,
-                connected=True,
-            ),
-        )
+        if previous is None:  # a socket replacing an open one changes no one's presence
+            await _request(
+                gw,
+                m.Presence(
+                    table_id=seat[0],
+                    request_id=_rid(player, "presence"),
+                    player_id=player.id,
+                    connected=True,
+                ),
+            )
         await _request(
             gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
         )
     session = Session(gw, conn, client_address(websocket.client))
     try:
         while not conn.closed:
-            frame = await websocket.receive_text()
-            await session.handle(frame)
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
+            if frame is None:
+                session.refuse_binary()
+            else:
+                await session.handle(frame)
     except WebSocketDisconnect:
         pass
     finally:
@@ -459,14 +494,24 @@ class Session:
     def reject(self, client_id: str | None, code: str, message: str) -> None:
         self.conn.send(p.Reject(id=client_id, code=code, message=message))
 
-    async def handle(self, frame: str) -> None:
+    def _within_rate(self, client_id: str | None) -> bool:
         if not self.rate.take():
             self.refused_in_row += 1
-            self.reject(_client_id(frame), "rate_limited", "Too many messages: slow down")
+            self.reject(client_id, "rate_limited", "Too many messages: slow down")
             if self.refused_in_row >= FLOOD_CLOSE:
                 self.conn.close()
-            return
+            return False
         self.refused_in_row = 0
+        return True
+
+    def refuse_binary(self) -> None:
+        """The protocol is JSON text: a binary frame is refused, and the socket stays open."""
+        if self._within_rate(None):
+            self.reject(None, "malformed", "Text frames only: a message is JSON in a text frame")
+
+    async def handle(self, frame: str) -> None:
+        if not self._within_rate(_client_id(frame)):
+            return
         if len(frame.encode()) > p.MAX_FRAME:
             self.reject(_client_id(frame), "too_large", f"A message is at most {p.MAX_FRAME} bytes")
             return

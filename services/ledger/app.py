@@ -21,6 +21,7 @@ from services.table.store import connect_pool
 from shared.bus import Bus, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.ledger")
@@ -117,7 +118,16 @@ def create_app(
                     with contextlib.suppress(BaseException):
                         await task
 
-    app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
+    # Metrics and the API's documentation are on the internal listener (internal_app).
+    app = FastAPI(
+        title="Swick Online ledger",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
 
     def the_ledger() -> LedgerStorage:
         value: LedgerStorage = app.state.ledger
@@ -130,7 +140,8 @@ def create_app(
             return False
         return True
 
-    add_probes(app, ready, metrics.registry)
+    add_probes(app, ready)
+    app.state.registries = (metrics.registry,)
 
     @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
     async def balance(player_id: str) -> Balance:

@@ -124,6 +124,7 @@ class Platform:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     roles: dict[int, str] = field(default_factory=dict)  # pid -> service
     probes: dict[int, int] = field(default_factory=dict)  # pid -> health and metrics port
+    internal: dict[int, int] = field(default_factory=dict)  # pid -> gateway's, ledger's internal
     base: str = ""
     # CPU seconds of the processes this platform stopped or killed, by service.
     cpu_of_the_dead: dict[str, float] = field(default_factory=dict)
@@ -170,6 +171,12 @@ class Platform:
         self.roles[process.pid] = name
         return process
 
+    def internal_base(self, service: str) -> str:
+        """The internal listener (metrics, API docs) of the running ``service`` (gateway or
+        ledger)."""
+        (process,) = self.running(service)
+        return f"http://127.0.0.1:{self.internal[process.pid]}"
+
     def running(self, service: str | None = None) -> list[subprocess.Popen[bytes]]:
         return [
             p
@@ -190,17 +197,23 @@ class Platform:
         return process
 
     async def start_ledger(self) -> subprocess.Popen[bytes]:
-        port = int(self.settings.ledger_url.rsplit(":", 1)[1])
-        process = self.spawn("ledger", "ledger", "--port", str(port))
+        port, internal = int(self.settings.ledger_url.rsplit(":", 1)[1]), free_port()
+        process = self.spawn(
+            "ledger", "ledger", "--port", str(port), "--internal-port", str(internal)
+        )
+        self.internal[process.pid] = internal
         await self.answering(self.settings.ledger_url, "/health", accept=(200, 503))
         return process
 
     async def start_gateway(self, amqp_url: str | None = None) -> str:
         """``amqp_url``: where this gateway finds the broker, if not where the others do (a
         proxy that can cut its connection)."""
-        port = free_port()
+        port, internal = free_port(), free_port()
         env = {"SWICK_AMQP_URL": amqp_url} if amqp_url else None
-        self.spawn("gateway", "gateway", "--port", str(port), env=env)
+        process = self.spawn(
+            "gateway", "gateway", "--port", str(port), "--internal-port", str(internal), env=env
+        )
+        self.internal[process.pid] = internal
         self.base = f"http://127.0.0.1:{port}"
         await self.answering(self.base, "/api/tables")
         return self.base

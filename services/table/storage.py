@@ -48,6 +48,17 @@ class Stored:
 
 
 @dataclass(frozen=True, slots=True)
+class GameRecordRow:
+    """A finished game's public record as stored: its JSON text, and every player seated at
+    the table up to the game's end (they may read a private table's records)."""
+
+    table_id: str
+    game_no: int
+    data: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Write:
     """One accepted command and what it changes besides the log."""
 
@@ -162,6 +173,14 @@ class TableStorage(Protocol):
         is the same); ``DuplicateAction`` if the action id was logged for this table before;
         ``SeatConflict`` if a player claiming a seat here holds one (at any table).
         """
+
+    async def save_record(self, record: GameRecordRow) -> None:
+        """Store a finished game's record; a record stored already for that game is kept (both
+        come from the same log, so they are the same)."""
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        """The stored record of the table's ``game_no``-th game (its text exactly as saved),
+        or ``None``."""
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         """Postings of ``shards`` queued more than ``older_than`` seconds ago and not ``sent``:

@@ -14,7 +14,15 @@ from typing import Any
 
 import asyncpg
 
-from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
+from services.table.storage import (
+    DuplicateAction,
+    Fenced,
+    GameRecordRow,
+    SeatConflict,
+    Stored,
+    TableRow,
+    Write,
+)
 from shared.migrations import migrate
 
 SCHEMA = "tables"
@@ -318,6 +326,26 @@ class TableStore:
             raise
         assert row is not None
         return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
+
+    async def save_record(self, record: GameRecordRow) -> None:
+        await self.pool.execute(
+            "INSERT INTO tables.game_records (table_id, game_no, record, players)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            record.table_id,
+            record.game_no,
+            record.data,
+            list(record.players),
+        )
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        row = await self.pool.fetchrow(
+            "SELECT record, players FROM tables.game_records WHERE table_id = $1 AND game_no = $2",
+            table_id,
+            game_no,
+        )
+        if row is None:
+            return None
+        return GameRecordRow(table_id, game_no, row["record"], tuple(row["players"]))
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         records = await self.pool.fetch(

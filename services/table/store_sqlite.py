@@ -19,7 +19,15 @@ from typing import Any
 
 import aiosqlite
 
-from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
+from services.table.storage import (
+    DuplicateAction,
+    Fenced,
+    GameRecordRow,
+    SeatConflict,
+    Stored,
+    TableRow,
+    Write,
+)
 from shared.sqlite import Database, first, run, run_many
 
 SCOPE = "tables"
@@ -381,6 +389,31 @@ class SqliteTableStore:
                     [(player_id, table_id) for player_id in write.seat_releases],
                 )
             return queued
+
+    async def save_record(self, record: GameRecordRow) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO tables_game_records (table_id, game_no, record, players)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                record.table_id,
+                record.game_no,
+                record.data,
+                json.dumps(list(record.players)),
+            )
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        async with self.db.read() as conn:
+            row = await first(
+                conn,
+                "SELECT record, players FROM tables_game_records"
+                " WHERE table_id = ? AND game_no = ?",
+                table_id,
+                game_no,
+            )
+        if row is None:
+            return None
+        return GameRecordRow(table_id, game_no, row["record"], tuple(json.loads(row["players"])))
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         async with self.db.read() as conn:

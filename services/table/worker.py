@@ -29,6 +29,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from services.table.metrics import TableMetrics
+from services.table.presence import Apply, Defer, Presence
+from services.table.records import build_record, ended_games
 from services.table.storage import (
     DuplicateAction,
     Fenced,
@@ -58,6 +60,8 @@ class LiveTable:
     game: AnyGame
     state: Any
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    presence: Presence | None = field(default=None, repr=False)
+    presence_checks: dict[int, asyncio.Task[None]] = field(default_factory=dict, repr=False)
 
 
 def account(table_id: str, name: str) -> str:
@@ -149,6 +153,7 @@ class TableWorker:
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
+        self._recording: set[asyncio.Task[None]] = set()  # records being stored
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -231,6 +236,8 @@ class TableWorker:
             if table.row.shard == shard:
                 if table.timer is not None:
                     table.timer.cancel()
+                for check in table.presence_checks.values():
+                    check.cancel()
                 del self.tables[table_id]
 
     async def _hand_over(self, shard: int) -> None:
@@ -343,10 +350,7 @@ class TableWorker:
             elif isinstance(request, m.Join):
                 await self._join(table, request)
             elif isinstance(request, m.Presence):
-                seat = self._seat(table, request.player_id)
-                if seat is not None and table.game.players(table.state)[seat] is not None:
-                    action = SetConnected(seat, request.connected)
-                    await self._apply(table, None, action, request.request_id, 0, None)
+                await self._presence(table, request)
             elif isinstance(request, m.Sync):
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
             elif isinstance(request, m.Tick):
@@ -548,6 +552,8 @@ class TableWorker:
             return False
         table.state = after
         self.metrics.commands.labels("accepted").inc()
+        if any(event.get("kind") == "game_ended" for event in write.events):
+            self._record_game(table)
         if write.snapshot is not None:
             log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
@@ -563,6 +569,84 @@ class TableWorker:
             self._postings.put_nowait(queued)
         self._arm(table)
         return True
+
+    # Presence.
+
+    async def _presence(self, table: LiveTable, request: m.Presence) -> None:
+        """A gateway's report of a player's connection, or the table's deferred check of it:
+        applied only when it changes the seat, a disconnect at most once per window."""
+        seat = self._seat(table, request.player_id)
+        if seat is None:
+            return
+        if table.presence is None:
+            table.presence = Presence(self.clock)
+        current = not self._connection_differs(table, seat, True)
+        if request.due:
+            decision = table.presence.due(seat, current)
+        else:
+            decision = table.presence.report(seat, request.connected, current)
+        if isinstance(decision, Apply):
+            action = SetConnected(seat, decision.connected)
+            await self._apply(table, None, action, request.request_id, 0, None)
+        elif isinstance(decision, Defer):
+            check = m.Presence(
+                table_id=table.row.table_id,
+                request_id=f"presence-due:{seat}:{secrets.token_hex(4)}",
+                player_id=request.player_id,
+                connected=request.connected,
+                due=True,
+            )
+            delay = max(0.0, decision.at - self.clock())
+            previous = table.presence_checks.pop(seat, None)
+            if previous is not None:
+                previous.cancel()
+            table.presence_checks[seat] = asyncio.get_running_loop().create_task(
+                self._send_later(check, delay)
+            )
+
+    def _connection_differs(self, table: LiveTable, seat: int, connected: bool) -> bool:
+        """Whether reporting ``connected`` for ``seat`` would change the table (the game
+        refuses a report that changes nothing)."""
+        trial = Command(
+            actor=None,
+            action=SetConnected(seat, connected),
+            action_id="presence-trial",
+            seq=0,
+            at=self.now_ms(),
+        )
+        try:
+            table.game.decide(table.state, trial)
+        except IllegalCommand:
+            return False
+        return True
+
+    async def _send_later(self, request: m.Presence, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.bus.request(request.table_id, request.model_dump_json().encode())
+
+    # Records.
+
+    def _record_game(self, table: LiveTable) -> None:
+        """Store the record of the game that just ended, off the command path."""
+        task = asyncio.get_running_loop().create_task(
+            self._store_record(table.row.table_id, len(table.row.seats))
+        )
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
+
+    async def _store_record(self, table_id: str, seats: int) -> None:
+        try:
+            events = await self.store.events(table_id)
+            ended = ended_games(events)
+            if not ended:
+                return
+            # In a thread: a long game's log takes a while to parse, and leases wait for no one.
+            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1])
+            if record is not None:
+                await self.store.save_record(record)
+        except Exception:
+            # The gateway builds a record that is missing when it is first asked for.
+            log.exception("could not store a game's record", extra={"table": table_id})
 
     # Publishing.
 

@@ -563,3 +563,22 @@ def test_alerts_are_well_formed() -> None:
             assert set(rule) <= {"alert", "expr", "for", "labels", "annotations"}, rule
             assert rule["labels"]["severity"] in ("page", "warning")
             assert rule["annotations"]["summary"]
+
+
+def test_metrics_and_docs_are_on_the_internal_port_only() -> None:
+    """Prometheus scrapes the gateway's and the ledger's internal listener; no Service (and so
+    no Ingress) routes to it."""
+    for name in ("swick-gateway", "swick-ledger"):
+        deployment = named("Deployment", name)
+        (container,) = pod_spec(deployment)["containers"]
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        internal = int(option(container["args"], "--internal-port") or 0)
+        assert ports["internal"] == internal != ports["http"], name
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        assert int(annotations["prometheus.io/port"]) == internal, name
+        for service in of_kind("Service"):
+            if pods_selected(service["spec"]["selector"]) == [deployment]:
+                targets = {p["targetPort"] for p in service["spec"]["ports"]}
+                assert not targets & {"internal", internal}, service["metadata"]["name"]
+    for name in ("gateway", "ledger"):
+        assert option(command_args(our_compose_services()[name]), "--internal-port"), name

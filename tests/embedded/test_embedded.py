@@ -39,6 +39,8 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
             str(port),
             "--data",
             str(tmp_path / "data"),
+            "--internal-port",
+            str(free_port()),
         ],
         env=env,
         stdout=log,

@@ -24,16 +24,19 @@ async def test_probes_and_metrics(cluster: Cluster, players: list[Player]) -> No
     table = await open_table(players)
     await act(players[0], table, {"kind": "start_game"})
     await play(players, table, random.Random(2), lambda v: v["hand_no"] >= 2)
-    bases = [cluster.base, cluster.settings.ledger_url] + [
+    # The gateway and the ledger: probes on their port, metrics on their internal one.
+    probed = [
         f"http://127.0.0.1:{port}"
         for pid, port in cluster.probes.items()
         if any(p.pid == pid and p.poll() is None for p in cluster.processes)
     ]
+    internal = [cluster.internal_base("gateway"), cluster.internal_base("ledger")]
     exposed = ""
     async with httpx.AsyncClient() as http:
-        for base in bases:
+        for base in [cluster.base, cluster.settings.ledger_url, *probed]:
             assert (await http.get(f"{base}/healthz")).status_code == 200, base
             assert (await http.get(f"{base}/readyz")).status_code == 200, base
+        for base in [*internal, *probed]:
             reply = await http.get(f"{base}/metrics")
             assert reply.status_code == 200 and "# TYPE" in reply.text
             exposed += reply.text
