@@ -42,11 +42,12 @@ async def run_embedded(
     worker = TableWorker(bus, store, LocalWallets(ledger))
     bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
     ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
+    books = ledger_app(settings, ledger=ledger, bus=bus)
     gateway = gateway_app(
         settings,
         bus=bus,
         store=store,
-        also_exposes=(worker.metrics.registry, bots.metrics.registry),
+        also_exposes=(worker.metrics.registry, bots.metrics.registry, *books.state.registries),
     )
     servers = [
         QuietServer(
@@ -60,7 +61,7 @@ async def run_embedded(
         ),
         QuietServer(
             uvicorn.Config(
-                ledger_app(settings, ledger=ledger, bus=bus),
+                books,
                 host="127.0.0.1",
                 port=ledger_port,
                 log_level="warning",

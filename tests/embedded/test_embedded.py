@@ -19,8 +19,8 @@ from tests.services.play import act, watch_when_created
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    port, ledger_port = free_port(), free_port()
+def embedded(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    port, ledger_port, internal_port = free_port(), free_port(), free_port()
     env = {
         **os.environ,
         "SWICK_LEDGER_URL": f"http://127.0.0.1:{ledger_port}",
@@ -40,14 +40,18 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
             "--data",
             str(tmp_path / "data"),
             "--internal-port",
-            str(free_port()),
+            str(internal_port),
         ],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
     try:
-        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{ledger_port}"
+        yield (
+            f"http://127.0.0.1:{port}",
+            f"http://127.0.0.1:{ledger_port}",
+            f"http://127.0.0.1:{internal_port}",
+        )
     finally:
         process.terminate()
         assert process.wait(15) is not None
@@ -66,8 +70,8 @@ async def answering(base: str) -> None:
     raise AssertionError(f"{base} did not start")
 
 
-async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
-    base, ledger = embedded
+async def test_quick_play_embedded(embedded: tuple[str, str, str]) -> None:
+    base, ledger, _ = embedded
     await answering(base)
     await answering(ledger)
     player = Player(base, "Solo")
@@ -109,17 +113,19 @@ async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     await player.close()
 
 
-async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
-    """One process: the gateway's /metrics also shows the table worker's and the bots' (they
-    have no port), the ledger's its own; the ledger's invariants gauge only on the ledger."""
-    base, ledger = embedded
+async def test_embedded_metrics(embedded: tuple[str, str, str]) -> None:
+    """One process runs every service: its internal listener shows all their metrics, each
+    family once, and the public port none."""
+    base, _, internal = embedded
     await answering(base)
-    await answering(ledger)
     async with httpx.AsyncClient() as http:
-        gateway = (await http.get(f"{base}/metrics")).text
-        books = (await http.get(f"{ledger}/metrics")).text
-    for name in ("swick_connected_players", "swick_shards_owned", "swick_bot_turns_total"):
-        assert f"# HELP {name} " in gateway, name
-    assert "swick_ledger_invariants_ok" not in gateway
-    assert "# HELP swick_ledger_invariants_ok " in books
-    assert "swick_shards_owned" not in books
+        shown = (await http.get(f"{internal}/metrics")).text
+        public = await http.get(f"{base}/metrics")
+    for name in (
+        "swick_connected_players",
+        "swick_shards_owned",
+        "swick_bot_turns_total",
+        "swick_ledger_invariants_ok",
+    ):
+        assert shown.count(f"# HELP {name} ") == 1, name
+    assert public.status_code == 404

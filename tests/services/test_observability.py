@@ -67,8 +67,8 @@ async def test_each_service_shows_only_its_own_metrics(cluster: Cluster) -> None
     no ledger shows (``absent(swick_ledger_invariants_ok)``) can fire, and no other process
     pages with a gauge it never sets."""
     bases: dict[str, list[str]] = {
-        "gateway": [cluster.base],
-        "ledger": [cluster.settings.ledger_url],
+        "gateway": [cluster.internal_base("gateway")],
+        "ledger": [cluster.internal_base("ledger")],
     }
     for process in cluster.running():
         if process.pid in cluster.probes:
