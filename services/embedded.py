@@ -35,14 +35,24 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
     await store.migrate(settings.shards)
     ledger = SqliteLedger(db, settings.starting_grant)
     await ledger.migrate()
-    bus = MemoryBus(settings.topology)
-    worker = TableWorker(bus, store, LocalWallets(ledger))
-    bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
+    for name in LEVELS:
+        await store.register_bot(name, "swick")
+    # One bus, and a handle on it for each service as its own user, as on the broker.
+    t = settings.topology
+    bus = MemoryBus(t)
+    worker = TableWorker(
+        bus.as_user(t.user("table")),
+        store,
+        LocalWallets(ledger),
+        bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
+    )
+    bot_buses = {name: bus.as_user(t.bot_user(name)) for name in LEVELS}
+    bots = BotService(bot_buses, LEVELS, think_ms=settings.bot_think_ms)
     ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
     servers = [
         QuietServer(
             uvicorn.Config(
-                gateway_app(settings, bus=bus, store=store),
+                gateway_app(settings, bus=bus.as_user(t.user("gateway")), store=store),
                 host=host,
                 port=port,
                 ws_max_size=65_536,
@@ -51,7 +61,7 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
         ),
         QuietServer(
             uvicorn.Config(
-                ledger_app(settings, ledger=ledger, bus=bus),
+                ledger_app(settings, ledger=ledger, bus=bus.as_user(t.user("ledger"))),
                 host="127.0.0.1",
                 port=ledger_port,
                 log_level="warning",
