@@ -3,7 +3,7 @@
 Every service kind connects as a user of its own whose permissions (regular expressions over
 queue and exchange names, for configure, write and read) cover only what it uses:
 
-- ``<ns>-gateway`` configures only its own server-named updates queue (``amq.gen-...``),
+- ``<ns>-gateway`` configures only its own exclusive updates queue (``<ns>.gateway.<random>``),
   writes requests, updates (chat) and that queue (to bind it), reads updates and that queue;
 - ``<ns>-table`` configures nothing, writes requests (its timers), updates, bot turns and
   postings, reads the shard queues;
@@ -36,7 +36,6 @@ from shared.bus import ROLES, Topology, declarations
 
 HASHING = "rabbit_password_hashing_sha256"
 NOTHING = "^$"
-SERVER_NAMED = r"amq\.gen-.*"
 
 
 class BrokerSetupError(RuntimeError):
@@ -61,12 +60,8 @@ def permissions(topology: Topology, role: str) -> tuple[str, str, str]:
     """(configure, write, read) of a service kind's user."""
     t = topology
     if role == "gateway":
-        updates = re.escape(t.updates)
-        return (
-            _names(SERVER_NAMED),
-            _names(re.escape(t.requests), updates, SERVER_NAMED),
-            _names(updates, SERVER_NAMED),
-        )
+        updates, own = re.escape(t.updates), re.escape(t.gateway_queue("")) + ".+"
+        return _names(own), _names(re.escape(t.requests), updates, own), _names(updates, own)
     if role == "table":
         shards = re.escape(t.shard_queue(0)).removesuffix("0") + "[0-9]+"
         return NOTHING, _exactly(t.requests, t.updates, t.bots, t.postings), _names(shards)

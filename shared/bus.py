@@ -6,7 +6,8 @@ Topology (every name under a namespace, ``swick`` by default, so test runs stay 
   one per shard. A table's requests always go to shard ``crc32(table_id) % shards`` (never
   Python's salted ``hash``), so one consumer handles them in order.
 - ``<ns>.updates`` (topic): views, outcomes and chat, routing key ``table.<id>``; each gateway
-  process binds its own exclusive queue to the tables its sockets watch.
+  process binds its own exclusive queue ``<ns>.gateway.<random>`` to the tables its sockets
+  watch.
 - ``<ns>.bot-actions`` (direct) → the same shard queues: the bots' actions, apart from the
   gateways' requests so that a bot can write there and nowhere else.
 - ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers;
@@ -28,6 +29,7 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -90,6 +92,11 @@ class Topology:
 
     def bot_queue(self, bot: str) -> str:
         return f"{self.namespace}.bots.{bot}"
+
+    def gateway_queue(self, token: str) -> str:
+        """A gateway process's exclusive updates queue (named here, so that a permission can
+        name it: RabbitMQ's and the client's generated names are not the same)."""
+        return f"{self.namespace}.gateway.{token}"
 
     def user(self, role: str) -> str:
         """The broker user of a service kind: ``gateway``, ``table`` or ``ledger``."""
@@ -404,7 +411,8 @@ class RabbitBus:
     async def updates_queue(self) -> RabbitUpdatesQueue:
         """An exclusive queue for one gateway process, to bind the tables it watches."""
         channel = await self.connection.channel()
-        queue = await channel.declare_queue(exclusive=True, auto_delete=True)
+        name = self.topology.gateway_queue(secrets.token_hex(8))
+        queue = await channel.declare_queue(name, exclusive=True, auto_delete=True)
         return RabbitUpdatesQueue(channel, queue, self.topology.updates)
 
 
