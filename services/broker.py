@@ -87,10 +87,12 @@ def kept_passwords(path: Path) -> dict[str, str]:
 
 
 def urls(settings: Settings, passwords: Mapping[str, str]) -> dict[str, str]:
-    """``SWICK_AMQP_URL_<ROLE>`` -> that role's URL, at the address of ``settings.amqp_url``."""
+    """``SWICK_AMQP_URL_<ROLE>`` -> that role's URL: the one the settings give it, else one at
+    the address of ``settings.amqp_url``."""
     t = settings.topology
     return {
-        role_variable(role): with_credentials(settings.amqp_url, user_of(t, role), password)
+        role_variable(role): settings.amqp_urls.get(role_variable(role))
+        or with_credentials(settings.amqp_url, user_of(t, role), password)
         for role, password in passwords.items()
     }
 
@@ -120,7 +122,7 @@ async def setup(
     file), for this namespace; the turns queues of registered bots are added to it."""
     t = settings.topology
     bots = await registered_bots(settings)
-    vhost = vhost_of(settings.amqp_url)
+    vhost = vhost_of(settings.amqp_url_for("gateway"))
     by_user = {user_of(t, role): password for role, password in passwords.items()}
     if document is None:
         document = definitions(t, users=users_of(t, BUILT_IN_BOTS), bot_queues=bots, vhost=vhost)

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 from urllib.parse import quote, urlparse
@@ -208,19 +209,26 @@ class Rabbitmqctl:
 class ManagementApi:
     """The broker's management HTTP API at ``url`` (``http://ADMIN:PASSWORD@host:15672``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, patience: float = 60.0) -> None:
+        self.patience = patience
         parsed = urlparse(url)
         self.base = parsed._replace(netloc=parsed.netloc.rpartition("@")[2]).geturl().rstrip("/")
         self.auth = (parsed.username or "guest", parsed.password or "guest")
 
     async def _call(self, method: str, path: str, body: Any = None) -> None:
+        # The broker may still be starting (its API comes up after its AMQP port): retry.
+        deadline = time.monotonic() + self.patience
         async with httpx.AsyncClient(base_url=self.base, auth=self.auth, timeout=30) as http:
-            try:
-                reply = await http.request(method, path, json=body)
-            except httpx.TransportError as error:
-                raise BrokerSetupError(
-                    f"the management API at {self.base} did not answer: {error}"
-                ) from None
+            while True:
+                try:
+                    reply = await http.request(method, path, json=body)
+                    break
+                except httpx.TransportError as error:
+                    if time.monotonic() > deadline:
+                        raise BrokerSetupError(
+                            f"the management API at {self.base} did not answer: {error}"
+                        ) from None
+                    await asyncio.sleep(1.0)
         if reply.status_code >= 400 and not (method == "DELETE" and reply.status_code == 404):
             raise BrokerSetupError(f"{method} {path}: {reply.status_code} {reply.text[:200]}")
 
