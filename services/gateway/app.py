@@ -166,7 +166,11 @@ def create_app(
                 settings, messages, tables, hub, Tokens(settings.secret), {}
             )
             task = asyncio.create_task(hub.run())
-            await hub.ready.wait()
+            ready = asyncio.create_task(hub.ready.wait())
+            await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
+            if task.done():  # it could not subscribe (say, the broker refused its user): say so
+                ready.cancel()
+                task.result()
             try:
                 yield
             finally:
