@@ -130,6 +130,12 @@ async def setup(
         queues = {queue.get("name") for queue in document.get("queues", [])}
         if t.shard_queue(0) not in queues:
             raise BrokerSetupError(f"the definitions are not those of namespace {t.namespace}")
+        vhosts = {queue.get("vhost") for queue in document.get("queues", [])}
+        if vhosts != {vhost}:
+            raise BrokerSetupError(
+                f"the definitions are for the virtual host {', '.join(map(str, vhosts))}, the"
+                f" services use {vhost}: make them with `swick broker definitions --vhost`"
+            )
         await admin.load(definitions(t, users={}, bot_queues=bots, shared=False, vhost=vhost))
     await admin.load(with_passwords(document, by_user))
     await until_open(urls(settings, passwords).values())

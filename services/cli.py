@@ -93,7 +93,10 @@ def _broker_definitions(args: argparse.Namespace) -> int:
 
     topology = Topology(args.namespace, args.shards)
     document = definitions(
-        topology, users=users_of(topology, BUILT_IN_BOTS), bot_queues=BUILT_IN_BOTS
+        topology,
+        users=users_of(topology, BUILT_IN_BOTS),
+        bot_queues=BUILT_IN_BOTS,
+        vhost=args.vhost,
     )
     print(json.dumps(document, indent=2))
     return 0
@@ -290,6 +293,7 @@ def parser() -> argparse.ArgumentParser:
     )
     printed.add_argument("--namespace", default="swick")
     printed.add_argument("--shards", type=int, default=32)
+    printed.add_argument("--vhost", default="/", help="the broker's virtual host")
     printed.set_defaults(run=_broker_definitions)
 
     bots = commands.add_parser(

@@ -21,10 +21,10 @@ import pytest
 from aio_pika.abc import AbstractChannel, AbstractConnection
 from aiormq.exceptions import ChannelAccessRefused
 
-from services.broker import register_bot
+from services.broker import BUILT_IN_BOTS, passwords_from, register_bot, setup
 from shared import messages as m
-from shared.broker import administrator
-from shared.bus import RabbitBus, shard_of
+from shared.broker import BrokerSetupError, administrator, definitions, users_of
+from shared.bus import RabbitBus, Topology, shard_of
 from shared.settings import Settings
 from tests.services.client import Player
 from tests.services.cluster import Cluster
@@ -328,3 +328,34 @@ async def test_a_bot_nobody_serves_leaves_no_growing_queue(cluster: Cluster) -> 
             await asyncio.sleep(0.1)
     finally:
         await table.close()
+
+
+# Setting up: the definitions file, the passwords, the bot accounts.
+
+
+async def test_setup_loads_a_definitions_file_of_its_namespace_only(cluster: Cluster) -> None:
+    s, t = cluster.settings, cluster.settings.topology
+    admin = administrator(s.rabbitmq_api)
+    passwords = passwords_from(s)  # the ones the running services use: loading is idempotent
+    other = Topology("swick", 32)
+    shipped = definitions(other, users=users_of(other, BUILT_IN_BOTS), bot_queues=BUILT_IN_BOTS)
+    with pytest.raises(BrokerSetupError, match="not those of namespace"):
+        await setup(s, passwords, admin, document=shipped)
+    own = definitions(t, users=users_of(t, BUILT_IN_BOTS), bot_queues=BUILT_IN_BOTS)
+    await setup(s, passwords, admin, document=own)
+    connection = await aio_pika.connect(s.amqp_url_for("gateway"))
+    await connection.close()
+    with pytest.raises(BrokerSetupError, match="SWICK_AMQP_URL_GATEWAY"):
+        passwords_from(Settings())
+
+
+async def test_a_bot_name_is_registered_once_and_well_formed(
+    cluster: Cluster, spy: tuple[str, str]
+) -> None:
+    s = cluster.settings
+    admin = administrator(s.rabbitmq_api)
+    for name, reason in ((spy[0], "is taken"), ("easy", "is taken"), ("Bad Name", "a bot name")):
+        with pytest.raises(BrokerSetupError, match=reason):
+            await register_bot(s, name, "Mallory", admin)
+    connection = await aio_pika.connect(spy[1])  # the first registration's password still works
+    await connection.close()
