@@ -59,12 +59,16 @@ def passwords_from(settings: Settings) -> dict[str, str]:
     found: dict[str, str] = {}
     missing = []
     for role in roles():
-        url = settings.amqp_urls.get(role_variable(role), "")
-        password = unquote(urlparse(url).password or "")
-        if password:
-            found[role] = password
-        else:
-            missing.append(role_variable(role))
+        variable = role_variable(role)
+        url = urlparse(settings.amqp_urls.get(variable, ""))
+        password = unquote(url.password or "")
+        if not password:
+            missing.append(variable)
+            continue
+        user = user_of(settings.topology, role)
+        if unquote(url.username or "") != user:
+            raise BrokerSetupError(f"{variable} must sign in as the user {user}")
+        found[role] = password
     if missing:
         raise BrokerSetupError(
             "set the broker URL, with a password, of every service user: " + ", ".join(missing)
@@ -75,6 +79,7 @@ def passwords_from(settings: Settings) -> dict[str, str]:
 def kept_passwords(path: Path) -> dict[str, str]:
     """The passwords kept in ``path`` (readable by its owner only), made there the first time."""
     if path.exists():
+        path.chmod(0o600)
         kept: dict[str, str] = json.loads(path.read_text())
         if set(kept) >= set(roles()):
             return kept

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import stat
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import aio_pika
@@ -21,11 +24,18 @@ import pytest
 from aio_pika.abc import AbstractChannel, AbstractConnection
 from aiormq.exceptions import ChannelAccessRefused
 
-from services.broker import BUILT_IN_BOTS, passwords_from, register_bot, setup
+from services.broker import (
+    BUILT_IN_BOTS,
+    kept_passwords,
+    passwords_from,
+    register_bot,
+    roles,
+    setup,
+)
 from shared import messages as m
 from shared.broker import BrokerSetupError, administrator, definitions, users_of
 from shared.bus import RabbitBus, Topology, shard_of
-from shared.settings import Settings
+from shared.settings import Settings, role_variable, with_credentials
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, watch_when_created
@@ -359,3 +369,21 @@ async def test_a_bot_name_is_registered_once_and_well_formed(
             await register_bot(s, name, "Mallory", admin)
     connection = await aio_pika.connect(spy[1])  # the first registration's password still works
     await connection.close()
+
+
+def test_setup_takes_each_password_from_its_own_users_url(settings: Settings) -> None:
+    assert set(passwords_from(settings)) == set(roles())
+    wrong = with_credentials(settings.amqp_url, "gateway", "secret")
+    misnamed = replace(settings, amqp_urls={**settings.amqp_urls, role_variable("gateway"): wrong})
+    with pytest.raises(BrokerSetupError, match=f"sign in as the user {settings.namespace}-gateway"):
+        passwords_from(misnamed)
+
+
+def test_swick_up_keeps_its_passwords_for_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / ".swick" / "broker.json"
+    made = kept_passwords(path)
+    assert set(made) == set(roles()) and len(set(made.values())) == len(made)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)
+    assert kept_passwords(path) == made  # the next run signs in with the same ones
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
