@@ -90,7 +90,51 @@ def _serve(args: argparse.Namespace) -> int:
 def _migrate(args: argparse.Namespace) -> int:
     from services.serve import migrate
 
-    return migrate()
+    return migrate(Path(args.definitions) if args.definitions else None)
+
+
+def _broker_setup(args: argparse.Namespace) -> int:
+    from services.serve import migrate
+
+    return migrate(Path(args.definitions) if args.definitions else None)
+
+
+def _broker_definitions(args: argparse.Namespace) -> int:
+    from services.broker import BUILT_IN_BOTS
+    from shared.broker import definitions, users_of
+    from shared.bus import Topology
+
+    topology = Topology(args.namespace, args.shards)
+    document = definitions(
+        topology,
+        users=users_of(topology, BUILT_IN_BOTS),
+        bot_queues=BUILT_IN_BOTS,
+        vhost=args.vhost,
+    )
+    print(json.dumps(document, indent=2))
+    return 0
+
+
+def _bots_register(args: argparse.Namespace) -> int:
+    from services.broker import register_bot
+    from shared.broker import BrokerSetupError, administrator
+    from shared.settings import Settings
+
+    settings = Settings.from_env()
+    try:
+        url = asyncio.run(
+            register_bot(settings, args.bot, args.owner, administrator(settings.rabbitmq_api))
+        )
+    except BrokerSetupError as error:
+        print(f"swick bots register: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"Registered the bot {args.bot} (owner: {args.owner}). Its broker URL, shown only now:\n"
+        f"\n  SWICK_AMQP_URL={url}\n\n"
+        "Give it to the bot's developer over a private channel: it lets a bots service take"
+        f" this bot's turns and act for its seats, nothing more."
+    )
+    return 0
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -99,6 +143,9 @@ def _bots(args: argparse.Namespace) -> int:
     from shared.observability import configure_logging
     from shared.settings import Settings
 
+    if args.strategy is None or args.name is None:
+        print("swick bots: --strategy and --name are needed to run a bots service", file=sys.stderr)
+        return 2
     configure_logging()
     factory = load_strategy(args.strategy)
     settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
@@ -284,15 +331,45 @@ def parser() -> argparse.ArgumentParser:
     ledger.add_argument("--json", action="store_true", help="print one JSON object")
     ledger.set_defaults(run=_bench_ledger)
 
-    migrate = commands.add_parser("migrate", help="migrate the databases, declare the topology")
+    definitions_help = "load this definitions file (deploy/rabbitmq/definitions.json)"
+    migrate = commands.add_parser(
+        "migrate", help="migrate the databases, set up the broker's users and topology"
+    )
+    migrate.add_argument("--definitions", help=definitions_help)
     migrate.set_defaults(run=_migrate)
 
-    bots = commands.add_parser("bots", help="run a bots service for a strategy of your own")
-    bots.add_argument("--strategy", required=True, help="package.module:Class")
-    bots.add_argument("--name", required=True, help="the bot name tables seat it by")
+    broker = commands.add_parser("broker", help="the broker's users, permissions and topology")
+    broker_commands = broker.add_subparsers(dest="action", required=True)
+    setup = broker_commands.add_parser(
+        "setup",
+        help="create the service users (passwords from SWICK_AMQP_URL_<ROLE>), their"
+        " permissions and the topology; register the built-in bots",
+    )
+    setup.add_argument("--definitions", help=definitions_help)
+    setup.set_defaults(run=_broker_setup)
+    printed = broker_commands.add_parser(
+        "definitions", help="print the broker definitions of a namespace, without passwords"
+    )
+    printed.add_argument("--namespace", default="swick")
+    printed.add_argument("--shards", type=int, default=32)
+    printed.add_argument("--vhost", default="/", help="the broker's virtual host")
+    printed.set_defaults(run=_broker_definitions)
+
+    bots = commands.add_parser(
+        "bots", help="run a bots service for a strategy of your own; register a bot account"
+    )
+    bots.add_argument("--strategy", help="package.module:Class")
+    bots.add_argument("--name", help="the bot name tables seat it by (a registered one)")
     bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
     bots.add_argument("--port", type=int, default=9101, help="health and metrics port")
     bots.set_defaults(run=_bots)
+    bot_accounts = bots.add_subparsers(dest="action")
+    register = bot_accounts.add_parser(
+        "register", help="create a bot account: its name, owner and broker credentials"
+    )
+    register.add_argument("bot", help="the bot name: 1 to 24 of a-z, 0-9, - and _")
+    register.add_argument("--owner", required=True, help="who runs it (a person or a team)")
+    register.set_defaults(run=_bots_register)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(

@@ -38,14 +38,24 @@ async def run_embedded(
     await store.migrate(settings.shards)
     ledger = SqliteLedger(db, settings.starting_grant)
     await ledger.migrate()
-    bus = MemoryBus(settings.topology)
-    worker = TableWorker(bus, store, LocalWallets(ledger))
-    bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
+    for name in LEVELS:
+        await store.register_bot(name, "swick")
+    # One bus, and a handle on it for each service as its own user, as on the broker.
+    t = settings.topology
+    bus = MemoryBus(t)
+    worker = TableWorker(
+        bus.as_user(t.user("table")),
+        store,
+        LocalWallets(ledger),
+        bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
+    )
+    bot_buses = {name: bus.as_user(t.bot_user(name)) for name in LEVELS}
+    bots = BotService(bot_buses, LEVELS, think_ms=settings.bot_think_ms)
     ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
-    books = ledger_app(settings, ledger=ledger, bus=bus)
+    books = ledger_app(settings, ledger=ledger, bus=bus.as_user(t.user("ledger")))
     gateway = gateway_app(
         settings,
-        bus=bus,
+        bus=bus.as_user(t.user("gateway")),
         store=store,
         also_exposes=(worker.metrics.registry, bots.metrics.registry, *books.state.registries),
     )

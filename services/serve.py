@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
+import sys
 from collections.abc import Coroutine, Mapping
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -14,12 +17,14 @@ import uvloop
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
+from services.broker import passwords_from
 from services.gateway.app import create_app as gateway_app
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
+from shared.broker import BrokerSetupError, administrator
 from shared.bus import RabbitBus
 from shared.observability import (
     QuietServer,
@@ -86,10 +91,18 @@ async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
         tasks.create_task(serve_in_task(QuietServer(internal)))
 
 
-def migrate() -> int:
-    """Migrate the databases and declare the bus topology, then stop (a deploy's first step)."""
+def migrate(definitions: Path | None = None) -> int:
+    """Migrate the databases and set up the broker's users and topology, then stop (a deploy's
+    first step). The users' passwords come from their URLs (``SWICK_AMQP_URL_<ROLE>``)."""
     configure_logging()
-    asyncio.run(prepare(Settings.from_env()))
+    settings = Settings.from_env()
+    document = None if definitions is None else json.loads(definitions.read_text())
+    try:
+        passwords = passwords_from(settings)
+        asyncio.run(prepare(settings, passwords, administrator(settings.rabbitmq_api), document))
+    except BrokerSetupError as error:
+        print(f"swick migrate: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -110,18 +123,24 @@ async def run_bots(
     host: str = "127.0.0.1",
     port: int = PORTS["bots"],
 ) -> None:
-    bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
-    service = BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms)
+    factories = factories or LEVELS
+    # One connection per bot name, as that bot's broker user.
+    buses = {
+        name: await RabbitBus.connect(settings.amqp_url_for(f"bot-{name}"), settings.topology)
+        for name in factories
+    }
+    service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
-        return bus.connected
+        return all(bus.connected for bus in buses.values())
 
     try:
         async with asyncio.TaskGroup() as tasks:
             tasks.create_task(serve_probes(ready, host, port, service.metrics.registry))
             tasks.create_task(service.run())
     finally:
-        await bus.close()
+        for bus in buses.values():
+            await bus.close()
 
 
 async def run_table(
@@ -132,7 +151,7 @@ async def run_table(
     await store.migrate(settings.shards)
     bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url)
-    worker = TableWorker(bus, store, wallets)
+    worker = TableWorker(bus, store, wallets, bot_turn_ttl_ms=settings.bot_turn_ttl_ms)
 
     async def ready() -> bool:
         return worker.ready.is_set() and bus.connected

@@ -175,7 +175,11 @@ def create_app(
                 Records(tables),
             )
             task = asyncio.create_task(hub.run())
-            await hub.ready.wait()
+            ready = asyncio.create_task(hub.ready.wait())
+            await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
+            if task.done():  # it could not subscribe (say, the broker refused its user): say so
+                ready.cancel()
+                task.result()
             try:
                 yield
             finally:
@@ -360,6 +364,9 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
             raise HTTPException(
                 422, f"Bots sit in seats 1 to {body.seats - 1}, named easy, medium, hard..."
             )
+    for level in sorted(set(body.bots.values())):
+        if await gw.store.bot_account(level) is None:
+            raise HTTPException(422, f"No bot named {level}: seat easy, medium, hard...")
     if await gw.store.seat_of(player.id) is not None:
         raise HTTPException(409, "You already have a seat at a table: leave it first")
     table_id = f"t-{secrets.token_hex(6)}"

@@ -173,7 +173,7 @@ ACTIONS = """\
 | `start_game` | | the host, between games |
 | `end_game` | | the host, between hands, with no carry |
 | `hand_over_host` | `seat` | the host |
-| `add_bot` | `seat`, `bot`: easy, medium or hard | the host, between hands |
+| `add_bot` | `seat`, `bot`: a registered bot (easy, medium, hard...) | the host, between hands |
 
 Cards are codes: rank (`7` `8` `9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in
 `10D` or `AS`, exactly so: `"ks"` or `30` is not a card. Fields are typed strictly, as in every
@@ -209,6 +209,7 @@ REJECT_CODES = """\
 | `no_table` | there is no such table (or a wrong invite code) |
 | `not_watching` | watch the table before acting there |
 | `not_seated` | take a seat first |
+| `unknown_bot` | no bot of that name is registered |
 | `stale` | the decision opened after the `seq` you sent: look again |
 | `duplicate` | a message with this `id` was already applied |
 | `unavailable` | the tables cannot be reached for the moment: send it again shortly |

@@ -39,6 +39,15 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
+class BotAccount:
+    """A bot name tables may seat: who runs it, and since when (ISO 8601, UTC)."""
+
+    name: str
+    owner: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """A table as stored: its latest snapshot (if any) and the events logged after it."""
 
@@ -75,7 +84,8 @@ class Write:
 
 
 class TableStorage(Protocol):
-    """Tables, their event logs and snapshots, shard leases, seatings and the outbox.
+    """Tables, their event logs and snapshots, shard leases, seatings, bot accounts and the
+    outbox.
 
     JSON values (configs, seats, events, snapshots, posting bodies) come back as they went in.
     """
@@ -181,6 +191,17 @@ class TableStorage(Protocol):
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         """The stored record of the table's ``game_no``-th game (its text exactly as saved),
         or ``None``."""
+
+    # Bot accounts.
+
+    async def register_bot(self, name: str, owner: str) -> bool:
+        """Create the bot account ``name``; ``False`` (and nothing changed) if it exists."""
+
+    async def bot_account(self, name: str) -> BotAccount | None:
+        """The bot account ``name``, or ``None``: tables seat registered bots only."""
+
+    async def bot_accounts(self) -> list[BotAccount]:
+        """Every bot account, by name."""
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         """Postings of ``shards`` queued more than ``older_than`` seconds ago and not ``sent``:

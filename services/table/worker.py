@@ -5,9 +5,14 @@ share (shards / live workers), takes expired leases up to it and releases what i
 adding a worker moves tables to it and a dead worker's tables move within a lease's time. The
 shard queues have single-active-consumer on top, so only one process consumes each in order.
 
-For each request: decide it with the game, log the events under the lease (fenced), then
-publish each seat's view, wake the bots whose turn it is, send the postings from the outbox and
-arm the table's deadline. A request is acknowledged to the broker only after that.
+For each request: check who sent it (the broker vouches for its user), decide it with the
+game, log the events under the lease (fenced), then publish each seat's view, wake the bots
+whose turn it is, send the postings from the outbox and arm the table's deadline. A request is
+acknowledged to the broker only after that.
+
+Who may ask what: a gateway speaks for people (any request but a timer's tick, never an action
+of a bot's seat); a bot's user acts only for the seats of its own bot name; the worker's own
+user sends ticks. Anything else is dropped with a log line, unanswered.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from services.table.storage import (
 )
 from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
-from shared.bus import Bus, Delivery, shard_of
+from shared.bus import DEFAULT_BOT_TURN_TTL_MS, Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
 from shared.games.lifecycle import AddBot, Player, SetConnected, StartGame, TakeSeat
@@ -116,6 +121,10 @@ def bot_player(table_id: str, seat: int, name: str) -> Player:
     return Player(f"bot:{table_id}:{seat}", f"{name.title()} bot {seat + 1}", name)
 
 
+class Forbidden(Exception):
+    """The sender may not make this request: dropped, and not answered."""
+
+
 class Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -134,8 +143,10 @@ class TableWorker:
         lease_ttl: float = 1.5,
         tick: float = 0.4,
         clock: Callable[[], float] = time.time,
+        bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS,
     ) -> None:
         self.bus = bus
+        self.bot_turn_ttl_ms = bot_turn_ttl_ms
         self.store = store
         self.wallets = wallets
         self.worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
@@ -333,16 +344,25 @@ class TableWorker:
         if shard_of(request.table_id, self.shards) != shard:
             log.warning("dropped a request on the wrong shard", extra={"table": request.table_id})
             return
+        sender = delivery.user_id
+        bot = self.bus.topology.bot_of(sender)
+        try:
+            self._check_sender(request, sender, bot)
+        except Forbidden as forbidden:
+            self._forbid(request, sender, str(forbidden))
+            return
         if isinstance(request, m.CreateTable):
             await self._create(shard, request)
             return
         table = await self._load(request.table_id)
         if table is None:
-            await self._refuse(request, "no_table", "There is no such table")
+            if bot is None:
+                await self._refuse(request, "no_table", "There is no such table")
             return
         try:
             if isinstance(request, m.Act):
                 actor = self._seat(table, request.player_id)
+                self._check_actor(table, actor, bot)
                 if actor is None:
                     raise Refused("not_seated", "Take a seat at this table first")
                 action = await self._action(table, actor, request.action)
@@ -350,6 +370,7 @@ class TableWorker:
             elif isinstance(request, m.Join):
                 await self._join(table, request)
             elif isinstance(request, m.Presence):
+                self._check_actor(table, self._seat(table, request.player_id), bot)
                 await self._presence(table, request)
             elif isinstance(request, m.Sync):
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
@@ -357,6 +378,42 @@ class TableWorker:
                 await self._tick(table, request)
         except Refused as refusal:
             await self._refuse(request, refusal.code, refusal.message)
+        except Forbidden as forbidden:
+            self._forbid(request, sender, str(forbidden))
+
+    def _check_sender(self, request: m.Request, sender: str | None, bot: str | None) -> None:
+        """Raise ``Forbidden`` unless ``sender`` (the broker's word) may send ``request``."""
+        t = self.bus.topology
+        if bot is not None:
+            if not isinstance(request, m.Act):
+                raise Forbidden("a bot may only act")
+        elif sender == t.user("table"):
+            if not isinstance(request, m.Tick) and not (
+                isinstance(request, m.Presence) and request.due
+            ):
+                raise Forbidden("a table worker only sends its timers' ticks and presence checks")
+        elif sender == t.user("gateway"):
+            if isinstance(request, m.Tick) or (isinstance(request, m.Presence) and request.due):
+                raise Forbidden("only a table worker sends ticks and presence checks")
+        else:
+            raise Forbidden("not a user of this platform's services")
+
+    def _check_actor(self, table: LiveTable, actor: int | None, bot: str | None) -> None:
+        """A bot acts only for a seat of its own bot name; a gateway never for a bot's seat."""
+        player = None if actor is None else table.game.players(table.state)[actor]
+        held_by = None if player is None else player.bot
+        if bot is not None and held_by != bot:
+            raise Forbidden(f"the bot {bot} does not hold that seat")
+        if bot is None and held_by is not None:
+            raise Forbidden("a gateway does not act for a bot's seat")
+
+    def _forbid(self, request: m.Request, sender: str | None, reason: str) -> None:
+        self.metrics.commands.labels("forbidden").inc()
+        log.warning(
+            "dropped a request its sender may not make: %s",
+            reason,
+            extra={"table": request.table_id, "request": request.request_id, "sender": sender},
+        )
 
     def _seat(self, table: LiveTable, player_id: str) -> int | None:
         for seat, player in enumerate(table.game.players(table.state)):
@@ -378,6 +435,7 @@ class TableWorker:
                 or not m.BOT_NAME.fullmatch(level)
             ):
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
+            await self._registered(level)
             bot = bot_player(table.row.table_id, seat, level)
             return AddBot(seat, bot, await self._stack(bot))
         if kind in ("take_seat", "set_connected", "timeout"):
@@ -386,6 +444,11 @@ class TableWorker:
             return table.game.load_action(data)
         except IllegalCommand as error:
             raise Refused(error.code, error.message) from None
+
+    async def _registered(self, name: str) -> None:
+        """Only a registered bot takes a seat (and gets a wallet)."""
+        if await self.store.bot_account(name) is None:
+            raise Refused("unknown_bot", f"No bot named {name}: seat easy, medium, hard...")
 
     async def _stack(self, player: Player) -> int:
         """The chips ``player`` sits down with: their whole balance."""
@@ -442,6 +505,11 @@ class TableWorker:
                 return
         for seat, level in sorted(request.bots.items()):
             if g.players(table.state)[seat] is None:
+                try:
+                    await self._registered(level)
+                except Refused as refusal:
+                    await self._refuse(request, refusal.code, refusal.message)
+                    return
                 bot = bot_player(table.row.table_id, seat, level)
                 action = AddBot(seat, bot, await self._stack(bot))
                 await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
@@ -708,7 +776,9 @@ class TableWorker:
                 player_id=player.id,
                 view=g.dump_view(g.view_for(state, seat)),
             )
-            await self.bus.publish_bot_turn(player.bot, turn.model_dump_json().encode())
+            await self.bus.publish_bot_turn(
+                player.bot, turn.model_dump_json().encode(), ttl_ms=self.bot_turn_ttl_ms
+            )
 
     def _arm(self, table: LiveTable) -> None:
         """Wake the table when its deadline passes, through its own shard queue (in order)."""

@@ -592,3 +592,24 @@ async def test_the_overview_shows_live_tables_shards_and_workers(own_store: Tabl
     ]
     assert [w["worker_id"] for w in overview["workers"]] == ["w-a", "w-b"]
     assert all(0 <= w["seen_s_ago"] < 5 for w in overview["workers"])
+
+
+# Bot accounts.
+
+
+async def test_a_bot_name_is_registered_once(store: TableStorage) -> None:
+    name = uid("bot")
+    assert await store.bot_account(name) is None
+    assert await store.register_bot(name, "Ada")
+    assert not await store.register_bot(name, "Mallory")  # taken: the first owner keeps it
+    account = await store.bot_account(name)
+    assert account is not None
+    assert (account.name, account.owner) == (name, "Ada")
+    assert datetime.fromisoformat(account.created_at).tzinfo is not None
+    assert name in [a.name for a in await store.bot_accounts()]
+
+
+async def test_bot_accounts_are_listed_by_name(own_store: TableStorage) -> None:
+    for name in ("zeta", "alpha", "mu"):
+        assert await own_store.register_bot(name, "ops")
+    assert [a.name for a in await own_store.bot_accounts()] == ["alpha", "mu", "zeta"]
