@@ -2,9 +2,10 @@
 
 The same gateway, table worker, bots and ledger code runs over the in-process bus and an
 SQLite file instead of the broker and the database. One machine only: no second worker can
-share the tables, and the file is the whole state. The process listens on the gateway's port
-alone: the table worker asks the ledger's storage directly, and the gateway asks the ledger's
-app in this process.
+share the tables, and the file is the whole state. The process listens on the gateway's port,
+and on this machine only on the internal one (metrics, API docs); the ledger has no port: the
+table worker asks the ledger's storage directly, and the gateway asks the ledger's app in this
+process.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from services.table.store_sqlite import SqliteTableStore
 from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared.memory_bus import MemoryBus
-from shared.observability import QuietServer, serve_in_task
+from shared.observability import QuietServer, internal_app, serve_in_task
 from shared.settings import Settings
 from shared.sqlite import Database
 
 DATABASE_FILE = "swick.sqlite3"
+INTERNAL_PORT = 9102
 
 
 def check_port(host: str, port: int) -> None:
@@ -46,38 +48,66 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
-async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) -> None:
+async def run_embedded(
+    settings: Settings, *, host: str, port: int, data: Path, internal_port: int = INTERNAL_PORT
+) -> None:
     await asyncio.to_thread(data.mkdir, parents=True, exist_ok=True)
     db = await Database.open(data / DATABASE_FILE)
     store = SqliteTableStore(db)
     await store.migrate(settings.shards)
     ledger = SqliteLedger(db, settings.starting_grant)
     await ledger.migrate()
-    bus = MemoryBus(settings.topology)
+    for name in LEVELS:
+        await store.register_bot(name, "swick")
+    # One bus, and a handle on it for each service as its own user, as on the broker.
+    t = settings.topology
+    bus = MemoryBus(t)
     worker = TableWorker(
-        bus,
+        bus.as_user(t.user("table")),
         store,
         LocalWallets(ledger),
+        bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
         abandon_after=settings.abandon_seconds,
         host_tables=settings.host_tables,
     )
-    bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
-    books = ledger_app(settings, ledger=ledger, bus=bus)
-    gateway = QuietServer(
-        uvicorn.Config(
-            gateway_app(settings, bus=bus, store=store, ledger=httpx.ASGITransport(app=books)),
-            host=host,
-            port=port,
-            ws=CuttableWebSockets,
-            ws_max_size=65_536,
-            log_level="warning",
-        )
+    bot_buses = {name: bus.as_user(t.bot_user(name)) for name in LEVELS}
+    bots = BotService(bot_buses, LEVELS, think_ms=settings.bot_think_ms)
+    books = ledger_app(settings, ledger=ledger, bus=bus.as_user(t.user("ledger")))
+    gateway = gateway_app(
+        settings,
+        bus=bus.as_user(t.user("gateway")),
+        store=store,
+        ledger=httpx.ASGITransport(app=books),
+        also_exposes=(worker.metrics.registry, bots.metrics.registry, *books.state.registries),
     )
+    servers = [
+        QuietServer(
+            uvicorn.Config(
+                gateway,
+                host=host,
+                port=port,
+                ws=CuttableWebSockets,
+                ws_max_size=65_536,
+                log_level="warning",
+            )
+        ),
+        # Metrics (of every service: one process) and the API docs, on this machine only.
+        QuietServer(
+            uvicorn.Config(
+                internal_app(gateway),
+                host="127.0.0.1",
+                port=internal_port,
+                log_level="warning",
+                lifespan="off",
+            )
+        ),
+    ]
     try:
         # The ledger's lifespan applies the postings from the bus; its HTTP API has no port.
         async with books.router.lifespan_context(books), asyncio.TaskGroup() as tasks:
             tasks.create_task(worker.run())
             tasks.create_task(bots.run())
-            tasks.create_task(serve_in_task(gateway))
+            for server in servers:
+                tasks.create_task(serve_in_task(server))
     finally:
         await db.close()

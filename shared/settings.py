@@ -4,13 +4,31 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass
-from urllib.parse import urlparse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlparse
 
-from shared.bus import DEFAULT_SHARDS, DEFAULT_URL, Topology
+from shared.bus import DEFAULT_BOT_TURN_TTL_MS, DEFAULT_SHARDS, DEFAULT_URL, Topology
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEV_SECRET = "swick-development-secret-change-me"
+
+
+ROLE_URL_PREFIX = "SWICK_AMQP_URL_"
+
+
+def role_variable(role: str) -> str:
+    """The variable holding the broker URL of ``role`` (``gateway``, ``bot-easy``, ...)."""
+    return ROLE_URL_PREFIX + role.upper().replace("-", "_")
+
+
+def with_credentials(url: str, user: str, password: str) -> str:
+    """``url`` with its user and password replaced."""
+    parsed = urlparse(url)
+    address = parsed.netloc.rpartition("@")[2]
+    return parsed._replace(
+        netloc=f"{quote(user, safe='')}:{quote(password, safe='')}@{address}"
+    ).geturl()
 
 
 def reachable(url: str, default_port: int, timeout: float = 1.0) -> bool:
@@ -38,10 +56,23 @@ class Settings:
     admin_token: str = ""  # the operator page is off without one
     abandon_seconds: float = 300.0  # a table no connected person attends closes after this
     host_tables: int = 3  # open tables one player may host at a time
+    # Origins whose pages may open the gateway's WebSocket, comma-separated
+    # (https://swick.example.com); empty: the gateway's own origin only.
+    allowed_origins: str = ""
+    bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS
+    # Broker URLs by role, where a process needs several (the built-in bots: one per bot) or
+    # sets up the others' users (``swick broker setup``): ``SWICK_AMQP_URL_<ROLE>``.
+    amqp_urls: Mapping[str, str] = field(default_factory=dict)
+    rabbitmq_api: str = ""  # the management API, with an administrator's credentials
 
     @property
     def topology(self) -> Topology:
         return Topology(self.namespace, self.shards)
+
+    def amqp_url_for(self, role: str) -> str:
+        """The broker URL of ``role`` (``gateway``, ``table``, ``ledger``, ``bot-<name>``):
+        its own variable if set, else ``SWICK_AMQP_URL``."""
+        return self.amqp_urls.get(role_variable(role), self.amqp_url)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -63,4 +94,8 @@ class Settings:
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
             abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),
             host_tables=int(env.get("SWICK_HOST_TABLES", 3)),
+            allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),
+            bot_turn_ttl_ms=int(env.get("SWICK_BOT_TURN_TTL_MS", DEFAULT_BOT_TURN_TTL_MS)),
+            amqp_urls={k: v for k, v in env.items() if k.startswith(ROLE_URL_PREFIX) and v},
+            rabbitmq_api=env.get("SWICK_RABBITMQ_API", ""),
         )

@@ -12,13 +12,16 @@ from typing import Annotated, Any
 
 import httpx
 from fastapi import APIRouter, Header, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
 
 from services.gateway.guesses import client_address
 
 router = APIRouter(include_in_schema=False)
 
-PAGE = (Path(__file__).parent / "admin.html").read_text()
+HERE = Path(__file__).parent
+PAGE = (HERE / "admin.html").read_text()
+# The page's script and style are files, not inline: the Content Security Policy allows no other.
+ASSETS = {"admin.js": "text/javascript; charset=utf-8", "admin.css": "text/css; charset=utf-8"}
 
 
 def _check(request: Request, authorization: str) -> None:
@@ -63,3 +66,10 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
         "players_online": sorted(conn.player.name for conn in gw.sockets.values()),
         "ledger": health,
     }
+
+
+@router.get("/admin/{asset}")
+async def asset(asset: str) -> FileResponse:
+    if asset not in ASSETS:
+        raise HTTPException(404, "No such file")
+    return FileResponse(HERE / asset, media_type=ASSETS[asset])

@@ -15,19 +15,20 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
 from services.ledger.ledger import Ledger
+from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Pending
 from services.table.store import connect_pool
-from shared import observability as metrics
 from shared.bus import Bus, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.ledger")
 CONCURRENCY = 16
 
 
-async def consume(bus: Bus, ledger: LedgerStorage) -> None:
+async def consume(bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics) -> None:
     """Apply postings as they come, several tables at once, each table's in order."""
     locks: dict[str, asyncio.Lock] = {}
     slots = asyncio.Semaphore(CONCURRENCY)
@@ -42,7 +43,7 @@ async def consume(bus: Bus, ledger: LedgerStorage) -> None:
                 return
             async with locks.setdefault(posting.table_id, asyncio.Lock()):
                 outcome = await ledger.apply(posting)
-            metrics.POSTINGS.labels(outcome).inc()
+            metrics.postings.labels(outcome).inc()
             await delivery.ack()
         finally:
             slots.release()
@@ -57,13 +58,15 @@ async def consume(bus: Bus, ledger: LedgerStorage) -> None:
             tasks.create_task(handle(delivery))
 
 
-async def watch(bus: Bus, ledger: LedgerStorage, every: float = 15.0) -> None:
+async def watch(
+    bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics, every: float = 15.0
+) -> None:
     """Keep the invariants gauge and the postings queue depth current for the metrics."""
     while True:
         with contextlib.suppress(Exception):
-            metrics.INVARIANTS_OK.set(1 if (await ledger.check()).ok else 0)
+            metrics.invariants_ok.set(1 if (await ledger.check()).ok else 0)
             queue = bus.topology.postings
-            metrics.QUEUE_DEPTH.labels(queue).set(await bus.depth(queue))
+            metrics.queue_depth.labels(queue).set(await bus.depth(queue))
         await asyncio.sleep(every)
 
 
@@ -87,6 +90,7 @@ def create_app(
     """The ledger's app, consuming postings from the bus; ``ledger`` and ``bus`` are given when
     it runs embedded, and made from ``settings`` otherwise."""
     settings = settings or Settings.from_env()
+    metrics = LedgerMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -103,8 +107,8 @@ def create_app(
                 owned.push_async_callback(messages.close)
             app.state.ledger = books
             tasks = [
-                asyncio.create_task(watch(messages, books)),
-                asyncio.create_task(consume(messages, books)),
+                asyncio.create_task(watch(messages, books, metrics)),
+                asyncio.create_task(consume(messages, books, metrics)),
             ]
             try:
                 yield
@@ -114,7 +118,16 @@ def create_app(
                     with contextlib.suppress(BaseException):
                         await task
 
-    app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
+    # Metrics and the API's documentation are on the internal listener (internal_app).
+    app = FastAPI(
+        title="Swick Online ledger",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
 
     def the_ledger() -> LedgerStorage:
         value: LedgerStorage = app.state.ledger
@@ -128,6 +141,7 @@ def create_app(
         return True
 
     add_probes(app, ready)
+    app.state.registries = (metrics.registry,)
 
     @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
     async def balance(player_id: str) -> Balance:

@@ -1,5 +1,5 @@
 """``swick up --embedded``: the whole game in one process, with no broker and no database
-server and on one port, plays a hand with bots and keeps its books balanced."""
+server and on one public port, plays a hand with bots and keeps its books balanced."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ ADMIN_TOKEN = "embedded-test-operator-token"
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
+def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    port, internal_port = free_port(), free_port()
     # The ledger's port, taken by something else: embedded mode must not need it.
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
@@ -47,13 +47,15 @@ def embedded(tmp_path: Path) -> Iterator[str]:
             str(port),
             "--data",
             str(tmp_path / "data"),
+            "--internal-port",
+            str(internal_port),
         ],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{internal_port}"
     finally:
         process.terminate()
         assert process.wait(15) is not None
@@ -73,8 +75,8 @@ async def answering(base: str) -> None:
     raise AssertionError(f"{base} did not start")
 
 
-async def test_quick_play_embedded(embedded: str) -> None:
-    base = embedded
+async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
+    base, _ = embedded
     await answering(base)
     player = Player(base, "Solo")
     await player.sign_up()
@@ -126,3 +128,21 @@ def test_a_busy_port_stops_embedded_mode_at_once_naming_it(tmp_path: Path) -> No
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode != 0
     assert f"Port {port} on 127.0.0.1 is in use" in done.stderr, done.stderr
+
+
+async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
+    """One process runs every service: its internal listener shows all their metrics, each
+    family once, and the public port none."""
+    base, internal = embedded
+    await answering(base)
+    async with httpx.AsyncClient() as http:
+        shown = (await http.get(f"{internal}/metrics")).text
+        public = await http.get(f"{base}/metrics")
+    for name in (
+        "swick_connected_players",
+        "swick_shards_owned",
+        "swick_bot_turns_total",
+        "swick_ledger_invariants_ok",
+    ):
+        assert shown.count(f"# HELP {name} ") == 1, name
+    assert public.status_code == 404

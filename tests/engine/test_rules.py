@@ -809,11 +809,39 @@ def test_action_json_shapes_and_malformed_input() -> None:
         "discards": ["10D", "AS"],
         "kind": "draw",
     }
-    assert codec.load_action({"kind": "play", "card": "qh"}) == ac.PlayCard(parse("QH"))
+    assert codec.load_action({"kind": "play", "card": "QH"}) == ac.PlayCard(parse("QH"))
+    assert codec.load_action({"kind": "draw", "discards": ["AS"]}) == ac.Draw(cards("AS"))
     for bad in ({"kind": "play", "card": "1X"}, {"kind": "nope"}, {"card": "AS"}, "AS"):
         with pytest.raises(IllegalCommand) as refused:
             codec.load_action(bad)
         assert refused.value.code == "malformed"
+
+
+@pytest.mark.parametrize(
+    "coerced",
+    [
+        {"kind": "knock", "knock": "no"},
+        {"kind": "knock", "knock": 0},
+        {"kind": "trump", "keep": "true"},
+        {"kind": "sit_out", "sitting_out": 1},
+        {"kind": "play", "card": 30},
+        {"kind": "play", "card": "qh"},
+        {"kind": "play", "card": " AS"},
+        {"kind": "discard", "card": True},
+        {"kind": "draw", "discards": [31]},
+        {"kind": "draw", "discards": "AS"},
+        {"kind": "ante", "amount": "3"},
+        {"kind": "ante", "amount": 3.0},
+        {"kind": "ante", "amount": True},
+        {"kind": "hand_over_host", "seat": "1"},
+    ],
+)
+def test_actions_are_typed_strictly_not_coerced(coerced: dict[str, object]) -> None:
+    """A wrongly typed field is malformed: ``"knock": "no"`` is no pass, ``30`` is no K♠."""
+    with pytest.raises(IllegalCommand) as refused:
+        codec.load_action(coerced)
+    assert refused.value.code == "malformed"
+    assert refused.value.message
 
 
 def test_views_dump_to_json() -> None:

@@ -108,6 +108,13 @@ async function request(method, path, { token, body } = {}) {
   return data;
 }
 
+/** Where a game's record is; with this browser's invite code of the table, if it has one. */
+export function recordPath(table, game) {
+  const code = invites()[table];
+  const query = code ? `?invite=${encodeURIComponent(code)}` : '';
+  return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record${query}`;
+}
+
 export const api = {
   signUp: (name) => request('POST', '/api/players', { body: { name } }),
   me: (token) => request('GET', '/api/me', { token }),
@@ -116,8 +123,8 @@ export const api = {
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   createTable: (token, body) => request('POST', '/api/tables', { token, body }),
   quickplay: (token) => request('POST', '/api/quickplay', { token }),
-  record: (table, game) =>
-    request('GET', `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record`),
+  // A private table's records need a seat there (the token) or its invite code.
+  record: (table, game) => request('GET', recordPath(table, game), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),
   transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
   leaderboard: () => request('GET', '/api/leaderboard?days=7&limit=10'),
