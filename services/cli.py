@@ -351,8 +351,8 @@ def parser() -> argparse.ArgumentParser:
     printed = broker_commands.add_parser(
         "definitions", help="print the broker definitions of a namespace, without passwords"
     )
-    printed.add_argument("--namespace", default="swick")
-    printed.add_argument("--shards", type=int, default=32)
+    printed.add_argument("--namespace", default="swick", help="prefix of every queue and exchange")
+    printed.add_argument("--shards", type=int, default=32, help="how many shard queues")
     printed.add_argument("--vhost", default="/", help="the broker's virtual host")
     printed.set_defaults(run=_broker_definitions)
 
