@@ -18,14 +18,14 @@ from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.broker import passwords_from
+from services.dependencies import available, broker, database
 from services.gateway.app import create_app as gateway_app
 from services.ledger.app import create_app as ledger_app
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
 from shared.broker import BrokerSetupError, administrator
-from shared.bus import RabbitBus
 from shared.observability import (
     QuietServer,
     configure_logging,
@@ -35,6 +35,7 @@ from shared.observability import (
 )
 from shared.secrets import refuse_unsafe
 from shared.settings import Settings
+from shared.startup import Startup
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 # The operators' listener (metrics, API docs) of the services with an HTTP API.
@@ -66,8 +67,10 @@ def serve(
     configure_logging()
     settings = Settings.from_env()
     refuse_public_defaults(service, settings, host)
+    startup = Startup.from_env()
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
+        uvloop.run(available(startup, settings))
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
         public = uvicorn.Config(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
         internal = uvicorn.Config(
@@ -80,7 +83,7 @@ def serve(
         uvloop.run(until_stopped(serve_both(public, internal)))
         return 0
     runner = run_table if service == "table" else run_bots
-    uvloop.run(until_stopped(runner(settings, host=host, port=port)))
+    uvloop.run(until_stopped(runner(settings, host=host, port=port, startup=startup)))
     return 0
 
 
@@ -122,13 +125,12 @@ async def run_bots(
     *,
     host: str = "127.0.0.1",
     port: int = PORTS["bots"],
+    startup: Startup | None = None,
 ) -> None:
     factories = factories or LEVELS
+    startup = startup or Startup.from_env()
     # One connection per bot name, as that bot's broker user.
-    buses = {
-        name: await RabbitBus.connect(settings.amqp_url_for(f"bot-{name}"), settings.topology)
-        for name in factories
-    }
+    buses = {name: await startup.wait_for(broker(settings, f"bot-{name}")) for name in factories}
     service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
@@ -144,12 +146,18 @@ async def run_bots(
 
 
 async def run_table(
-    settings: Settings, *, host: str = "127.0.0.1", port: int = PORTS["table"]
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    port: int = PORTS["table"],
+    startup: Startup | None = None,
 ) -> None:
-    pool = await connect_pool(settings.database_url)
+    startup = startup or Startup.from_env()
+    pool = await startup.wait_for(database(settings))
     store = TableStore(pool)
-    await store.migrate(settings.shards)
-    bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
+    async with startup.step("migrating the database"):
+        await store.migrate(settings.shards)
+    bus = await startup.wait_for(broker(settings, robust=False))
     wallets = LedgerWallets(settings.ledger_url)
     worker = TableWorker(bus, store, wallets, bot_turn_ttl_ms=settings.bot_turn_ttl_ms)
 
