@@ -35,7 +35,7 @@ from shared.observability import (
 )
 from shared.secrets import refuse_unsafe
 from shared.settings import Settings
-from shared.startup import Startup
+from shared.startup import EXIT_CONFIGURATION, EXIT_FAILED, Startup
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 # The operators' listener (metrics, API docs) of the services with an HTTP API.
@@ -101,11 +101,15 @@ def migrate(definitions: Path | None = None) -> int:
     settings = Settings.from_env()
     document = None if definitions is None else json.loads(definitions.read_text())
     try:
-        passwords = passwords_from(settings)
-        asyncio.run(prepare(settings, passwords, administrator(settings.rabbitmq_api), document))
+        passwords, admin = passwords_from(settings), administrator(settings.rabbitmq_api)
     except BrokerSetupError as error:
         print(f"swick migrate: {error}", file=sys.stderr)
-        return 1
+        return EXIT_CONFIGURATION
+    try:
+        asyncio.run(prepare(settings, passwords, admin, document))
+    except BrokerSetupError as error:
+        print(f"swick migrate: {error}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
