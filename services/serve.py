@@ -13,6 +13,7 @@ from typing import Any
 
 import uvicorn
 import uvloop
+from fastapi import FastAPI
 
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
@@ -70,9 +71,10 @@ def serve(
     startup = Startup.from_env()
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
-        uvloop.run(available(startup, settings))
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
-        public = uvicorn.Config(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        public = uvicorn.Config(
+            app, host=host, port=port, ws_max_size=65_536, log_level="warning", lifespan="off"
+        )
         internal = uvicorn.Config(
             internal_app(app),
             host=internal_host or host,
@@ -80,7 +82,7 @@ def serve(
             log_level="warning",
             lifespan="off",
         )
-        uvloop.run(until_stopped(serve_both(public, internal)))
+        uvloop.run(until_stopped(serve_started(service, app, settings, startup, public, internal)))
         return 0
     runner = run_table if service == "table" else run_bots
     uvloop.run(until_stopped(runner(settings, host=host, port=port, startup=startup)))
@@ -92,6 +94,23 @@ async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
     async with asyncio.TaskGroup() as tasks:
         tasks.create_task(serve_in_task(QuietServer(public)))
         tasks.create_task(serve_in_task(QuietServer(internal)))
+
+
+async def serve_started(
+    service: str,
+    app: FastAPI,
+    settings: Settings,
+    startup: Startup,
+    public: uvicorn.Config,
+    internal: uvicorn.Config,
+) -> None:
+    """``serve_both`` once the dependencies answer and the app has started: its lifespan runs
+    here rather than in uvicorn, whose failure would be a traceback and its own exit code."""
+    await available(startup, settings)
+    async with contextlib.AsyncExitStack() as running:
+        async with startup.step(f"starting the {service}"):
+            await running.enter_async_context(app.router.lifespan_context(app))
+        await serve_both(public, internal)
 
 
 def migrate(definitions: Path | None = None) -> int:

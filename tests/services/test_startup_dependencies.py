@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+import asyncpg
 import httpx
 import pytest
 
 from services.broker import BUILT_IN_BOTS
-from services.load.platform import Platform, free_port
+from services.load.platform import Platform, free_port, fresh_database
 from shared.settings import Settings, role_variable, with_credentials
-from shared.startup import EXIT_REFUSED, EXIT_UNREACHABLE, masked
+from shared.startup import EXIT_FAILED, EXIT_REFUSED, EXIT_UNREACHABLE, masked
 
 pytestmark = pytest.mark.services
 
@@ -176,3 +178,38 @@ async def test_a_service_starts_when_its_broker_comes_up_during_the_wait(
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+@pytest.fixture
+async def powerless_dsn(settings: Settings) -> AsyncIterator[str]:
+    """An empty database, and a user that may connect to it but create nothing there."""
+    role = f"swick_powerless_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(settings.database_url)
+    try:
+        await admin.execute(f'CREATE ROLE "{role}" LOGIN')
+        async with fresh_database(settings.database_url, "powerless") as dsn:
+            await admin.execute(f'REVOKE CREATE ON DATABASE "{urlparse(dsn).path[1:]}" FROM PUBLIC')
+            parsed = urlparse(dsn)
+            yield parsed._replace(netloc=f"{role}@{parsed.netloc.rpartition('@')[2]}").geturl()
+    finally:
+        await admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+        await admin.close()
+
+
+@pytest.mark.parametrize(
+    ("service", "step"), [("gateway", "starting the gateway"), ("table", "migrating the database")]
+)
+async def test_any_other_start_up_failure_is_one_line_and_exit_code_1(
+    settings: Settings, tmp_path: Path, powerless_dsn: str, service: str, step: str
+) -> None:
+    env = env_of(settings, service, tmp_path) | {"SWICK_DATABASE_URL": powerless_dsn}
+    process = await asyncio.create_subprocess_exec(
+        *command(service), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), ENDED_WITHIN)
+    text = output.decode()
+    assert process.returncode == EXIT_FAILED, text
+    assert "Traceback" not in text
+    (line,) = text.strip().splitlines()
+    assert line.startswith(f"swick serve {service}: {step} failed: ")
+    assert line.endswith(f"(exit code {EXIT_FAILED})")
