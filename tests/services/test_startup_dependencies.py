@@ -213,3 +213,16 @@ async def test_any_other_start_up_failure_is_one_line_and_exit_code_1(
     (line,) = text.strip().splitlines()
     assert line.startswith(f"swick serve {service}: {step} failed: ")
     assert line.endswith(f"(exit code {EXIT_FAILED})")
+
+
+async def test_swick_debug_adds_the_traceback(settings: Settings, tmp_path: Path) -> None:
+    env = env_of(settings, "table", tmp_path) | {"SWICK_DEBUG": "1"}
+    env["SWICK_DATABASE_URL"] = broken(env["SWICK_DATABASE_URL"], "closed")
+    process = await asyncio.create_subprocess_exec(
+        *command("table"), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), ENDED_WITHIN)
+    text = output.decode()
+    assert process.returncode == EXIT_UNREACHABLE, text
+    assert "Traceback" in text and "ConnectionRefusedError" in text
+    assert text.strip().splitlines()[-1].endswith(f"(exit code {EXIT_UNREACHABLE})")
