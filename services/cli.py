@@ -77,26 +77,34 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from services.serve import serve
+    from shared.startup import exit_code
 
-    return serve(
-        args.service,
-        host=args.host,
-        port=args.port,
-        internal_host=args.internal_host,
-        internal_port=args.internal_port,
+    return exit_code(
+        f"swick serve {args.service}",
+        lambda: serve(
+            args.service,
+            host=args.host,
+            port=args.port,
+            internal_host=args.internal_host,
+            internal_port=args.internal_port,
+        ),
     )
 
 
 def _migrate(args: argparse.Namespace) -> int:
     from services.serve import migrate
+    from shared.startup import exit_code
 
-    return migrate(Path(args.definitions) if args.definitions else None)
+    definitions = Path(args.definitions) if args.definitions else None
+    return exit_code("swick migrate", lambda: migrate(definitions))
 
 
 def _broker_setup(args: argparse.Namespace) -> int:
     from services.serve import migrate
+    from shared.startup import exit_code
 
-    return migrate(Path(args.definitions) if args.definitions else None)
+    definitions = Path(args.definitions) if args.definitions else None
+    return exit_code("swick broker setup", lambda: migrate(definitions))
 
 
 def _broker_definitions(args: argparse.Namespace) -> int:
@@ -142,6 +150,7 @@ def _bots(args: argparse.Namespace) -> int:
     from services.serve import run_bots, until_stopped
     from shared.observability import configure_logging
     from shared.settings import Settings
+    from shared.startup import exit_code
 
     if args.strategy is None or args.name is None:
         print("swick bots: --strategy and --name are needed to run a bots service", file=sys.stderr)
@@ -150,8 +159,7 @@ def _bots(args: argparse.Namespace) -> int:
     factory = load_strategy(args.strategy)
     settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
     coroutine = run_bots(settings, {args.name: factory}, port=args.port)
-    asyncio.run(until_stopped(coroutine))
-    return 0
+    return exit_code("swick bots", lambda: asyncio.run(until_stopped(coroutine)) or 0)
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -217,6 +225,12 @@ def _chaos(args: argparse.Namespace) -> int:
 
 
 def _up(args: argparse.Namespace) -> int:
+    from shared.startup import exit_code
+
+    return exit_code("swick up", lambda: _run_up(args))
+
+
+def _run_up(args: argparse.Namespace) -> int:
     from services.serve import refuse_public_defaults, until_stopped
     from services.up import services_reachable, up
     from shared.observability import configure_logging

@@ -13,20 +13,21 @@ from typing import Any
 
 import uvicorn
 import uvloop
+from fastapi import FastAPI
 
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.broker import passwords_from
+from services.dependencies import available, broker, database
 from services.gateway.app import create_app as gateway_app
 from services.gateway.transport import CuttableWebSockets
 from services.ledger.app import create_app as ledger_app
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
 from shared.broker import BrokerSetupError, administrator
-from shared.bus import RabbitBus
 from shared.observability import (
     QuietServer,
     configure_logging,
@@ -36,6 +37,7 @@ from shared.observability import (
 )
 from shared.secrets import refuse_unsafe
 from shared.settings import Settings
+from shared.startup import EXIT_CONFIGURATION, EXIT_FAILED, Startup
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 # The operators' listener (metrics, API docs) of the services with an HTTP API.
@@ -67,6 +69,7 @@ def serve(
     configure_logging()
     settings = Settings.from_env()
     refuse_public_defaults(service, settings, host)
+    startup = Startup.from_env()
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
@@ -77,6 +80,7 @@ def serve(
             ws=CuttableWebSockets,
             ws_max_size=65_536,
             log_level="warning",
+            lifespan="off",
         )
         internal = uvicorn.Config(
             internal_app(app),
@@ -85,10 +89,10 @@ def serve(
             log_level="warning",
             lifespan="off",
         )
-        uvloop.run(until_stopped(serve_both(public, internal)))
+        uvloop.run(until_stopped(serve_started(service, app, settings, startup, public, internal)))
         return 0
     runner = run_table if service == "table" else run_bots
-    uvloop.run(until_stopped(runner(settings, host=host, port=port)))
+    uvloop.run(until_stopped(runner(settings, host=host, port=port, startup=startup)))
     return 0
 
 
@@ -99,6 +103,23 @@ async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
         tasks.create_task(serve_in_task(QuietServer(internal)))
 
 
+async def serve_started(
+    service: str,
+    app: FastAPI,
+    settings: Settings,
+    startup: Startup,
+    public: uvicorn.Config,
+    internal: uvicorn.Config,
+) -> None:
+    """``serve_both`` once the dependencies answer and the app has started: its lifespan runs
+    here rather than in uvicorn, whose failure would be a traceback and its own exit code."""
+    await available(startup, settings)
+    async with contextlib.AsyncExitStack() as running:
+        async with startup.step(f"starting the {service}"):
+            await running.enter_async_context(app.router.lifespan_context(app))
+        await serve_both(public, internal)
+
+
 def migrate(definitions: Path | None = None) -> int:
     """Migrate the databases and set up the broker's users and topology, then stop (a deploy's
     first step). The users' passwords come from their URLs (``SWICK_AMQP_URL_<ROLE>``)."""
@@ -106,11 +127,15 @@ def migrate(definitions: Path | None = None) -> int:
     settings = Settings.from_env()
     document = None if definitions is None else json.loads(definitions.read_text())
     try:
-        passwords = passwords_from(settings)
-        asyncio.run(prepare(settings, passwords, administrator(settings.rabbitmq_api), document))
+        passwords, admin = passwords_from(settings), administrator(settings.rabbitmq_api)
     except BrokerSetupError as error:
         print(f"swick migrate: {error}", file=sys.stderr)
-        return 1
+        return EXIT_CONFIGURATION
+    try:
+        asyncio.run(prepare(settings, passwords, admin, document))
+    except BrokerSetupError as error:
+        print(f"swick migrate: {error}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
@@ -130,13 +155,12 @@ async def run_bots(
     *,
     host: str = "127.0.0.1",
     port: int = PORTS["bots"],
+    startup: Startup | None = None,
 ) -> None:
     factories = factories or LEVELS
+    startup = startup or Startup.from_env()
     # One connection per bot name, as that bot's broker user.
-    buses = {
-        name: await RabbitBus.connect(settings.amqp_url_for(f"bot-{name}"), settings.topology)
-        for name in factories
-    }
+    buses = {name: await startup.wait_for(broker(settings, f"bot-{name}")) for name in factories}
     service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
@@ -152,12 +176,18 @@ async def run_bots(
 
 
 async def run_table(
-    settings: Settings, *, host: str = "127.0.0.1", port: int = PORTS["table"]
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    port: int = PORTS["table"],
+    startup: Startup | None = None,
 ) -> None:
-    pool = await connect_pool(settings.database_url)
+    startup = startup or Startup.from_env()
+    pool = await startup.wait_for(database(settings))
     store = TableStore(pool)
-    await store.migrate(settings.shards)
-    bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
+    async with startup.step("migrating the database"):
+        await store.migrate(settings.shards)
+    bus = await startup.wait_for(broker(settings, robust=False))
     wallets = LedgerWallets(settings.ledger_url)
     worker = TableWorker(
         bus,

@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from services import broker
+from services.dependencies import database
 from services.ledger.ledger import Ledger
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from shared.broker import Administrator, administrator
 from shared.settings import ROLE_URL_PREFIX, Settings, reachable, role_variable
+from shared.startup import Startup
 
 RESTART_PAUSE = 1.0
 PASSWORDS = Path(".swick") / "broker.json"
@@ -58,10 +60,12 @@ async def prepare(
     document: dict[str, Any] | None = None,
 ) -> None:
     """Migrations, the broker's users and the topology, once, before the services start."""
-    pool = await connect_pool(settings.database_url, size=2)
+    startup = Startup.from_env()
+    pool = await startup.wait_for(database(settings, size=2))
     try:
-        await TableStore(pool).migrate(settings.shards)
-        await Ledger(pool, settings.starting_grant).migrate()
+        async with startup.step("migrating the database"):
+            await TableStore(pool).migrate(settings.shards)
+            await Ledger(pool, settings.starting_grant).migrate()
     finally:
         await pool.close()
     await broker.setup(settings, passwords, admin, document=document)

@@ -267,7 +267,11 @@ class RabbitBus:
             user=url_user(url),
             patience=RECONNECT_PATIENCE if robust else 0,
         )
-        await bus._open(declare)
+        try:
+            await bus._open(declare)
+        except BaseException:
+            await connection.close()  # a robust one would go on reconnecting in the background
+            raise
         return bus
 
     async def close(self) -> None:

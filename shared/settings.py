@@ -74,6 +74,11 @@ class Settings:
         its own variable if set, else ``SWICK_AMQP_URL``."""
         return self.amqp_urls.get(role_variable(role), self.amqp_url)
 
+    def amqp_variable_for(self, role: str) -> str:
+        """The variable ``amqp_url_for(role)`` comes from."""
+        variable = role_variable(role)
+        return variable if variable in self.amqp_urls else "SWICK_AMQP_URL"
+
     @classmethod
     def from_env(cls) -> Settings:
         env = os.environ
