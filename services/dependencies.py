@@ -14,9 +14,11 @@ from shared.settings import Settings
 from shared.startup import Dependency, Startup
 
 
-def database(settings: Settings, *, size: int = 10) -> Dependency[asyncpg.Pool]:
+def database(
+    settings: Settings, *, size: int = 10, application: str = "swick"
+) -> Dependency[asyncpg.Pool]:
     async def connect() -> asyncpg.Pool:
-        return await connect_pool(settings.database_url, size=size)
+        return await connect_pool(settings.database_url, size=size, application=application)
 
     return Dependency("PostgreSQL", "SWICK_DATABASE_URL", settings.database_url, connect)
 

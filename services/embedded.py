@@ -30,6 +30,7 @@ from shared.memory_bus import MemoryBus
 from shared.observability import QuietServer, internal_app, serve_in_task
 from shared.settings import Settings
 from shared.sqlite import Database
+from shared.supervise import background
 
 DATABASE_FILE = "swick.sqlite3"
 INTERNAL_PORT = 9102
@@ -107,6 +108,7 @@ async def run_embedded(
         async with books.router.lifespan_context(books), asyncio.TaskGroup() as tasks:
             tasks.create_task(worker.run())
             tasks.create_task(bots.run())
+            tasks.create_task(background(books.state.background))
             for server in servers:
                 tasks.create_task(serve_in_task(server))
     finally:

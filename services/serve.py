@@ -38,6 +38,7 @@ from shared.observability import (
 from shared.secrets import refuse_unsafe
 from shared.settings import Settings
 from shared.startup import EXIT_CONFIGURATION, EXIT_FAILED, Startup
+from shared.supervise import background
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
 # The operators' listener (metrics, API docs) of the services with an HTTP API.
@@ -117,7 +118,9 @@ async def serve_started(
     async with contextlib.AsyncExitStack() as running:
         async with startup.step(f"starting the {service}"):
             await running.enter_async_context(app.router.lifespan_context(app))
-        await serve_both(public, internal)
+        async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(serve_both(public, internal))
+            tasks.create_task(background(getattr(app.state, "background", ())))
 
 
 def migrate(definitions: Path | None = None) -> int:
@@ -183,7 +186,7 @@ async def run_table(
     startup: Startup | None = None,
 ) -> None:
     startup = startup or Startup.from_env()
-    pool = await startup.wait_for(database(settings))
+    pool = await startup.wait_for(database(settings, application="swick-table"))
     store = TableStore(pool)
     async with startup.step("migrating the database"):
         await store.migrate(settings.shards)

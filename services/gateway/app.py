@@ -170,7 +170,7 @@ def create_app(
             tables: TableStorage | None = store
             messages = bus
             if tables is None:
-                pool = await connect_pool(settings.database_url)
+                pool = await connect_pool(settings.database_url, application="swick-gateway")
                 owned.push_async_callback(pool.close)
                 tables = TableStore(pool)
                 await tables.migrate(settings.shards)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
@@ -16,20 +16,34 @@ from pydantic import BaseModel, Field, ValidationError
 
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
-from services.ledger.storage import LedgerStorage, Pending
+from services.ledger.storage import LedgerStorage, Outcome, Pending
 from services.table.store import connect_pool
 from shared.bus import Bus, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
+from shared.startup import described
+from shared.supervise import Backoff, Readiness, retryable, supervise
 
 log = logging.getLogger("swick.ledger")
 CONCURRENCY = 16
 
 
-async def consume(bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics) -> None:
-    """Apply postings as they come, several tables at once, each table's in order."""
+POISON_ATTEMPTS = 5  # a posting failing this often for no passing reason is set aside
+CONSUMING = "consuming postings"
+
+
+async def consume(
+    bus: Bus,
+    ledger: LedgerStorage,
+    metrics: LedgerMetrics,
+    readiness: Readiness | None = None,
+    backoff: Callable[[], Backoff] = Backoff,
+) -> None:
+    """Apply postings as they come, several tables at once, each table's in order. Raises
+    ``ConnectionError`` if the broker ends the subscription (to be supervised)."""
+    readiness = readiness or Readiness()
     locks: dict[str, asyncio.Lock] = {}
     slots = asyncio.Semaphore(CONCURRENCY)
 
@@ -42,7 +56,7 @@ async def consume(bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics) -> No
                 await delivery.ack()
                 return
             async with locks.setdefault(posting.table_id, asyncio.Lock()):
-                outcome = await ledger.apply(posting)
+                outcome = await apply_patiently(ledger, posting, backoff())
             metrics.postings.labels(outcome).inc()
             await delivery.ack()
         finally:
@@ -53,9 +67,33 @@ async def consume(bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics) -> No
         bus.consume(queue, prefetch=CONCURRENCY * 4) as deliveries,
         asyncio.TaskGroup() as tasks,
     ):
-        async for delivery in deliveries:
-            await slots.acquire()
-            tasks.create_task(handle(delivery))
+        with readiness.up_while(CONSUMING):
+            async for delivery in deliveries:
+                await slots.acquire()
+                tasks.create_task(handle(delivery))
+    raise ConnectionError("the broker ended the subscription to the postings")
+
+
+async def apply_patiently(ledger: LedgerStorage, posting: Posting, backoff: Backoff) -> Outcome:
+    """Apply ``posting``, through the database's passing trouble (a lost connection, a restart:
+    retried for as long as it lasts, the table's later postings waiting behind it). A posting
+    that keeps failing for another reason is set aside with it after ``POISON_ATTEMPTS``."""
+    failures, reason = 0, ""
+    while True:
+        try:
+            if failures >= POISON_ATTEMPTS:
+                await ledger.set_aside(posting, f"failed {failures} times: {reason}")
+                return "rejected"
+            return await ledger.apply(posting)
+        except Exception as error:
+            context = {"posting": posting.id, "table": posting.table_id or "-"}
+            if retryable(error):
+                log.warning("waiting for the database: %s", described(error), extra=context)
+            else:
+                failures += 1
+                reason = described(error)
+                log.exception("could not apply a posting (attempt %d)", failures, extra=context)
+            await backoff.sleep(backoff.next())
 
 
 async def watch(
@@ -91,6 +129,7 @@ def create_app(
     it runs embedded, and made from ``settings`` otherwise."""
     settings = settings or Settings.from_env()
     metrics = LedgerMetrics()
+    readiness = Readiness()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,7 +137,7 @@ def create_app(
             books: LedgerStorage | None = ledger
             messages = bus
             if books is None:
-                pool = await connect_pool(settings.database_url)
+                pool = await connect_pool(settings.database_url, application="swick-ledger")
                 owned.push_async_callback(pool.close)
                 books = Ledger(pool, settings.starting_grant)
                 await books.migrate()
@@ -106,10 +145,18 @@ def create_app(
                 messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
                 owned.push_async_callback(messages.close)
             app.state.ledger = books
+            readiness.expect(CONSUMING)
             tasks = [
                 asyncio.create_task(watch(messages, books, metrics)),
-                asyncio.create_task(consume(messages, books, metrics)),
+                asyncio.create_task(
+                    supervise(
+                        "the ledger's postings consumer",
+                        lambda: consume(messages, books, metrics, readiness),
+                        logger=log,
+                    )
+                ),
             ]
+            app.state.background = tasks[1:]  # the process ends if they do (services/serve.py)
             try:
                 yield
             finally:
@@ -134,6 +181,8 @@ def create_app(
         return value
 
     async def ready() -> bool:
+        if not readiness.ready:
+            return False
         try:
             await the_ledger().balance("")  # any query: the store answers
         except Exception:

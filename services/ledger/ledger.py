@@ -38,6 +38,8 @@ from services.ledger.rules import (
 from services.ledger.storage import Health, Outcome, Pending, Rejected
 from shared.messages import Posting
 from shared.migrations import migrate
+from shared.startup import described
+from shared.supervise import retryable
 
 log = logging.getLogger("swick.ledger")
 
@@ -66,13 +68,20 @@ __all__ = [
 
 
 async def _transaction(pool: asyncpg.Pool, work: Callable[[Conn], Awaitable[T]]) -> T:
-    """Run ``work`` in a (read committed) transaction, retrying deadlocks after a random pause."""
+    """Run ``work`` in a (read committed) transaction, retrying deadlocks and a lost connection
+    (the pool gives a fresh one) after a random pause. A retry after a connection lost during
+    the commit is safe: a posting that did commit is then a duplicate (its id, its number)."""
     for attempt in range(RETRIES):
         try:
             async with pool.acquire() as conn, conn.transaction():
                 return await work(conn)
         except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
             await asyncio.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 8)))
+        except Exception as error:
+            if not retryable(error) or attempt == RETRIES - 1:
+                raise
+            log.warning("retrying a transaction: %s", described(error))
+            await asyncio.sleep(random.uniform(0, 0.01 * 2 ** min(attempt, 6)))
     raise RuntimeError("gave up after repeated deadlocks")
 
 
@@ -189,14 +198,17 @@ class Ledger:
             return "duplicate", None  # the same posting (not a table's) applied concurrently
         except Rejected as error:
             log.error("rejected posting %s: %s", posting.id, error)
-            await self.pool.execute(
-                "INSERT INTO ledger.rejected (posting_id, body, reason)"
-                " VALUES ($1, $2::text::jsonb, $3) ON CONFLICT DO NOTHING",
-                posting.id,
-                posting.model_dump_json(),
-                str(error),
-            )
+            await self.set_aside(posting, str(error))
             return "rejected", None
+
+    async def set_aside(self, posting: Posting, reason: str) -> None:
+        await self.pool.execute(
+            "INSERT INTO ledger.rejected (posting_id, body, reason)"
+            " VALUES ($1, $2::text::jsonb, $3) ON CONFLICT DO NOTHING",
+            posting.id,
+            posting.model_dump_json(),
+            reason,
+        )
 
     async def _lock_accounts(self, conn: Conn, names: list[str]) -> dict[str, int]:
         """Lock the accounts ``names`` (sorted) in name order, opening missing ones at 0; their

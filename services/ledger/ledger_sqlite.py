@@ -166,17 +166,20 @@ class SqliteLedger:
             return "duplicate", None  # the same posting (not a table's) applied already
         except Rejected as error:
             log.error("rejected posting %s: %s", posting.id, error)
-            async with self.db.write() as conn:
-                await run(
-                    conn,
-                    "INSERT INTO ledger_rejected (posting_id, body, reason, at)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    posting.id,
-                    posting.model_dump_json(),
-                    str(error),
-                    self.db.now(),
-                )
+            await self.set_aside(posting, str(error))
             return "rejected", None
+
+    async def set_aside(self, posting: Posting, reason: str) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO ledger_rejected (posting_id, body, reason, at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                posting.id,
+                posting.model_dump_json(),
+                reason,
+                self.db.now(),
+            )
 
     async def _write(self, conn: aiosqlite.Connection, posting: Posting) -> str | None:
         """Write one posting inside the caller's write transaction; the body of the table's

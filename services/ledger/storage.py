@@ -93,6 +93,10 @@ class LedgerStorage(Protocol):
         reconciliation row (the table's stack against the wallet), and its ``names`` name
         players."""
 
+    async def set_aside(self, posting: Posting, reason: str) -> None:
+        """Keep ``posting`` (once) for an operator with ``reason``, unapplied: a posting that
+        could not be applied after repeated attempts. It counts as a rejected posting."""
+
     # Reading.
 
     async def history(

@@ -53,9 +53,18 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
 
 
-async def connect_pool(dsn: str = DEFAULT_DSN, *, size: int = 10) -> asyncpg.Pool:
+async def connect_pool(
+    dsn: str = DEFAULT_DSN, *, size: int = 10, application: str = "swick"
+) -> asyncpg.Pool:
+    """A pool whose connections say which service holds them (``application_name``: an
+    operator sees it in ``pg_stat_activity``)."""
     pool = await asyncpg.create_pool(
-        dsn, min_size=1, max_size=size, init=_init_connection, reset=_keep_session
+        dsn,
+        min_size=1,
+        max_size=size,
+        init=_init_connection,
+        reset=_keep_session,
+        server_settings={"application_name": application},
     )
     assert pool is not None
     return pool
