@@ -35,19 +35,26 @@ HEALTHY_AFTER = 30.0  # seconds of running without trouble that reset the backof
 # PostgreSQL's error classes that a new attempt, on a new connection, can get past:
 # 08 connection exception, 40 transaction rollback (serialization failure, deadlock),
 # 53 insufficient resources (too many connections), 57P01-57P03 the server shutting down,
-# crashing or starting (AdminShutdownError, CrashShutdownError, CannotConnectNowError).
-RETRYABLE_SQLSTATES = ("08", "40", "53", "57P01", "57P02", "57P03")
+# crashing or starting (AdminShutdownError, CrashShutdownError, CannotConnectNowError), and
+# the refusals of a new connection that an operator's fix lets through: 55000 (the database
+# does not accept connections for now), 28 (the credentials), 3D000 (no such database).
+RETRYABLE_SQLSTATES = ("08", "40", "53", "57P01", "57P02", "57P03", "55000", "28", "3D000")
 
 
 def retryable(error: BaseException) -> bool:
     """Whether trying again (on a fresh connection) can succeed where ``error`` failed."""
     if isinstance(error, asyncpg.PostgresError):
         return (error.sqlstate or "").startswith(RETRYABLE_SQLSTATES)
-    if isinstance(error, asyncpg.InterfaceError):
-        # The connection closed under the query (ConnectionDoesNotExistError is one), or the
-        # pool closed it; a programming error would fail the same way again, but those are
-        # caught by the tests, not in production.
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        # What asyncpg raises on a connection the server terminated while it sat in the pool
+        # ("cannot switch to state ...; another operation is in progress"): the next one works.
         return True
+    if isinstance(error, asyncpg.InterfaceError):
+        # The connection closed under the query (ConnectionDoesNotExistError is one): yes.
+        # A value the client cannot encode fails the same way every time: no.
+        return not isinstance(
+            error, asyncpg.exceptions.DataError | asyncpg.exceptions.UnsupportedClientFeatureError
+        )
     return isinstance(
         error,
         OSError

@@ -80,7 +80,8 @@ async def _transaction(pool: asyncpg.Pool, work: Callable[[Conn], Awaitable[T]])
         except Exception as error:
             if not retryable(error) or attempt == RETRIES - 1:
                 raise
-            log.warning("retrying a transaction: %s", described(error))
+            log.warning("retrying a transaction on fresh connections: %s", described(error))
+            await pool.expire_connections()  # the others are likely gone as well
             await asyncio.sleep(random.uniform(0, 0.01 * 2 ** min(attempt, 6)))
     raise RuntimeError("gave up after repeated deadlocks")
 

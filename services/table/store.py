@@ -8,10 +8,11 @@ paused and woke up) cannot write, while a takeover waits for writes already unde
 from __future__ import annotations
 
 import json
+import logging
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -27,6 +28,11 @@ from services.table.storage import (
     Write,
 )
 from shared.migrations import migrate
+from shared.startup import described
+from shared.supervise import retryable
+
+log = logging.getLogger("swick.table")
+T = TypeVar("T")
 
 SCHEMA = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -97,9 +103,29 @@ def _row(record: asyncpg.Record) -> TableRow:
     )
 
 
+async def once_more(pool: asyncpg.Pool, read: Callable[[], Awaitable[T]]) -> T:
+    """``read()``, asked once more if its connection was lost under it (a database restarting
+    or failing over: its other connections are likely gone too, so the pool replaces them
+    all). For reads only: a write cut short may have committed."""
+    try:
+        return await read()
+    except Exception as error:
+        if not retryable(error):
+            raise
+        log.warning("reading again on fresh connections: %s", described(error))
+        await pool.expire_connections()
+        return await read()
+
+
 class TableStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
+
+    async def _read(self, query: str, *args: Any) -> list[asyncpg.Record]:
+        return await once_more(self.pool, lambda: self.pool.fetch(query, *args))
+
+    async def _read_row(self, query: str, *args: Any) -> asyncpg.Record | None:
+        return await once_more(self.pool, lambda: self.pool.fetchrow(query, *args))
 
     async def migrate(self, shards: int) -> None:
         async with self.pool.acquire() as conn:
@@ -208,19 +234,15 @@ class TableStore:
         return bool(status.endswith(" 1"))
 
     async def table(self, table_id: str) -> TableRow | None:
-        record = await self.pool.fetchrow(
-            "SELECT * FROM tables.tables WHERE table_id = $1", table_id
-        )
+        record = await self._read_row("SELECT * FROM tables.tables WHERE table_id = $1", table_id)
         return None if record is None else _row(record)
 
     async def by_invite(self, code: str) -> TableRow | None:
-        record = await self.pool.fetchrow(
-            "SELECT * FROM tables.tables WHERE invite_code = $1", code
-        )
+        record = await self._read_row("SELECT * FROM tables.tables WHERE invite_code = $1", code)
         return None if record is None else _row(record)
 
     async def lobby(self, limit: int = 200) -> list[TableRow]:
-        records = await self.pool.fetch(
+        records = await self._read(
             "SELECT * FROM tables.tables WHERE NOT private AND phase <> 'closed'"
             " ORDER BY updated_at DESC LIMIT $1",
             limit,
@@ -229,12 +251,15 @@ class TableStore:
 
     async def live_tables(self, shard: int) -> list[str]:
         """Tables of ``shard`` that may have a deadline, a bot to wake or a close to come."""
-        records = await self.pool.fetch(
+        records = await self._read(
             "SELECT table_id FROM tables.tables WHERE shard = $1 AND phase <> 'closed'", shard
         )
         return [record["table_id"] for record in records]
 
     async def load(self, table_id: str) -> Stored | None:
+        return await once_more(self.pool, lambda: self._load(table_id))
+
+    async def _load(self, table_id: str) -> Stored | None:
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             record = await conn.fetchrow(
                 "SELECT * FROM tables.tables WHERE table_id = $1", table_id
@@ -261,6 +286,9 @@ class TableStore:
 
     async def overview(self) -> dict[str, Any]:
         """For operators: live tables, shard ownership and workers."""
+        return await once_more(self.pool, self._overview)
+
+    async def _overview(self) -> dict[str, Any]:
         async with self.pool.acquire() as conn:
             tables = await conn.fetch(
                 "SELECT table_id, phase, seq, seats, private, shard, updated_at FROM tables.tables"
@@ -297,20 +325,20 @@ class TableStore:
 
     async def departure(self, player_id: str) -> tuple[str, int] | None:
         """The table a player last left, and the number of its posting that settled them."""
-        record = await self.pool.fetchrow(
+        record = await self._read_row(
             "SELECT table_id, posting_no FROM tables.departures WHERE player_id = $1", player_id
         )
         return None if record is None else (record["table_id"], record["posting_no"])
 
     async def events(self, table_id: str) -> list[Any]:
         """Every event of a table, in order."""
-        rows = await self.pool.fetch(
+        rows = await self._read(
             "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table_id
         )
         return [event for row in rows for event in row["events"]]
 
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
-        record = await self.pool.fetchrow(
+        record = await self._read_row(
             "SELECT table_id, seat FROM tables.seatings WHERE player_id = $1", player_id
         )
         return None if record is None else (record["table_id"], record["seat"])
@@ -369,7 +397,7 @@ class TableStore:
         )
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
-        row = await self.pool.fetchrow(
+        row = await self._read_row(
             "SELECT record, players FROM tables.game_records WHERE table_id = $1 AND game_no = $2",
             table_id,
             game_no,
@@ -388,19 +416,19 @@ class TableStore:
         return status == "INSERT 0 1"
 
     async def bot_account(self, name: str) -> BotAccount | None:
-        record = await self.pool.fetchrow(
+        record = await self._read_row(
             "SELECT name, owner, created_at FROM tables.bot_accounts WHERE name = $1", name
         )
         return None if record is None else _bot(record)
 
     async def bot_accounts(self) -> list[BotAccount]:
-        records = await self.pool.fetch(
+        records = await self._read(
             "SELECT name, owner, created_at FROM tables.bot_accounts ORDER BY name"
         )
         return [_bot(record) for record in records]
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
-        records = await self.pool.fetch(
+        records = await self._read(
             "SELECT id, body FROM tables.outbox WHERE shard = ANY($1::int[])"
             " AND created_at < now() - make_interval(secs => $2) ORDER BY id LIMIT 500",
             list(shards),

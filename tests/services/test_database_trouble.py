@@ -1,0 +1,304 @@
+"""The services ride out PostgreSQL's trouble: their connections killed under them (what a
+restart or a failover does) and the database refusing connections for a while.
+
+The PostgreSQL server is shared, so it is never restarted here: a restart is simulated on this
+run's database alone, by terminating its backends (``pg_terminate_backend``) and by refusing new
+connections for a moment (``ALLOW_CONNECTIONS false``)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from urllib.parse import urlparse
+
+import aio_pika
+import asyncpg
+import httpx
+
+from shared.bus import RabbitBus
+from shared.messages import Leg, Posting
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import open_table
+
+TABLES = 10
+POSTINGS_PER_TABLE = 30  # 300 in all
+ROUNDS = 3
+
+
+async def eventually(
+    condition: Callable[[], Awaitable[bool]], what: str, within: float = 90.0
+) -> None:
+    deadline = time.monotonic() + within
+    while not await condition():
+        assert time.monotonic() < deadline, f"not within {within} s: {what}"
+        await asyncio.sleep(0.05)
+
+
+def database_name(cluster: Cluster) -> str:
+    return urlparse(cluster.settings.database_url).path.lstrip("/")
+
+
+@asynccontextmanager
+async def server(cluster: Cluster) -> AsyncIterator[asyncpg.Connection]:
+    """A connection to the server's maintenance database, from where this run's database is
+    troubled (a connection to it would be terminated and refused along with the services')."""
+    url = urlparse(cluster.settings.database_url)._replace(path="/postgres").geturl()
+    conn = await asyncpg.connect(url)
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+async def terminate(admin: asyncpg.Connection, cluster: Cluster, application: str) -> int:
+    """Terminate the backends of ``application`` (a service's pool) on this run's database."""
+    killed: int = await admin.fetchval(
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = $1 AND application_name = $2) AS t",
+        database_name(cluster),
+        application,
+    )
+    return killed
+
+
+@asynccontextmanager
+async def refusing_connections(
+    admin: asyncpg.Connection, cluster: Cluster, application: str
+) -> AsyncIterator[None]:
+    """The database down for ``application``: its connections gone, new ones refused."""
+    name = database_name(cluster)
+    await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+    try:
+        await terminate(admin, cluster, application)
+        yield
+    finally:
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
+def posting(table: str, number: int) -> bytes:
+    """The table's posting ``number``: ``number`` chips from the bank to the table's player,
+    so that the player's balance tells whether each was applied exactly once."""
+    body = Posting(
+        id=f"{table}:{number}",
+        table_id=table,
+        posting_no=number,
+        hand_no=number,
+        legs=(Leg(debit="bank", credit=f"wallet:{table}-p", amount=number, code="win"),),
+        stacks={},
+        names={},
+    )
+    return body.model_dump_json().encode()
+
+
+async def applied(cluster: Cluster, tables: list[str]) -> int:
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        count: int = await conn.fetchval(
+            "SELECT count(*) FROM ledger.postings WHERE table_id = ANY($1::text[])", tables
+        )
+        return count
+    finally:
+        await conn.close()
+
+
+async def consumers(cluster: Cluster, queue: str) -> int:
+    connection = await aio_pika.connect(cluster.settings.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        declared = await channel.declare_queue(queue, passive=True)
+        return int(declared.declaration_result.consumer_count or 0)
+
+
+async def status(base: str, path: str) -> int:
+    async with httpx.AsyncClient(base_url=base) as client:
+        try:
+            return (await client.get(path)).status_code
+        except httpx.TransportError:
+            return 0
+
+
+async def each_applied_once_in_order(cluster: Cluster, tables: list[str], per_table: int) -> None:
+    """Every table's postings applied once each, in order, and the books' invariants hold."""
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_id, count(*) AS n, count(DISTINCT posting_no) AS numbers,"
+            " max(posting_no) AS last FROM ledger.postings WHERE table_id = ANY($1::text[])"
+            " GROUP BY table_id",
+            tables,
+        )
+        progress = await conn.fetch(
+            "SELECT table_id, posting_no FROM ledger.table_progress"
+            " WHERE table_id = ANY($1::text[])",
+            tables,
+        )
+    finally:
+        await conn.close()
+    assert {r["table_id"]: (r["n"], r["numbers"], r["last"]) for r in rows} == dict.fromkeys(
+        tables, (per_table, per_table, per_table)
+    )
+    assert {r["table_id"]: r["posting_no"] for r in progress} == dict.fromkeys(tables, per_table)
+    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+        for table in tables:
+            balance = (await ledger.get(f"/players/{table}-p/balance")).json()["balance"]
+            assert balance == per_table * (per_table + 1) // 2, (table, balance)
+        health = await ledger.get("/health")
+        assert health.status_code == 200, health.json()
+
+
+async def test_the_ledger_applies_every_posting_once_while_its_connections_are_killed(
+    cluster: Cluster,
+) -> None:
+    run = secrets.token_hex(3)
+    tables = [f"trouble-{run}-{k}" for k in range(TABLES)]
+    bus = await RabbitBus.connect(
+        cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
+    )
+    kills = 0
+    try:
+        async with server(cluster) as admin:
+            per_round = POSTINGS_PER_TABLE // ROUNDS
+            for round_no in range(ROUNDS):
+                numbers = range(round_no * per_round + 1, (round_no + 1) * per_round + 1)
+                for number in numbers:
+                    for table in tables:
+                        await bus.publish_posting(posting(table, number))
+                target = len(tables) * numbers[-1]
+                # Kill the ledger's connections while it applies the round, again after each
+                # step of progress, until the round is in.
+                while (done := await applied(cluster, tables)) < target:
+                    kills += await terminate(admin, cluster, "swick-ledger")
+
+                    async def progressed(before: int = done) -> bool:
+                        return await applied(cluster, tables) > before
+
+                    await eventually(progressed, f"the ledger applying past {done} of {target}")
+    finally:
+        await bus.close()
+    assert kills >= ROUNDS  # the ledger's connections were killed in every round
+    await each_applied_once_in_order(cluster, tables, POSTINGS_PER_TABLE)
+    assert await status(cluster.settings.ledger_url, "/readyz") == 200
+    assert await consumers(cluster, cluster.settings.topology.postings) >= 1
+
+
+async def test_the_ledger_is_not_ready_while_its_database_refuses_it_and_then_catches_up(
+    cluster: Cluster,
+) -> None:
+    run = secrets.token_hex(3)
+    tables = [f"refused-{run}-{k}" for k in range(3)]
+    ledger = cluster.settings.ledger_url
+
+    async def ready() -> bool:
+        return await status(ledger, "/readyz") == 200
+
+    async def not_ready() -> bool:
+        return await status(ledger, "/readyz") == 503
+
+    await eventually(ready, "the ledger ready")
+    bus = await RabbitBus.connect(
+        cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
+    )
+    try:
+        async with server(cluster) as admin:
+            async with refusing_connections(admin, cluster, "swick-ledger"):
+                for number in range(1, 11):
+                    for table in tables:
+                        await bus.publish_posting(posting(table, number))
+                await eventually(not_ready, "/readyz saying 503 while the database refuses")
+
+            async def all_applied() -> bool:
+                return await applied(cluster, tables) == 10 * len(tables)
+
+            await eventually(all_applied, "the postings published meanwhile applied")
+    finally:
+        await bus.close()
+    await eventually(ready, "the ledger ready again")
+    await each_applied_once_in_order(cluster, tables, 10)
+    assert await consumers(cluster, cluster.settings.topology.postings) >= 1
+
+
+async def test_a_posting_that_keeps_failing_is_set_aside_and_the_rest_go_on(
+    cluster: Cluster,
+) -> None:
+    """A posting the database refuses every time (here: a leg's code too long for its column
+    would be refused by the client too; instead an amount beyond bigint) is set aside with its
+    reason after a few attempts, visible on /health, while other tables' postings are applied.
+    """
+    run = secrets.token_hex(3)
+    poison_table, good_table = f"poison-{run}", f"good-{run}"
+    poison = Posting(
+        id=f"{poison_table}:1",
+        table_id=poison_table,
+        posting_no=1,
+        hand_no=1,
+        legs=(Leg(debit="bank", credit=f"wallet:{poison_table}-p", amount=2**63, code="win"),),
+        stacks={},
+        names={},
+    )
+    bus = await RabbitBus.connect(
+        cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
+    )
+    try:
+        async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+            rejected_before = (await ledger.get("/health")).json()["rejected_postings"]
+            await bus.publish_posting(poison.model_dump_json().encode())
+            for number in range(1, 6):
+                await bus.publish_posting(posting(good_table, number))
+
+            async def good_applied() -> bool:
+                return await applied(cluster, [good_table]) == 5
+
+            async def set_aside() -> bool:
+                health = (await ledger.get("/health")).json()
+                return bool(health["rejected_postings"] > rejected_before)
+
+            await eventually(good_applied, "the other table's postings applied")
+            await eventually(set_aside, "the failing posting set aside")
+            conn = await asyncpg.connect(cluster.settings.database_url)
+            try:
+                reason = await conn.fetchval(
+                    "SELECT reason FROM ledger.rejected WHERE posting_id = $1", poison.id
+                )
+                # Set aside: the books no longer count as healthy until an operator acts.
+                await conn.execute("DELETE FROM ledger.rejected WHERE posting_id = $1", poison.id)
+            finally:
+                await conn.close()
+            assert reason is not None and "failed" in reason, reason
+    finally:
+        await bus.close()
+    assert await status(cluster.settings.ledger_url, "/readyz") == 200
+    assert await consumers(cluster, cluster.settings.topology.postings) >= 1
+
+
+async def test_lobby_requests_succeed_while_the_gateways_connections_are_killed(
+    cluster: Cluster, players: list[Player]
+) -> None:
+    """Lobby reads keep answering while the gateway's connections are killed under them (a
+    read cut short is asked again on a fresh connection), and table creation works after."""
+    statuses: list[int] = []
+    stop = asyncio.Event()
+
+    async def browse(player: Player) -> None:
+        while not stop.is_set():
+            statuses.append((await player.http("GET", "/api/tables")).status_code)
+
+    async with server(cluster) as admin, asyncio.TaskGroup() as tasks:
+        for player in players:
+            tasks.create_task(browse(player))
+        try:
+            for _ in range(10):
+                seen = len(statuses)
+
+                async def browsed(before: int = seen) -> bool:
+                    return len(statuses) >= before + 10
+
+                await eventually(browsed, "the lobby answering")
+                assert await terminate(admin, cluster, "swick-gateway") >= 1
+        finally:
+            stop.set()
+    assert statuses and set(statuses) == {200}, sorted(set(statuses))
+    await open_table(players[:1], seats=3)  # the lobby's table creation writes to it
