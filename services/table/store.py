@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -121,6 +122,17 @@ class TableStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
+    @asynccontextmanager
+    async def _fresh_on_loss(self) -> AsyncIterator[None]:
+        """After a write's connection was lost (the database restarting or failing over: its
+        other connections are likely gone too), the pool replaces them all."""
+        try:
+            yield
+        except Exception as error:
+            if retryable(error):
+                await self.pool.expire_connections()
+            raise
+
     async def _read(self, query: str, *args: Any) -> list[asyncpg.Record]:
         return await once_more(self.pool, lambda: self.pool.fetch(query, *args))
 
@@ -139,42 +151,45 @@ class TableStore:
 
     async def acquire(self, shard: int, owner: str, ttl: float) -> int | None:
         """Take ``shard`` if its lease expired (or is ours); the new epoch, or ``None``."""
-        epoch: int | None = await self.pool.fetchval(
-            "UPDATE tables.leases SET owner = $2, epoch = epoch + 1,"
-            " expires_at = now() + make_interval(secs => $3)"
-            " WHERE shard = $1 AND (expires_at < now() OR owner = $2) RETURNING epoch",
-            shard,
-            owner,
-            ttl,
-        )
-        return epoch
+        async with self._fresh_on_loss():
+            epoch: int | None = await self.pool.fetchval(
+                "UPDATE tables.leases SET owner = $2, epoch = epoch + 1,"
+                " expires_at = now() + make_interval(secs => $3)"
+                " WHERE shard = $1 AND (expires_at < now() OR owner = $2) RETURNING epoch",
+                shard,
+                owner,
+                ttl,
+            )
+            return epoch
 
     async def renew(self, owner: str, epochs: dict[int, int], ttl: float) -> set[int]:
         """Extend the leases still ours at the same epoch; returns the shards kept."""
-        if not epochs:
-            return set()
-        rows = await self.pool.fetch(
-            "UPDATE tables.leases SET expires_at = now() + make_interval(secs => $2)"
-            " FROM unnest($3::int[], $4::bigint[]) AS mine(shard, epoch)"
-            " WHERE leases.shard = mine.shard AND leases.epoch = mine.epoch"
-            " AND leases.owner = $1 RETURNING leases.shard",
-            owner,
-            ttl,
-            list(epochs),
-            list(epochs.values()),
-        )
-        return {row["shard"] for row in rows}
+        async with self._fresh_on_loss():
+            if not epochs:
+                return set()
+            rows = await self.pool.fetch(
+                "UPDATE tables.leases SET expires_at = now() + make_interval(secs => $2)"
+                " FROM unnest($3::int[], $4::bigint[]) AS mine(shard, epoch)"
+                " WHERE leases.shard = mine.shard AND leases.epoch = mine.epoch"
+                " AND leases.owner = $1 RETURNING leases.shard",
+                owner,
+                ttl,
+                list(epochs),
+                list(epochs.values()),
+            )
+            return {row["shard"] for row in rows}
 
     async def release(self, owner: str, shard: int) -> None:
-        await self.pool.execute(
-            "UPDATE tables.leases SET expires_at = '-infinity' WHERE shard = $1 AND owner = $2",
-            shard,
-            owner,
-        )
+        async with self._fresh_on_loss():
+            await self.pool.execute(
+                "UPDATE tables.leases SET expires_at = '-infinity' WHERE shard = $1 AND owner = $2",
+                shard,
+                owner,
+            )
 
     async def heartbeat(self, worker_id: str, window: float) -> int:
         """Record that ``worker_id`` is alive; returns how many workers were seen in ``window``."""
-        async with self.pool.acquire() as conn:
+        async with self._fresh_on_loss(), self.pool.acquire() as conn:
             await conn.execute(
                 "INSERT INTO tables.workers (worker_id, seen_at) VALUES ($1, now())"
                 " ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()",
@@ -191,7 +206,7 @@ class TableStore:
             return count
 
     async def leave(self, worker_id: str) -> None:
-        async with self.pool.acquire() as conn:
+        async with self._fresh_on_loss(), self.pool.acquire() as conn:
             await conn.execute(
                 "UPDATE tables.leases SET expires_at = '-infinity' WHERE owner = $1", worker_id
             )
@@ -351,40 +366,41 @@ class TableStore:
         Raises ``Fenced`` if the lease moved on, ``DuplicateAction`` if the action id was
         logged before, ``SeatConflict`` if a player seated here holds another seat.
         """
-        posting = None if write.posting is None else write.posting(0)  # numbered by append()
-        try:
-            row = await self.pool.fetchrow(
-                "SELECT outbox_id, body FROM tables.append("
-                "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-                table_id,
-                shard,
-                owner,
-                epoch,
-                write.seq,
-                write.action_id,
-                write.events,
-                write.phase,
-                write.seats,
-                write.deadline,
-                write.snapshot,
-                posting,
-                [player_id for player_id, _ in write.seat_claims],
-                [seat for _, seat in write.seat_claims],
-                list(write.seat_releases),
-            )
-        except asyncpg.UniqueViolationError as error:
-            constraint = str(error.constraint_name)
-            if "action_id" in constraint:
-                raise DuplicateAction(write.action_id) from None
-            if constraint.startswith("seatings"):
-                raise SeatConflict(str(error.detail)) from None
-            raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
-        except asyncpg.PostgresError as error:
-            if error.sqlstate == FENCED:
-                raise Fenced(f"shard {shard} is no longer ours") from None
-            raise
-        assert row is not None
-        return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
+        async with self._fresh_on_loss():
+            posting = None if write.posting is None else write.posting(0)  # numbered by append()
+            try:
+                row = await self.pool.fetchrow(
+                    "SELECT outbox_id, body FROM tables.append("
+                    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                    table_id,
+                    shard,
+                    owner,
+                    epoch,
+                    write.seq,
+                    write.action_id,
+                    write.events,
+                    write.phase,
+                    write.seats,
+                    write.deadline,
+                    write.snapshot,
+                    posting,
+                    [player_id for player_id, _ in write.seat_claims],
+                    [seat for _, seat in write.seat_claims],
+                    list(write.seat_releases),
+                )
+            except asyncpg.UniqueViolationError as error:
+                constraint = str(error.constraint_name)
+                if "action_id" in constraint:
+                    raise DuplicateAction(write.action_id) from None
+                if constraint.startswith("seatings"):
+                    raise SeatConflict(str(error.detail)) from None
+                raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
+            except asyncpg.PostgresError as error:
+                if error.sqlstate == FENCED:
+                    raise Fenced(f"shard {shard} is no longer ours") from None
+                raise
+            assert row is not None
+            return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
 
     async def save_record(self, record: GameRecordRow) -> None:
         await self.pool.execute(
@@ -437,10 +453,11 @@ class TableStore:
         return [(record["id"], record["body"]) for record in records]
 
     async def sent(self, ids: Sequence[int]) -> None:
-        if ids:
-            await self.pool.execute(
-                "DELETE FROM tables.outbox WHERE id = ANY($1::bigint[])", list(ids)
-            )
+        async with self._fresh_on_loss():
+            if ids:
+                await self.pool.execute(
+                    "DELETE FROM tables.outbox WHERE id = ANY($1::bigint[])", list(ids)
+                )
 
 
 def _bot(record: asyncpg.Record) -> BotAccount:

@@ -60,6 +60,8 @@ from shared.games.lifecycle import (
     TakeSeat,
 )
 from shared.games.registry import AnyGame, game
+from shared.startup import described
+from shared.supervise import Backoff, retryable, supervise
 
 log = logging.getLogger("swick.table")
 
@@ -189,9 +191,12 @@ class TableWorker:
             async with asyncio.TaskGroup() as tasks:
                 tasks.create_task(self.bus.lost())  # crash-only: leases expire, others take over
                 tasks.create_task(self._leases(tasks))
-                tasks.create_task(self._relay_outbox())
-                tasks.create_task(self._publish_postings())
-                tasks.create_task(self._measure_queues())
+                # Postings a failed publication left in the outbox go out with the relay.
+                tasks.create_task(supervise("the outbox relay", self._relay_outbox, logger=log))
+                tasks.create_task(
+                    supervise("the postings publisher", self._publish_postings, logger=log)
+                )
+                tasks.create_task(supervise("the queue measurer", self._measure_queues, logger=log))
         finally:
             for shard in list(self.owned):
                 self._drop(shard)
@@ -203,31 +208,58 @@ class TableWorker:
         return [(start + k) % self.shards for k in range(self.shards)]
 
     async def _leases(self, tasks: asyncio.TaskGroup) -> None:
+        """Renew the leases every tick, through the database's passing trouble: while it is
+        away the worker is not ready, and once its leases may have expired it gives up its
+        shards (another worker may hold them now: fencing refuses our writes anyway)."""
+        backoff = Backoff()
+        renewed = self.clock()
         while True:
-            live = await self.store.heartbeat(self.worker_id, self.lease_ttl)
-            kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
-            for shard in set(self.owned) - kept:
-                log.warning("lost the lease of a shard", extra={"shard": shard})
-                self.metrics.shards_lost.inc()
-                self._drop(shard)
-            target = math.ceil(self.shards / max(live, 1))
-            if len(self.owned) < target:
-                for shard in self._preference():
-                    if len(self.owned) >= target:
-                        break
-                    if shard in self.owned:
-                        continue
-                    epoch = await self.store.acquire(shard, self.worker_id, self.lease_ttl)
-                    if epoch is not None:
-                        await self._take(shard, epoch, tasks)
-            elif len(self.owned) > target:
-                for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
-                    log.info("handing a shard over", extra={"shard": shard, "workers": live})
-                    await self._hand_over(shard)
-            self.ready.set()
-            self.metrics.shards.set(len(self.owned))
-            self.metrics.tables.set(len(self.tables))
-            await asyncio.sleep(self.tick)
+            try:
+                await self._lease_round(tasks)
+            except Exception as error:
+                if not retryable(error):
+                    log.exception("the lease loop failed; stopping")
+                    raise
+                self.ready.clear()
+                if self.owned and self.clock() - renewed >= self.lease_ttl:
+                    log.warning("the leases expired while the database was away")
+                    for shard in list(self.owned):
+                        self.metrics.shards_lost.inc()
+                        self._drop(shard)
+                pause = backoff.next()
+                log.warning(
+                    "could not renew the leases: %s; retrying in %.2f s", described(error), pause
+                )
+                await backoff.sleep(pause)
+            else:
+                renewed = self.clock()
+                backoff.reset()
+                await asyncio.sleep(self.tick)
+
+    async def _lease_round(self, tasks: asyncio.TaskGroup) -> None:
+        live = await self.store.heartbeat(self.worker_id, self.lease_ttl)
+        kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
+        for shard in set(self.owned) - kept:
+            log.warning("lost the lease of a shard", extra={"shard": shard})
+            self.metrics.shards_lost.inc()
+            self._drop(shard)
+        target = math.ceil(self.shards / max(live, 1))
+        if len(self.owned) < target:
+            for shard in self._preference():
+                if len(self.owned) >= target:
+                    break
+                if shard in self.owned:
+                    continue
+                epoch = await self.store.acquire(shard, self.worker_id, self.lease_ttl)
+                if epoch is not None:
+                    await self._take(shard, epoch, tasks)
+        elif len(self.owned) > target:
+            for shard in sorted(self.owned, reverse=True)[: len(self.owned) - target]:
+                log.info("handing a shard over", extra={"shard": shard, "workers": live})
+                await self._hand_over(shard)
+        self.ready.set()
+        self.metrics.shards.set(len(self.owned))
+        self.metrics.tables.set(len(self.tables))
 
     async def _measure_queues(self) -> None:
         """Apart from the leases: a broker slow to answer must not delay their renewal."""
@@ -243,11 +275,15 @@ class TableWorker:
         log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
         self.metrics.takeovers.inc()
         self.owned[shard] = epoch
-        for table_id in await self.store.live_tables(shard):
-            table = await self._load(table_id)
-            if table is not None:
-                self._arm(table)
-                await self._wake_bots(table, (), None)
+        try:
+            for table_id in await self.store.live_tables(shard):
+                table = await self._load(table_id)
+                if table is not None:
+                    self._arm(table)
+                    await self._wake_bots(table, (), None)
+        except BaseException:
+            self._drop(shard)  # never a shard held without its consumer: taken again later
+            raise
         self.consumers[shard] = tasks.create_task(self._consume(shard, epoch))
 
     def _drop(self, shard: int) -> None:
@@ -292,6 +328,23 @@ class TableWorker:
                     log.warning("fenced out of a shard", extra={"shard": shard})
                     self.metrics.shards_lost.inc()
                     self._drop(shard)  # closing the channel requeues the delivery
+                    return
+                except Exception as error:
+                    if not retryable(error):
+                        raise
+                    # The database failed us half way through a request (its write may or
+                    # may not have committed): give the shard up, with its tables' state in
+                    # memory; the lease loop takes it again and reloads them from the log,
+                    # and the request, requeued, is applied then (or found a duplicate).
+                    log.warning(
+                        "the database failed a request; retaking the shard: %s",
+                        described(error),
+                        extra={"shard": shard},
+                    )
+                    self.metrics.shards_lost.inc()
+                    self._drop(shard)
+                    with contextlib.suppress(Exception):
+                        await self.store.release(self.worker_id, shard)
                     return
                 finally:
                     self.busy.discard(shard)

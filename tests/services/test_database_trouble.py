@@ -8,6 +8,7 @@ connections for a moment (``ALLOW_CONNECTIONS false``)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -22,7 +23,10 @@ from shared.bus import RabbitBus
 from shared.messages import Leg, Posting
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import open_table
+from tests.services.play import act, open_table, play, seen_at_least
+from tests.services.test_failover import next_hand_from
+from tests.services.test_game_play import check_log
+from tests.services.test_ledger_service import ledger_agrees
 
 TABLES = 10
 POSTINGS_PER_TABLE = 30  # 300 in all
@@ -302,3 +306,25 @@ async def test_lobby_requests_succeed_while_the_gateways_connections_are_killed(
             stop.set()
     assert statuses and set(statuses) == {200}, sorted(set(statuses))
     await open_table(players[:1], seats=3)  # the lobby's table creation writes to it
+
+
+async def test_a_game_goes_on_while_the_table_workers_connections_are_killed(
+    cluster: Cluster, players: list[Player]
+) -> None:
+    """The workers' lease and append connections killed again and again during play: the game
+    goes on, its log has every command once with no gap, the ledger agrees with the table, and
+    no worker died of it."""
+    workers = cluster.running("table")
+    alice = players[0]
+    table = await open_table(players)
+    await act(alice, table, {"kind": "start_game"})
+    rng = random.Random(11)
+    async with server(cluster) as admin:
+        for _ in range(8):
+            seq = alice.views[table]["seq"]
+            await play(players, table, rng, seen_at_least(seq + 4), within=30)
+            assert await terminate(admin, cluster, "swick-table") >= 1
+    await play(players, table, rng, next_hand_from(2), within=30)
+    await check_log(cluster, table, alice.views[table]["seq"])
+    await ledger_agrees(cluster, table, players)
+    assert [worker.poll() for worker in workers] == [None] * len(workers)
