@@ -55,6 +55,7 @@ from shared.games.registry import game
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
+from shared.supervise import supervise
 
 log = logging.getLogger("swick.gateway")
 
@@ -194,6 +195,15 @@ def create_app(
             if task.done():  # it could not subscribe (say, the broker refused its user): say so
                 ready.cancel()
                 task.result()
+            # Subscribed: from now on a lost subscription is taken again (supervised), and any
+            # other failure of the hub ends the process (services/serve.py).
+            subscribed = [task]
+
+            async def hub_runs() -> None:
+                await (subscribed.pop() if subscribed else hub.run())
+
+            task = asyncio.create_task(supervise("the updates hub", hub_runs, logger=log))
+            app.state.background = [task]
             try:
                 yield
             finally:

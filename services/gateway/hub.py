@@ -86,19 +86,27 @@ class Hub:
         self.ready = asyncio.Event()
 
     async def run(self) -> None:
-        self.bus.on_reconnect(self._resync)
+        """Subscribe to the updates of the watched tables and hand them out; ready while
+        subscribed. Raises ``ConnectionError`` if the broker ends the subscription: run it
+        again (supervised) to subscribe afresh."""
+        if self._queue is None:
+            self.bus.on_reconnect(self._resync)
         self._queue = await self.bus.updates_queue()
         self._bound.clear()
-        for table_id in self.watchers:
+        for table_id in list(self.watchers):
             await self._queue.watch(table_id)
             self._bound.add(table_id)
         self.ready.set()
-        async with self._queue.messages() as deliveries:
-            async for delivery in deliveries:
-                try:
-                    self.dispatch(m.UPDATE.validate_json(delivery.body))
-                except ValidationError:
-                    log.warning("dropped an update that does not parse")
+        try:
+            async with self._queue.messages() as deliveries:
+                async for delivery in deliveries:
+                    try:
+                        self.dispatch(m.UPDATE.validate_json(delivery.body))
+                    except ValidationError:
+                        log.warning("dropped an update that does not parse")
+        finally:
+            self.ready.clear()
+        raise ConnectionError("the broker ended the subscription to the updates")
 
     def _resync(self) -> None:
         """After the broker connection came back, updates may have been missed: ask every
