@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 from collections.abc import Coroutine, Mapping
 from typing import Any
 
@@ -31,6 +32,10 @@ def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> 
     configure_logging()
     settings = Settings.from_env()
     port = port or PORTS[service]
+    refusal = settings.refusal(service, host)
+    if refusal is not None:
+        sys.stderr.write(refusal + "\n")
+        return 2
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
@@ -85,7 +90,7 @@ async def run_table(
     store = TableStore(pool)
     await store.migrate(settings.shards)
     bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
-    wallets = LedgerWallets(settings.ledger_url)
+    wallets = LedgerWallets(settings.ledger_url, settings.ledger_token)
     worker = TableWorker(bus, store, wallets)
 
     async def ready() -> bool:

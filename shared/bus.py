@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol, cast
+from urllib.parse import unquote, urlparse
 
 import aio_pika
 from aio_pika.abc import (
@@ -74,12 +75,21 @@ class Topology:
     def bot_queue(self, bot: str) -> str:
         return f"{self.namespace}.bots.{bot}"
 
+    def user(self, role: str) -> str:
+        """The broker user of a service role (gateway, table, ledger)."""
+        return f"{self.namespace}-{role}"
+
 
 class Delivery(Protocol):
     """One message taken from a queue; acknowledge it once handled."""
 
     @property
     def body(self) -> bytes: ...
+
+    @property
+    def user_id(self) -> str | None:
+        """The publisher's user as the broker validated it (``None`` if it named none)."""
+        ...
 
     async def ack(self) -> None: ...
 
@@ -144,6 +154,7 @@ class RabbitBus:
         self.connection = connection
         self.topology = topology
         self.patience = patience  # how long a request waits for a lost connection to return
+        self.user = "guest"  # the broker user this connection logged in as
         self._publisher: AbstractChannel | None = None
         self._requests: AbstractExchange | None = None
         self._updates: AbstractExchange | None = None
@@ -167,6 +178,7 @@ class RabbitBus:
         connect = aio_pika.connect_robust if robust else aio_pika.connect
         connection = await connect(url, heartbeat=heartbeat)
         bus = cls(connection, topology or Topology(), patience=RECONNECT_PATIENCE if robust else 0)
+        bus.user = unquote(urlparse(url).username or "guest")
         await bus._declare()
         return bus
 
@@ -262,7 +274,10 @@ class RabbitBus:
         if channel is None:
             raise RuntimeError("the bus is not connected")
         await channel.default_exchange.publish(
-            aio_pika.Message(body, delivery_mode=PERSISTENT, content_type="application/json"),
+            # The broker checks user_id against this connection's user: the ledger trusts it.
+            aio_pika.Message(
+                body, delivery_mode=PERSISTENT, content_type="application/json", user_id=self.user
+            ),
             routing_key=self.topology.postings,
             mandatory=True,
         )

@@ -41,6 +41,7 @@ class MemoryDelivery:
         self._body = body
         self._queue = queue
         self._pending = pending
+        self.user_id: str | None = None  # no broker: nobody outside this process publishes
         pending[id(self)] = self
 
     @property

@@ -33,10 +33,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 
-from services.gateway import admin
+from services.gateway import admin, signups
 from services.gateway import protocol as p
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Identity, Tokens
+from services.gateway.identity import Identity, Tokens, check_name
 from services.gateway.limits import TokenBucket
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
@@ -188,7 +188,14 @@ def create_app(
         return gw
 
     @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
-    async def new_player(body: NewPlayer) -> PlayerOut:
+    async def new_player(body: NewPlayer, request: Request) -> PlayerOut:
+        """A new player (a starting grant when they first sit): a few per address and period,
+        429 beyond."""
+        try:
+            check_name(body.name)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        await signups.admit(request)
         try:
             identity, token = gateway_of(app).tokens.issue(body.name)
         except ValueError as error:
@@ -282,7 +289,11 @@ def create_app(
 async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
     """A read-only question to the ledger service, answered as the ledger answers it."""
     try:
-        async with httpx.AsyncClient(base_url=gw.settings.ledger_url, timeout=5.0) as http:
+        async with httpx.AsyncClient(
+            base_url=gw.settings.ledger_url,
+            timeout=5.0,
+            headers={"Authorization": f"Bearer {gw.settings.ledger_read_token}"},
+        ) as http:
             reply = await http.get(path, params=params)
     except httpx.TransportError:
         raise HTTPException(503, "The ledger is not answering: try again soon") from None

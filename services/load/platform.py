@@ -55,9 +55,17 @@ async def fresh_database(dsn: str, label: str = "test") -> AsyncIterator[str]:
 
 @asynccontextmanager
 async def isolated(
-    amqp_url: str, database_url: str, *, shards: int = 8, bot_think_ms: int = 50, label: str = "run"
+    amqp_url: str,
+    database_url: str,
+    *,
+    shards: int = 8,
+    bot_think_ms: int = 50,
+    label: str = "run",
+    grants_per_address: int = 1_000_000,
 ) -> AsyncIterator[Settings]:
-    """Settings for a fresh database and bus namespace, removed again afterwards."""
+    """Settings for a fresh database and bus namespace (with ledger credentials of their own),
+    removed again afterwards. Sign-ups are limited per address only as ``grants_per_address``
+    says: a load test signs everyone up from one address."""
     async with fresh_database(database_url, label) as dsn:
         settings = Settings(
             amqp_url=amqp_url,
@@ -68,6 +76,9 @@ async def isolated(
             ledger_url=f"http://127.0.0.1:{free_port()}",
             bot_think_ms=bot_think_ms,
             admin_token=secrets.token_hex(8),
+            ledger_token=secrets.token_hex(16),
+            ledger_read_token=secrets.token_hex(16),
+            grants_per_address=grants_per_address,
         )
         try:
             yield settings
@@ -140,6 +151,11 @@ class Platform:
             "SWICK_LEDGER_URL": s.ledger_url,
             "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
             "SWICK_ADMIN_TOKEN": s.admin_token,
+            "SWICK_LEDGER_TOKEN": s.ledger_token,
+            "SWICK_LEDGER_READ_TOKEN": s.ledger_read_token,
+            "SWICK_POSTINGS_USER": s.postings_user,
+            "SWICK_GRANTS_PER_ADDRESS": str(s.grants_per_address),
+            "SWICK_GRANT_PERIOD_HOURS": str(s.grant_period_hours),
             "PYTHONUNBUFFERED": "1",
         }
 

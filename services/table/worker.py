@@ -371,7 +371,7 @@ class TableWorker:
             ):
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
             bot = bot_player(table.row.table_id, seat, level)
-            return AddBot(seat, bot, await self._stack(bot))
+            return AddBot(seat, bot, await self._stack(bot, table.row.table_id))
         if kind in ("take_seat", "set_connected", "timeout"):
             raise Refused("not_allowed", "Only the table itself can do that")
         try:
@@ -379,10 +379,11 @@ class TableWorker:
         except IllegalCommand as error:
             raise Refused(error.code, error.message) from None
 
-    async def _stack(self, player: Player) -> int:
-        """The chips ``player`` sits down with: their whole balance."""
+    async def _stack(self, player: Player, table_id: str) -> int:
+        """The chips ``player`` sits down with at ``table_id``: their whole balance."""
         try:
-            return await self.wallets.seat(player, await self.store.departure(player.id))
+            departure = await self.store.departure(player.id)
+            return await self.wallets.seat(player, departure, table_id)
         except WalletUnavailable as error:
             raise Refused("cashier", str(error)) from None
 
@@ -424,7 +425,7 @@ class TableWorker:
         if g.players(table.state)[0] is None:
             host = Player(request.host_id, request.host_name)
             try:
-                stack = await self._stack(host)
+                stack = await self._stack(host, table.row.table_id)
             except Refused as refusal:
                 await self._refuse(request, refusal.code, refusal.message)
                 return
@@ -435,7 +436,7 @@ class TableWorker:
         for seat, level in sorted(request.bots.items()):
             if g.players(table.state)[seat] is None:
                 bot = bot_player(table.row.table_id, seat, level)
-                action = AddBot(seat, bot, await self._stack(bot))
+                action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
                 await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
         if request.start and g.phase(table.state) == "lobby":
             await self._apply(table, 0, StartGame(new_seed().hex()), f"{rid}:start", 0, None)
@@ -451,7 +452,7 @@ class TableWorker:
             if seat is None:
                 raise Refused("table_full", "Every seat at this table is taken")
         player = Player(request.player_id, request.name)
-        action = TakeSeat(seat, player, await self._stack(player))
+        action = TakeSeat(seat, player, await self._stack(player, table.row.table_id))
         await self._apply(table, None, action, request.request_id, 0, request)
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
