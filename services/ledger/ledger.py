@@ -38,6 +38,7 @@ from services.ledger.rules import (
     grant_posting,
     house_report,
     kind_of,
+    players_of,
     problems_report,
     reconciliation_report,
     settle,
@@ -246,7 +247,7 @@ class Ledger:
                 "SELECT player_id FROM ledger.seats WHERE table_id = $1"
                 " AND player_id = ANY($2::text[])",
                 posting.table_id,
-                list(posting.stacks),
+                list(players_of(posting)),
             )
             check_seated(posting, (row["player_id"] for row in seated))
             taken = await conn.fetchval(

@@ -33,6 +33,7 @@ from services.ledger.rules import (
     grant_posting,
     house_report,
     kind_of,
+    players_of,
     problems_report,
     reconciliation_report,
     settle,
@@ -238,7 +239,7 @@ class SqliteLedger:
                 seated = await conn.execute_fetchall(
                     "SELECT player_id FROM ledger_seats WHERE table_id = ?"
                     " AND player_id IN (SELECT value FROM json_each(?))",
-                    (table_id, json.dumps(list(posting.stacks))),
+                    (table_id, json.dumps(list(players_of(posting)))),
                 )
                 check_seated(posting, (str(row["player_id"]) for row in seated))
                 taken = await first(

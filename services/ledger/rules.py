@@ -73,12 +73,23 @@ def digest(posting: Posting) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def players_of(posting: Posting) -> set[str]:
+    """Every player a posting names: whose wallet it moves, whose stack, name or bot it gives."""
+    moved = {
+        name.removeprefix("wallet:")
+        for leg in posting.legs
+        for name in (leg.debit, leg.credit)
+        if name.startswith("wallet:")
+    }
+    return moved | set(posting.stacks) | set(posting.names) | set(posting.bots)
+
+
 def check_table_posting(posting: Posting) -> None:
     """What a table's posting must be, whatever the books hold. Raises ``Rejected`` unless:
     it names its table and its id is the table's (``<table>:<n>``); its numbers are in bounds;
     it has 1 to ``MAX_LEGS`` legs, each moving 1 to ``MAX_AMOUNT`` cents under a plain code,
-    only between the table's own pot and carry and the wallets of players its ``stacks``
-    list (never the bank or the house); and its ``names`` and ``bots`` are among those players.
+    only between the table's own pot and carry and players' wallets (never the bank or the
+    house); it names at most ``MAX_PLAYERS`` players; its stacks are in bounds.
     """
     table = posting.table_id
     if not table or len(table) > MAX_ID:
@@ -89,13 +100,11 @@ def check_table_posting(posting: Posting) -> None:
         raise Rejected("a posting or hand number out of bounds")
     if not 1 <= len(posting.legs) <= MAX_LEGS:
         raise Rejected(f"a posting moves 1 to {MAX_LEGS} legs, not {len(posting.legs)}")
-    players = set(posting.stacks)
-    if len(players) > MAX_PLAYERS or any(len(pid) > MAX_ID for pid in players):
-        raise Rejected("too many players, or an id too long")
+    players = players_of(posting)
+    if len(players) > MAX_PLAYERS or any(not 0 < len(pid) <= MAX_ID for pid in players):
+        raise Rejected("too many players, or an id empty or too long")
     if any(not -MAX_STACK <= stack <= MAX_STACK for stack in posting.stacks.values()):
         raise Rejected("a stack out of bounds")
-    if not set(posting.names) <= players or not set(posting.bots) <= players:
-        raise Rejected("a posting names players it does not list in its stacks")
     if any(len(name) > 64 for name in posting.names.values()):
         raise Rejected("a name longer than 64 characters")
     own = {f"pot:{table}", f"carry:{table}"} | {wallet(pid) for pid in players}
@@ -110,9 +119,9 @@ def check_table_posting(posting: Posting) -> None:
 
 
 def check_seated(posting: Posting, seated: Iterable[str]) -> None:
-    """Raises ``Rejected`` unless every player the posting lists was seated at its table
-    (``seated``: the players the ledger seated there)."""
-    strangers = sorted(set(posting.stacks) - set(seated))
+    """Raises ``Rejected`` unless every player the posting names (``players_of``) was seated at
+    its table (``seated``: the players the ledger seated there)."""
+    strangers = sorted(players_of(posting) - set(seated))
     if strangers:
         raise Rejected(f"{', '.join(strangers)} never sat at table {posting.table_id}")
 
