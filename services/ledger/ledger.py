@@ -535,8 +535,9 @@ class Ledger:
             conflicts = await conn.fetchval("SELECT count(*) FROM ledger.conflicts")
             blocked = await conn.fetch(
                 "SELECT DISTINCT d.table_id FROM ledger.dead_postings d"
-                " JOIN ledger.table_progress p ON p.table_id = d.table_id"
-                " WHERE d.posting_no = p.posting_no + 1 ORDER BY d.table_id LIMIT 100"
+                " LEFT JOIN ledger.table_progress p ON p.table_id = d.table_id"
+                " WHERE d.table_id <> '' AND d.posting_no = coalesce(p.posting_no, 0) + 1"
+                " ORDER BY d.table_id LIMIT 100"
             )
         assert totals is not None
         health = Health(

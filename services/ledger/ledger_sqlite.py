@@ -556,8 +556,9 @@ class SqliteLedger:
             conflicts = await first(conn, "SELECT count(*) AS n FROM ledger_conflicts")
             blocked = await conn.execute_fetchall(
                 "SELECT DISTINCT d.table_id FROM ledger_dead_postings d"
-                " JOIN ledger_table_progress p ON p.table_id = d.table_id"
-                " WHERE d.posting_no = p.posting_no + 1 ORDER BY d.table_id LIMIT 100"
+                " LEFT JOIN ledger_table_progress p ON p.table_id = d.table_id"
+                " WHERE d.table_id <> '' AND d.posting_no = coalesce(p.posting_no, 0) + 1"
+                " ORDER BY d.table_id LIMIT 100"
             )
         assert totals is not None and drift is not None and mismatches is not None
         assert issued is not None and dead is not None and conflicts is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ from services.load.platform import free_port
 from tests.services.client import Player
 from tests.services.play import act, watch_when_created
 
+READ_TOKEN = secrets.token_hex(16)
+
 
 @pytest.fixture
 def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
@@ -24,6 +27,7 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
     env = {
         **os.environ,
         "SWICK_LEDGER_URL": f"http://127.0.0.1:{ledger_port}",
+        "SWICK_LEDGER_READ_TOKEN": READ_TOKEN,
         "SWICK_BOT_THINK_MS": "20",
         "PYTHONUNBUFFERED": "1",
     }
@@ -95,7 +99,8 @@ async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
         answer = await act(player, table, ready[0] if ready else options[-1])
         assert answer["type"] in ("ack", "reject")
     view = player.views[table]
-    async with httpx.AsyncClient(base_url=ledger) as http:
+    auth = {"Authorization": f"Bearer {READ_TOKEN}"}
+    async with httpx.AsyncClient(base_url=ledger, headers=auth) as http:
         for _ in range(100):
             health = (await http.get("/health")).json()
             balance = (await http.get(f"/players/{player.id}/balance")).json()

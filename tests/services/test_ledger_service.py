@@ -36,7 +36,9 @@ async def ledger_agrees(
     finally:
         await conn.close()
     deadline = time.monotonic() + within
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
         while True:
             report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
             if report["postings_applied"] >= postings:
@@ -60,7 +62,9 @@ async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[
     await act(players[0], table, {"kind": "start_game"})
     await play(players, table, random.Random(21), between_hands_after(4))  # type: ignore[arg-type]
     await ledger_agrees(cluster, table, players)
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
         history = (
             await ledger.get(f"/players/{players[0].id}/transfers", params={"limit": 5})
         ).json()
@@ -101,16 +105,18 @@ async def double_every_posting(cluster: Cluster) -> int:
     async with connection:
         channel = await connection.channel()
         queue = await channel.get_queue(cluster.settings.topology.postings)
-        bodies = []
+        taken = []
         while (message := await queue.get(no_ack=True, fail=False)) is not None:
-            bodies.append(message.body)
-        for body in bodies:
+            taken.append((message.body, message.user_id))
+        for body, user in taken:  # as their publisher (the broker checks it is ours)
             for _ in range(2):
                 await channel.default_exchange.publish(
-                    aio_pika.Message(body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT),
+                    aio_pika.Message(
+                        body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT, user_id=user
+                    ),
                     routing_key=cluster.settings.topology.postings,
                 )
-    return len(bodies)
+    return len(taken)
 
 
 async def test_sitting_down_again_waits_for_the_last_tables_postings(
@@ -142,11 +148,15 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     joined = await bob.request({"type": "join", "table": elsewhere}, within=20)
     assert joined["type"] == "ack", joined
     view = await bob.until(elsewhere, lambda v: v["seat"] is not None)
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as http:
         balance = (await http.get(f"/players/{bob.id}/balance")).json()["balance"]
     assert view["seats"][view["seat"]]["stack"] == balance
     await ledger_agrees(cluster, table, [alice])
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth(write=True)
+    ) as http:
         ahead = {"name": "Bob", "after": {"table_id": table, "posting_no": 10**6}}
         pending = await http.post(f"/wallets/{bob.id}/seat", json=ahead)
         assert pending.status_code == 409  # postings not applied yet: no balance to sit with
