@@ -44,6 +44,11 @@ COMMAND_TO_VIEW = Histogram(
 )
 POSTINGS = Counter("swick_ledger_postings", "Postings handled by the ledger", ["outcome"])
 INVARIANTS_OK = Gauge("swick_ledger_invariants_ok", "1 while the ledger's invariants hold")
+SET_ASIDE = Gauge(
+    "swick_ledger_set_aside",
+    "Ledger: dead-lettered postings, conflicting duplicates and tables blocked behind a dead letter",
+    ["kind"],
+)
 BOT_TURNS = Counter("swick_bot_turns", "Turns played by this bots service", ["bot"])
 
 

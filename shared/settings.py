@@ -38,6 +38,12 @@ def loopback(host: str) -> bool:
         return False
 
 
+def _looks_made_up(value: str) -> bool:
+    """A value the deploy files ship as a placeholder ("change me", "REPLACE-ME")."""
+    lowered = value.lower()
+    return "change-me" in lowered or "replace-me" in lowered
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     amqp_url: str = DEFAULT_URL
@@ -91,7 +97,7 @@ class Settings:
             return None
         for name in needs:
             value, placeholder = values[name]
-            if not value or value == placeholder:
+            if not value or value == placeholder or _looks_made_up(value):
                 return f"refusing to start {service} on {host}: set {name} to a secret of its own"
         return None
 

@@ -75,10 +75,14 @@ async def consume(bus: Bus, ledger: LedgerStorage, trusted: str | None) -> None:
 
 
 async def watch(bus: Bus, ledger: LedgerStorage, every: float = 15.0) -> None:
-    """Keep the invariants gauge and the postings queue depth current for the metrics."""
+    """Keep the invariants and set-aside gauges and the postings queue depth current."""
     while True:
         with contextlib.suppress(Exception):
-            metrics.INVARIANTS_OK.set(1 if (await ledger.check()).ok else 0)
+            health = await ledger.check()
+            metrics.INVARIANTS_OK.set(1 if health.ok else 0)
+            metrics.SET_ASIDE.labels("dead_letters").set(health.dead_letters)
+            metrics.SET_ASIDE.labels("conflicts").set(health.conflicts)
+            metrics.SET_ASIDE.labels("blocked_tables").set(len(health.blocked_tables))
             queue = bus.topology.postings
             metrics.QUEUE_DEPTH.labels(queue).set(await bus.depth(queue))
         await asyncio.sleep(every)
