@@ -46,7 +46,7 @@ POSTINGS = Counter("swick_ledger_postings", "Postings handled by the ledger", ["
 INVARIANTS_OK = Gauge("swick_ledger_invariants_ok", "1 while the ledger's invariants hold")
 SET_ASIDE = Gauge(
     "swick_ledger_set_aside",
-    "Ledger: dead-lettered postings, conflicting duplicates and tables blocked behind a dead letter",
+    "Ledger: dead-lettered postings, conflicting duplicates, tables blocked by a dead letter",
     ["kind"],
 )
 BOT_TURNS = Counter("swick_bot_turns", "Turns played by this bots service", ["bot"])
