@@ -72,9 +72,10 @@ class LedgerStorage(Protocol):
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
         """The wallet's balance, opening it the first time with the starting grant (a posting
-        ``grant:<player>`` from the bank, code 'grant'; none if the grant is 0). A ``name``
-        records (or renames) the player; ``bot`` counts only when the player is new. Opened
-        once, however many calls race."""
+        ``grant:<player>`` from the bank, code 'grant'; none if the grant is 0, or for a
+        ``bot``: bots are staked by the house when seated). A ``name`` records (or renames) the
+        player; ``bot`` counts only when the player is new. Opened once, however many calls
+        race. Only the ledger's service credential reaches this (through ``seat``)."""
 
     async def seat(
         self,
