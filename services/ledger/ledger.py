@@ -243,22 +243,26 @@ class Ledger:
                     body,
                 )
                 return "waiting", await conn.fetchval(next_waiting, posting.table_id, done + 1)
-            seated = await conn.fetch(
-                "SELECT player_id FROM ledger.seats WHERE table_id = $1"
-                " AND player_id = ANY($2::text[])",
+            # Who of its players sat here, and whether its id was used: one round trip.
+            known = await conn.fetchrow(
+                "SELECT ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
+                "  AND player_id = ANY($2::text[])) AS seated,"
+                " (SELECT posting_no FROM ledger.postings WHERE id = $3) AS taken",
                 posting.table_id,
                 list(players_of(posting)),
+                posting.id,
             )
-            check_seated(posting, (row["player_id"] for row in seated))
-            taken = await conn.fetchval(
-                "SELECT posting_no FROM ledger.postings WHERE id = $1", posting.id
-            )
-            if taken is not None:
-                raise Rejected(f"posting id {posting.id} was already applied as number {taken}")
+            assert known is not None
+            check_seated(posting, known["seated"])
+            if known["taken"] is not None:
+                raise Rejected(f"posting id {posting.id} was applied as number {known['taken']}")
             return "applied", await self._write(conn, posting, fingerprint)
 
         try:
-            return await _transaction(self.pool, work)
+            try:
+                return await _transaction(self.pool, work)
+            except asyncpg.UniqueViolationError as error:  # its id, taken at the same moment
+                raise Rejected(f"posting id {posting.id} is taken: {error}") from None
         except Rejected as error:
             await self._dead_letter(posting, str(error))
             async with self.pool.acquire() as conn, conn.transaction():
