@@ -378,6 +378,52 @@ async def test_postings_that_break_a_rule_are_set_aside_whole(books: Books) -> N
     assert health.ok
 
 
+async def test_a_conflicting_body_is_recorded_and_never_applied(ledger: LedgerStorage) -> None:
+    """Two bodies wait for number 2: the first valid one applies, the other is a conflict (as
+    is another body for an applied number), and one that breaks a rule is dead-lettered
+    without taking the number."""
+    table, ann, stranger = uid("rival"), uid("ann"), uid("stranger")
+    await sit(ledger, table, ann)
+    pot = f"pot:{table}"
+    before = await ledger.check()
+    invalid = posting(table, 2, [leg(wallet(stranger), pot, 500, "ante")])
+    real = posting(table, 2, [leg(pot, wallet(ann), 10, "trick_payout")])
+    rival = posting(table, 2, [leg(pot, wallet(ann), 5, "trick_payout")])
+    assert [await ledger.apply(p) for p in (invalid, real, rival)] == ["waiting"] * 3
+    first = posting(table, 1, [leg(wallet(ann), pot, 10, "ante")])
+    assert await ledger.apply(first) == "applied"  # then 2: invalid set aside, real applied
+    assert await ledger.balance(ann) == GRANT
+    assert (await ledger.reconciliation(table))["postings_applied"] == 2
+    assert await ledger.apply(rival) == "conflict"
+    assert await ledger.apply(real) == "duplicate"
+    other = posting(table, 1, [leg(wallet(ann), pot, 999, "ante")])
+    assert await ledger.apply(other) == "conflict"
+    assert await ledger.apply(other) == "conflict"  # recorded once, counted twice
+    assert await ledger.balance(ann) == GRANT
+    health = await ledger.check()
+    assert health.dead_letters == before.dead_letters + 1
+    assert health.conflicts == before.conflicts + 2
+    mine = [c for c in (await ledger.problems(1000))["conflicts"] if c["table_id"] == table]
+    assert sorted((c["posting_no"], c["times"]) for c in mine) == [(1, 2), (2, 2)]
+    assert all(c["digest"] != c["applied_digest"] for c in mine)
+    await assert_books_balance(ledger)
+
+
+async def test_bots_are_staked_by_the_house(ledger: LedgerStorage) -> None:
+    table, bot = uid("bots"), f"bot:{uid('t')}:1"
+    before = await ledger.house()
+    assert await ledger.seat(bot, "Easy bot", True, None, table) == GRANT
+    assert await ledger.seat(bot, "Easy bot", True, None, table) == GRANT  # staked once
+    await ledger.apply(posting(table, 1, [leg(wallet(bot), f"pot:{table}", 40, "ante")]))
+    after = await ledger.house()
+    assert after["staked"] - before["staked"] == GRANT
+    assert after["balance"] - before["balance"] == -GRANT
+    assert after["held_by_bots"] - before["held_by_bots"] == GRANT - 40
+    assert after["result"] == after["balance"] + after["held_by_bots"]
+    assert (await ledger.check()).issued_outside_grants == 0
+    await assert_books_balance(ledger)
+
+
 # Reading.
 
 

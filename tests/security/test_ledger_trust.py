@@ -255,26 +255,6 @@ async def test_a_conflicting_duplicate_is_loud_and_never_applied(
     assert conflict["posting_no"] == 1 and conflict["digest"] != conflict["applied_digest"]
 
 
-async def test_a_second_body_waiting_for_a_number_never_takes_the_real_ones_place(
-    books: Ledger,
-) -> None:
-    """Two bodies wait for number 2: the first valid one applies, the other is a conflict, and
-    one that breaks a rule is dead-lettered without taking the number."""
-    table, ann, stranger = uid("t"), uid("ann"), uid("stranger")
-    await sit(books, table, ann)
-    pot = f"pot:{table}"
-    invalid = posting(table, 2, [leg(wallet(stranger), pot, 500, "ante")])
-    real = posting(table, 2, [leg(pot, wallet(ann), 10, "trick_payout")])
-    rival = posting(table, 2, [leg(pot, wallet(ann), 5, "trick_payout")])
-    assert [await books.apply(p) for p in (invalid, real, rival)] == ["waiting"] * 3
-    assert await books.apply(posting(table, 1, [leg(wallet(ann), pot, 10, "ante")])) == "applied"
-    assert (await progress(books, table), await books.balance(ann)) == (2, GRANT)
-    health = await books.check()
-    assert (health.ok, health.dead_letters, health.conflicts) == (True, 1, 1)
-    assert await books.apply(rival) == "conflict"
-    assert await books.apply(real) == "duplicate"
-
-
 # The ledger's HTTP API.
 
 
@@ -432,3 +412,9 @@ async def test_quick_play_bots_come_from_the_house(cluster: Platform) -> None:
         assert health["ok"] and health["issued_outside_grants"] == 0
         history = (await http.get(f"/players/{bot}/transfers")).json()["transfers"]
         assert [t["code"] for t in history][-1] == "stake"
+    admin = {"Authorization": f"Bearer {s.admin_token}"}
+    async with httpx.AsyncClient(base_url=cluster.base, headers=admin) as http:
+        status = (await http.get("/admin/status")).json()
+    assert status["house"]["staked"] >= 2 * s.starting_grant
+    assert set(status["ledger_problems"]) == {"dead_letters", "conflicts"}
+    assert {"dead_letters", "conflicts", "blocked_tables"} <= set(status["ledger"])
