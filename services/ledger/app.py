@@ -3,7 +3,8 @@
 It takes postings only from the tables' broker user, and answers only holders of a service
 credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets) and
 ``SWICK_LEDGER_READ_TOKEN`` (gateways: balances, transfers, the leaderboard, the operator's
-view). The probes (``/health``, ``/livez``, ``/readyz``) stay open and name no player.
+view). The probes (``/health``, ``/healthz``, ``/readyz``, ``/metrics``) stay open and name
+no player.
 """
 
 from __future__ import annotations

@@ -199,7 +199,9 @@ class Ledger:
             await self._dead_letter(posting, str(error))
             return "rejected"
         outcome, following = await self._apply_one(posting)
-        while following is not None:
+        seen: set[str] = set()
+        while following is not None and following not in seen:  # each waiting posting once
+            seen.add(following)
             _, following = await self._apply_one(Posting.model_validate_json(following))
         return outcome
 
@@ -268,10 +270,11 @@ class Ledger:
             async with self.pool.acquire() as conn, conn.transaction():
                 await conn.execute(
                     "DELETE FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
-                    " AND digest = $3",
+                    " AND (digest = $3 OR body = $4::text::jsonb)",
                     posting.table_id,
                     posting.posting_no,
                     fingerprint,
+                    body,
                 )
                 done = await conn.fetchval(
                     "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1",

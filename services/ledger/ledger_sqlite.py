@@ -179,7 +179,9 @@ class SqliteLedger:
             await self._dead_letter(posting, str(error))
             return "rejected"
         outcome, following = await self._apply_one(posting)
-        while following is not None:
+        seen: set[str] = set()
+        while following is not None and following not in seen:  # each waiting posting once
+            seen.add(following)
             _, following = await self._apply_one(Posting.model_validate_json(following))
         return outcome
 
@@ -256,10 +258,11 @@ class SqliteLedger:
                 await run(
                     conn,
                     "DELETE FROM ledger_waiting WHERE table_id = ? AND posting_no = ?"
-                    " AND digest = ?",
+                    " AND (digest = ? OR body = ?)",
                     table_id,
                     posting.posting_no,
                     fingerprint,
+                    body,
                 )
                 following = await self._next_waiting(
                     conn, table_id, await self._progress(conn, table_id) + 1
