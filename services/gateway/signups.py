@@ -3,9 +3,9 @@ grant, so sign-ups are limited per address and period (docs/chips.md).
 
 The count lives in the database every gateway process shares (PostgreSQL, or the embedded
 SQLite file), so adding gateways does not multiply the limit. The address is the socket's peer
-as the server reports it: behind a reverse proxy, run uvicorn with ``--proxy-headers`` and
-``--forwarded-allow-ips`` set to the proxy's address only, so that only its
-``X-Forwarded-For`` is believed.
+as the server reports it: behind a reverse proxy, set ``FORWARDED_ALLOW_IPS`` (uvicorn's
+forwarded-allow-ips) to the proxy's address, so that its ``X-Forwarded-For``, and only its,
+is believed.
 """
 
 from __future__ import annotations
