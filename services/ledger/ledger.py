@@ -43,6 +43,7 @@ from services.ledger.rules import (
     reconciliation_report,
     settle,
     stake_posting,
+    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -305,18 +306,18 @@ class Ledger:
 
     async def _dead_letter(self, posting: Posting, reason: str) -> None:
         """Set aside a posting that breaks a rule, with its reason (once by its body)."""
-        log.error("dead-lettered posting %s: %s", posting.id[:200], reason)
+        log.error("dead-lettered posting %r: %s", posting.id[:200], reason)
         await self.pool.execute(
             "INSERT INTO ledger.dead_postings (digest, posting_id, table_id, posting_no, body,"
             " reason) VALUES ($1, $2, $3, $4, $5::text::jsonb, $6)"
             " ON CONFLICT (digest) DO UPDATE SET times = ledger.dead_postings.times + 1,"
             " last_at = now()",
             digest(posting),
-            posting.id[:400],
-            posting.table_id[:400],
+            storable(posting.id[:400]),
+            storable(posting.table_id[:400]),
             min(max(posting.posting_no, -(2**63)), 2**63 - 1),
-            posting.model_dump_json(),
-            reason,
+            storable(posting.model_dump_json()),
+            storable(reason),
         )
 
     async def _lock_accounts(self, conn: Conn, names: list[str]) -> dict[str, int]:

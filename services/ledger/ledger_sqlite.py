@@ -38,6 +38,7 @@ from services.ledger.rules import (
     reconciliation_report,
     settle,
     stake_posting,
+    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -296,7 +297,7 @@ class SqliteLedger:
 
     async def _dead_letter(self, posting: Posting, reason: str) -> None:
         """Set aside a posting that breaks a rule, with its reason (once by its body)."""
-        log.error("dead-lettered posting %s: %s", posting.id[:200], reason)
+        log.error("dead-lettered posting %r: %s", posting.id[:200], reason)
         async with self.db.write() as conn:
             await run(
                 conn,
@@ -304,11 +305,11 @@ class SqliteLedger:
                 " body, reason, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)"
                 " ON CONFLICT (digest) DO UPDATE SET times = times + 1, last_at = ?7",
                 digest(posting),
-                posting.id[:400],
-                posting.table_id[:400],
+                storable(posting.id[:400]),
+                storable(posting.table_id[:400]),
                 min(max(posting.posting_no, -(2**63)), 2**63 - 1),
-                posting.model_dump_json(),
-                reason,
+                storable(posting.model_dump_json()),
+                storable(reason),
                 self.db.now(),
             )
 

@@ -27,7 +27,8 @@ NEVER_NEGATIVE = frozenset({"pot", "carry"})
 MAX_AMOUNT = 10**9  # cents a single leg may move
 MAX_LEGS = 64  # a Swick command moves at most 6 antes, a carry, 6 payouts and 6 penalties
 MAX_PLAYERS = 16  # players one posting may name
-MAX_NUMBER = 10**15  # posting and hand numbers (far below PostgreSQL's bigint)
+MAX_NUMBER = 10**15  # posting numbers (far below PostgreSQL's bigint)
+MAX_HAND = 2**31 - 1  # hand numbers (PostgreSQL's integer)
 MAX_STACK = 10**12  # a stack the table reports, either way of zero
 MAX_ID = 200  # characters of a table, posting or player id
 CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
@@ -96,8 +97,10 @@ def check_table_posting(posting: Posting) -> None:
         raise Rejected("a posting names its table")
     if not posting.id.startswith(f"{table}:") or len(posting.id) > 2 * MAX_ID:
         raise Rejected(f"posting id {posting.id[:MAX_ID]!r} is not one of table {table}")
-    if not 1 <= posting.posting_no <= MAX_NUMBER or not 0 <= posting.hand_no <= MAX_NUMBER:
+    if not 1 <= posting.posting_no <= MAX_NUMBER or not 0 <= posting.hand_no <= MAX_HAND:
         raise Rejected("a posting or hand number out of bounds")
+    if "\\u0000" in posting.model_dump_json():
+        raise Rejected("a posting with a NUL character")  # no database stores one in text
     if not 1 <= len(posting.legs) <= MAX_LEGS:
         raise Rejected(f"a posting moves 1 to {MAX_LEGS} legs, not {len(posting.legs)}")
     players = players_of(posting)
@@ -247,3 +250,8 @@ def house_report(staked: int, balance: int, held_by_bots: int) -> dict[str, int]
         "held_by_bots": int(held_by_bots),
         "result": int(balance) + int(held_by_bots),
     }
+
+
+def storable(text: str) -> str:
+    """``text`` (JSON or plain) without NUL characters, which PostgreSQL's text refuses."""
+    return text.replace("\\u0000", "\\ufffd").replace("\x00", "\ufffd")
