@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from services.load.loadtest import LoadOptions
@@ -18,8 +18,10 @@ if TYPE_CHECKING:
 
 def _bench_engine(args: argparse.Namespace) -> int:
     from services.benchmarks import engine
+    from services.progress import progress_bars, showing
 
-    figures = [engine.run(seats, args.hands, args.seed) for seats in (3, 6)]
+    with progress_bars(showing(args.json)) as progress:
+        figures = [engine.run(seats, args.hands, args.seed, progress) for seats in (3, 6)]
     if args.json:
         print(json.dumps(engine.report(figures)))
     else:
@@ -32,8 +34,10 @@ def _bench_ledger(args: argparse.Namespace) -> int:
     import asyncio
 
     from services.benchmarks import ledger
+    from services.progress import progress_bars, showing
 
-    figures = asyncio.run(ledger.run(args.seconds, args.tables))
+    with progress_bars(showing(args.json)) as progress:
+        figures = asyncio.run(ledger.run(args.seconds, args.tables, progress=progress))
     if args.json:
         print(json.dumps(ledger.report(figures)))
     else:
@@ -43,8 +47,11 @@ def _bench_ledger(args: argparse.Namespace) -> int:
 
 def _bench_bots(args: argparse.Namespace) -> int:
     from services.benchmarks import bots
+    from services.progress import progress_bars, showing
 
-    figures = bots.run(args.hands, args.seed)
+    cap = args.cap_ms or None
+    with progress_bars(showing(args.json)) as progress:
+        figures = bots.run(args.hands, args.seed, args.worlds, cap, progress)
     print(json.dumps(bots.report(figures)) if args.json else bots.describe(figures))
     return 0
 
@@ -71,13 +78,63 @@ def _verify(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from services.serve import serve
 
-    return serve(args.service, host=args.host, port=args.port)
+    return serve(
+        args.service,
+        host=args.host,
+        port=args.port,
+        internal_host=args.internal_host,
+        internal_port=args.internal_port,
+    )
 
 
 def _migrate(args: argparse.Namespace) -> int:
     from services.serve import migrate
 
-    return migrate()
+    return migrate(Path(args.definitions) if args.definitions else None)
+
+
+def _broker_setup(args: argparse.Namespace) -> int:
+    from services.serve import migrate
+
+    return migrate(Path(args.definitions) if args.definitions else None)
+
+
+def _broker_definitions(args: argparse.Namespace) -> int:
+    from services.broker import BUILT_IN_BOTS
+    from shared.broker import definitions, users_of
+    from shared.bus import Topology
+
+    topology = Topology(args.namespace, args.shards)
+    document = definitions(
+        topology,
+        users=users_of(topology, BUILT_IN_BOTS),
+        bot_queues=BUILT_IN_BOTS,
+        vhost=args.vhost,
+    )
+    print(json.dumps(document, indent=2))
+    return 0
+
+
+def _bots_register(args: argparse.Namespace) -> int:
+    from services.broker import register_bot
+    from shared.broker import BrokerSetupError, administrator
+    from shared.settings import Settings
+
+    settings = Settings.from_env()
+    try:
+        url = asyncio.run(
+            register_bot(settings, args.bot, args.owner, administrator(settings.rabbitmq_api))
+        )
+    except BrokerSetupError as error:
+        print(f"swick bots register: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"Registered the bot {args.bot} (owner: {args.owner}). Its broker URL, shown only now:\n"
+        f"\n  SWICK_AMQP_URL={url}\n\n"
+        "Give it to the bot's developer over a private channel: it lets a bots service take"
+        f" this bot's turns and act for its seats, nothing more."
+    )
+    return 0
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -86,6 +143,9 @@ def _bots(args: argparse.Namespace) -> int:
     from shared.observability import configure_logging
     from shared.settings import Settings
 
+    if args.strategy is None or args.name is None:
+        print("swick bots: --strategy and --name are needed to run a bots service", file=sys.stderr)
+        return 2
     configure_logging()
     factory = load_strategy(args.strategy)
     settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
@@ -96,22 +156,17 @@ def _bots(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     from services.bots import arena
-    from services.bots.levels import LEVELS, Hard
-    from services.bots.strategy import Strategy, load_strategy
+    from services.progress import progress_bars, showing
 
     names = [name.strip() for name in args.seats.split(",")]
     if not 3 <= len(names) <= 6:
         print("swick arena: name 3 to 6 seats", file=sys.stderr)
         return 2
-    rng = random.Random(args.seed)
-    strategies: list[Strategy] = []
-    for name in names:
-        seed = random.Random(rng.random())
-        if name == "hard":
-            strategies.append(Hard(seed, budget_ms=args.hard_budget_ms, worlds=args.hard_worlds))
-        else:
-            strategies.append(LEVELS[name](seed) if name in LEVELS else load_strategy(name)(seed))
-    result = arena.play(names, strategies, args.hands, args.seed)
+    strategies = arena.lineup(
+        names, args.seed, hard_worlds=args.hard_worlds, hard_cap_ms=args.hard_cap_ms or None
+    )
+    with progress_bars(showing(args.json)) as progress:
+        result = arena.play(names, strategies, args.hands, args.seed, progress)
     if args.json:
         print(json.dumps(arena.report(result)))
     else:
@@ -141,8 +196,10 @@ def _loadtest(args: argparse.Namespace) -> int:
     import uvloop
 
     from services.load import loadtest
+    from services.progress import progress_bars, showing
 
-    figures = uvloop.run(loadtest.run(_load_options(args)))
+    with progress_bars(showing(args.json)) as progress:
+        figures = uvloop.run(loadtest.run(_load_options(args), progress=progress))
     print(json.dumps(figures.as_dict()) if args.json else loadtest.describe(figures))
     return 0 if figures.audit["ok"] and not figures.errors and not figures.stalled else 1
 
@@ -151,19 +208,22 @@ def _chaos(args: argparse.Namespace) -> int:
     import uvloop
 
     from services.load import chaos
+    from services.progress import progress_bars, showing
 
-    report = uvloop.run(chaos.run(_load_options(args), every=args.every))
+    with progress_bars(showing(args.json)) as progress:
+        report = uvloop.run(chaos.run(_load_options(args), every=args.every, progress=progress))
     print(json.dumps(report.as_dict()) if args.json else chaos.describe(report))
     return 0 if report.ok else 1
 
 
 def _up(args: argparse.Namespace) -> int:
-    from services.serve import until_stopped
+    from services.serve import refuse_public_defaults, until_stopped
     from services.up import services_reachable, up
     from shared.observability import configure_logging
     from shared.settings import Settings
 
     settings = Settings.from_env()
+    refuse_public_defaults("gateway", settings, args.host)
     if args.embedded or not services_reachable(settings):
         from services.embedded import run_embedded
 
@@ -177,21 +237,59 @@ def _up(args: argparse.Namespace) -> int:
             f"Open http://localhost:{args.port}/",
             flush=True,
         )
-        embedded = run_embedded(settings, host=args.host, port=args.port, data=Path(args.data))
+        embedded = run_embedded(
+            settings,
+            host=args.host,
+            port=args.port,
+            data=Path(args.data),
+            internal_port=args.internal_port,
+        )
         asyncio.run(until_stopped(embedded))
         return 0
-    asyncio.run(until_stopped(up(settings, tables=args.tables, host=args.host, port=args.port)))
+    running = up(
+        settings,
+        tables=args.tables,
+        host=args.host,
+        port=args.port,
+        internal_port=args.internal_port,
+    )
+    asyncio.run(until_stopped(running))
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every command's and subcommand's ``--help`` shows the defaults (subcommands are made
+    with their parent's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.ArgumentDefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+def _version() -> str:
+    try:
+        return version("swick-online")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="swick", description=__doc__)
+    from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
+
+    root = _Parser(prog="swick", description=__doc__)
+    root.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = root.add_subparsers(dest="command", required=True)
 
     up = commands.add_parser("up", help="start the whole system")
     up.add_argument("--tables", type=int, default=2, help="table worker processes")
     up.add_argument("--host", default="127.0.0.1", help="the gateway's address")
     up.add_argument("--port", type=int, default=8000, help="the gateway's port")
+    up.add_argument(
+        "--internal-port",
+        type=int,
+        default=9102,
+        help="metrics and API docs, on 127.0.0.1 (the gateway's; the ledger's is the next one)",
+    )
     up.add_argument(
         "--embedded",
         action="store_true",
@@ -208,13 +306,21 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         help="HTTP port: the API (gateway 8000, ledger 8001) or the probes (table 9100, bots 9101)",
     )
+    serve.add_argument(
+        "--internal-port",
+        type=int,
+        help="gateway, ledger: the operators' port, /metrics and /docs (9102, 9103)",
+    )
+    serve.add_argument(
+        "--internal-host", help="gateway, ledger: its address (default: the --host one)"
+    )
     serve.set_defaults(run=_serve)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     targets = bench.add_subparsers(dest="target", required=True)
     engine = targets.add_parser("engine", help="random legal hands through the pure engine")
     engine.add_argument("--hands", type=int, default=20_000, help="hands per seat count")
-    engine.add_argument("--seed", type=int, default=1)
+    engine.add_argument("--seed", type=int, default=1, help="seed of the random choices")
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(run=_bench_engine)
     ledger = targets.add_parser(
@@ -225,15 +331,45 @@ def parser() -> argparse.ArgumentParser:
     ledger.add_argument("--json", action="store_true", help="print one JSON object")
     ledger.set_defaults(run=_bench_ledger)
 
-    migrate = commands.add_parser("migrate", help="migrate the databases, declare the topology")
+    definitions_help = "load this definitions file (deploy/rabbitmq/definitions.json)"
+    migrate = commands.add_parser(
+        "migrate", help="migrate the databases, set up the broker's users and topology"
+    )
+    migrate.add_argument("--definitions", help=definitions_help)
     migrate.set_defaults(run=_migrate)
 
-    bots = commands.add_parser("bots", help="run a bots service for a strategy of your own")
-    bots.add_argument("--strategy", required=True, help="package.module:Class")
-    bots.add_argument("--name", required=True, help="the bot name tables seat it by")
+    broker = commands.add_parser("broker", help="the broker's users, permissions and topology")
+    broker_commands = broker.add_subparsers(dest="action", required=True)
+    setup = broker_commands.add_parser(
+        "setup",
+        help="create the service users (passwords from SWICK_AMQP_URL_<ROLE>), their"
+        " permissions and the topology; register the built-in bots",
+    )
+    setup.add_argument("--definitions", help=definitions_help)
+    setup.set_defaults(run=_broker_setup)
+    printed = broker_commands.add_parser(
+        "definitions", help="print the broker definitions of a namespace, without passwords"
+    )
+    printed.add_argument("--namespace", default="swick")
+    printed.add_argument("--shards", type=int, default=32)
+    printed.add_argument("--vhost", default="/", help="the broker's virtual host")
+    printed.set_defaults(run=_broker_definitions)
+
+    bots = commands.add_parser(
+        "bots", help="run a bots service for a strategy of your own; register a bot account"
+    )
+    bots.add_argument("--strategy", help="package.module:Class")
+    bots.add_argument("--name", help="the bot name tables seat it by (a registered one)")
     bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
     bots.add_argument("--port", type=int, default=9101, help="health and metrics port")
     bots.set_defaults(run=_bots)
+    bot_accounts = bots.add_subparsers(dest="action")
+    register = bot_accounts.add_parser(
+        "register", help="create a bot account: its name, owner and broker credentials"
+    )
+    register.add_argument("bot", help="the bot name: 1 to 24 of a-z, 0-9, - and _")
+    register.add_argument("--owner", required=True, help="who runs it (a person or a team)")
+    register.set_defaults(run=_bots_register)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(
@@ -241,21 +377,38 @@ def parser() -> argparse.ArgumentParser:
         default="hard,medium,medium",
         help="3 to 6 of easy, medium, hard or package.module:Class",
     )
-    arena.add_argument("--hands", type=int, default=20_000)
-    arena.add_argument("--seed", type=int, default=1)
-    arena.add_argument("--hard-budget-ms", type=float, default=200.0)
+    arena.add_argument("--hands", type=int, default=20_000, help="hands to play")
+    arena.add_argument(
+        "--seed", type=int, default=1, help="seed of the deals and of every strategy's choices"
+    )
     arena.add_argument(
         "--hard-worlds",
         type=int,
-        default=16,
-        help="worlds a hard bot samples per decision (live bots: up to 400)",
+        default=HARD_WORLDS,
+        help="worlds a hard bot samples per decision (the live bots' budget by default)",
+    )
+    arena.add_argument(
+        "--hard-cap-ms",
+        type=float,
+        default=0,
+        help="a wall-clock cap on a hard bot's decision, 0 for none; a capped run is reported"
+        " and is not reproducible",
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(run=_arena)
 
     bench_bots = targets.add_parser("bots", help="the hard bot's time per decision")
-    bench_bots.add_argument("--hands", type=int, default=40)
-    bench_bots.add_argument("--seed", type=int, default=1)
+    bench_bots.add_argument("--hands", type=int, default=40, help="hands to play")
+    bench_bots.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
+    bench_bots.add_argument(
+        "--worlds", type=int, default=HARD_WORLDS, help="worlds sampled per decision"
+    )
+    bench_bots.add_argument(
+        "--cap-ms",
+        type=float,
+        default=HARD_CAP_MS,
+        help="the wall-clock cap on a decision, as at live tables; 0 for none",
+    )
     bench_bots.add_argument("--json", action="store_true", help="print one JSON object")
     bench_bots.set_defaults(run=_bench_bots)
 
@@ -292,7 +445,7 @@ def _load_arguments(command: argparse.ArgumentParser, *, tables: int, seconds: f
     command.add_argument("--seconds", type=float, default=seconds, help="how long they play")
     command.add_argument("--seats", type=int, default=4, help="people per table (3 to 6)")
     command.add_argument("--workers", type=int, default=2, help="table worker processes")
-    command.add_argument("--seed", type=int, default=1)
+    command.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     command.add_argument("--logs", help="where the services' logs go (default: a temp folder)")
     command.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -21,28 +21,48 @@ from services.table.store_sqlite import SqliteTableStore
 from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared.memory_bus import MemoryBus
-from shared.observability import QuietServer, serve_in_task
+from shared.observability import QuietServer, internal_app, serve_in_task
 from shared.settings import Settings
 from shared.sqlite import Database
 
 DATABASE_FILE = "swick.sqlite3"
+INTERNAL_PORT = 9102
 
 
-async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) -> None:
+async def run_embedded(
+    settings: Settings, *, host: str, port: int, data: Path, internal_port: int = INTERNAL_PORT
+) -> None:
     await asyncio.to_thread(data.mkdir, parents=True, exist_ok=True)
     db = await Database.open(data / DATABASE_FILE)
     store = SqliteTableStore(db)
     await store.migrate(settings.shards)
     ledger = SqliteLedger(db, settings.starting_grant)
     await ledger.migrate()
-    bus = MemoryBus(settings.topology)
-    worker = TableWorker(bus, store, LocalWallets(ledger))
-    bots = BotService(bus, LEVELS, think_ms=settings.bot_think_ms)
+    for name in LEVELS:
+        await store.register_bot(name, "swick")
+    # One bus, and a handle on it for each service as its own user, as on the broker.
+    t = settings.topology
+    bus = MemoryBus(t)
+    worker = TableWorker(
+        bus.as_user(t.user("table")),
+        store,
+        LocalWallets(ledger),
+        bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
+    )
+    bot_buses = {name: bus.as_user(t.bot_user(name)) for name in LEVELS}
+    bots = BotService(bot_buses, LEVELS, think_ms=settings.bot_think_ms)
     ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
+    books = ledger_app(settings, ledger=ledger, bus=bus.as_user(t.user("ledger")))
+    gateway = gateway_app(
+        settings,
+        bus=bus.as_user(t.user("gateway")),
+        store=store,
+        also_exposes=(worker.metrics.registry, bots.metrics.registry, *books.state.registries),
+    )
     servers = [
         QuietServer(
             uvicorn.Config(
-                gateway_app(settings, bus=bus, store=store),
+                gateway,
                 host=host,
                 port=port,
                 ws_max_size=65_536,
@@ -51,10 +71,20 @@ async def run_embedded(settings: Settings, *, host: str, port: int, data: Path) 
         ),
         QuietServer(
             uvicorn.Config(
-                ledger_app(settings, ledger=ledger, bus=bus),
+                books,
                 host="127.0.0.1",
                 port=ledger_port,
                 log_level="warning",
+            )
+        ),
+        # Metrics (of every service: one process) and the API docs, on this machine only.
+        QuietServer(
+            uvicorn.Config(
+                internal_app(gateway),
+                host="127.0.0.1",
+                port=internal_port,
+                log_level="warning",
+                lifespan="off",
             )
         ),
     ]

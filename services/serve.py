@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import sys
 from collections.abc import Coroutine, Mapping
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -15,40 +17,105 @@ import uvloop
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
+from services.broker import passwords_from
 from services.gateway.app import create_app as gateway_app
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
+from shared.broker import BrokerSetupError, administrator
 from shared.bus import RabbitBus
-from shared.observability import configure_logging, serve_probes
+from shared.observability import (
+    QuietServer,
+    configure_logging,
+    internal_app,
+    serve_in_task,
+    serve_probes,
+)
+from shared.secrets import refuse_unsafe
 from shared.settings import Settings
 
 PORTS = {"gateway": 8000, "ledger": 8001, "table": 9100, "bots": 9101}
+# The operators' listener (metrics, API docs) of the services with an HTTP API.
+INTERNAL_PORTS = {"gateway": 9102, "ledger": 9103}
 
 
-def serve(service: str, *, host: str = "127.0.0.1", port: int | None = None) -> int:
+def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
+    """Stop before listening on ``host`` if the secrets that ``service`` signs or checks with
+    are development defaults or placeholders (see ``shared.secrets``)."""
+    if service == "gateway":
+        refuse_unsafe(
+            host,
+            required=[
+                ("SWICK_SECRET", settings.secret),
+                ("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token),
+            ],
+            optional=[
+                ("SWICK_ADMIN_TOKEN", settings.admin_token),
+                *(("SWICK_SECRET_PREVIOUS", old) for old in settings.previous_secrets),
+            ],
+        )
+    elif service == "ledger":
+        refuse_unsafe(
+            host,
+            required=[
+                ("SWICK_LEDGER_TOKEN", settings.ledger_token),
+                ("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token),
+            ],
+        )
+    elif service == "table":
+        refuse_unsafe(host, required=[("SWICK_LEDGER_TOKEN", settings.ledger_token)])
+
+
+def serve(
+    service: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    internal_host: str | None = None,
+    internal_port: int | None = None,
+) -> int:
     configure_logging()
     settings = Settings.from_env()
+    refuse_public_defaults(service, settings, host)
     port = port or PORTS[service]
-    refusal = settings.refusal(service, host)
-    if refusal is not None:
-        sys.stderr.write(refusal + "\n")
-        return 2
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
-        uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        public = uvicorn.Config(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        internal = uvicorn.Config(
+            internal_app(app),
+            host=internal_host or host,
+            port=internal_port or INTERNAL_PORTS[service],
+            log_level="warning",
+            lifespan="off",
+        )
+        uvloop.run(until_stopped(serve_both(public, internal)))
         return 0
     runner = run_table if service == "table" else run_bots
     uvloop.run(until_stopped(runner(settings, host=host, port=port)))
     return 0
 
 
-def migrate() -> int:
-    """Migrate the databases and declare the bus topology, then stop (a deploy's first step)."""
+async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
+    """The public listener and the internal one, until stopped (both gracefully)."""
+    async with asyncio.TaskGroup() as tasks:
+        tasks.create_task(serve_in_task(QuietServer(public)))
+        tasks.create_task(serve_in_task(QuietServer(internal)))
+
+
+def migrate(definitions: Path | None = None) -> int:
+    """Migrate the databases and set up the broker's users and topology, then stop (a deploy's
+    first step). The users' passwords come from their URLs (``SWICK_AMQP_URL_<ROLE>``)."""
     configure_logging()
-    asyncio.run(prepare(Settings.from_env()))
+    settings = Settings.from_env()
+    document = None if definitions is None else json.loads(definitions.read_text())
+    try:
+        passwords = passwords_from(settings)
+        asyncio.run(prepare(settings, passwords, administrator(settings.rabbitmq_api), document))
+    except BrokerSetupError as error:
+        print(f"swick migrate: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -69,18 +136,24 @@ async def run_bots(
     host: str = "127.0.0.1",
     port: int = PORTS["bots"],
 ) -> None:
-    bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
-    service = BotService(bus, factories or LEVELS, think_ms=settings.bot_think_ms)
+    factories = factories or LEVELS
+    # One connection per bot name, as that bot's broker user.
+    buses = {
+        name: await RabbitBus.connect(settings.amqp_url_for(f"bot-{name}"), settings.topology)
+        for name in factories
+    }
+    service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
-        return bus.connected
+        return all(bus.connected for bus in buses.values())
 
     try:
         async with asyncio.TaskGroup() as tasks:
-            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(serve_probes(ready, host, port, service.metrics.registry))
             tasks.create_task(service.run())
     finally:
-        await bus.close()
+        for bus in buses.values():
+            await bus.close()
 
 
 async def run_table(
@@ -91,14 +164,14 @@ async def run_table(
     await store.migrate(settings.shards)
     bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url, settings.ledger_token)
-    worker = TableWorker(bus, store, wallets)
+    worker = TableWorker(bus, store, wallets, bot_turn_ttl_ms=settings.bot_turn_ttl_ms)
 
     async def ready() -> bool:
         return worker.ready.is_set() and bus.connected
 
     try:
         async with asyncio.TaskGroup() as tasks:
-            tasks.create_task(serve_probes(ready, host, port))
+            tasks.create_task(serve_probes(ready, host, port, worker.metrics.registry))
             tasks.create_task(worker.run())
     finally:
         await wallets.close()

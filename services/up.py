@@ -1,9 +1,11 @@
 """``swick up``: the whole system on this machine, one process per service.
 
-It migrates the databases, then starts the ledger, ``--tables`` table workers, the bots service
-and the gateway against the RabbitMQ and PostgreSQL named by the environment (the local ones by
-default). Every output line is prefixed with its service; a service that dies is reported and
-started again; Ctrl-C stops everything.
+It migrates the databases and sets up the broker's users (their passwords made once and kept
+in ``.swick/broker.json``, readable by its owner only), then starts the ledger, ``--tables``
+table workers, the bots service and the gateway against the RabbitMQ and PostgreSQL named by
+the environment (the local ones by default), each with its own broker user. Every output line
+is prefixed with its service; a service that dies is reported and started again; Ctrl-C stops
+everything.
 """
 
 from __future__ import annotations
@@ -14,20 +16,26 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
+from services import broker
 from services.ledger.ledger import Ledger
 from services.table.store import TableStore, connect_pool
-from shared.bus import RabbitBus
-from shared.settings import Settings, reachable
+from shared.broker import Administrator, administrator
+from shared.settings import ROLE_URL_PREFIX, Settings, reachable, role_variable
 
 RESTART_PAUSE = 1.0
+PASSWORDS = Path(".swick") / "broker.json"
 
 
 @dataclass
 class Service:
     name: str
     args: list[str]
+    env: dict[str, str] = field(default_factory=dict)
     process: asyncio.subprocess.Process | None = field(default=None, repr=False)
     restarts: int = 0
 
@@ -43,26 +51,58 @@ def services_reachable(settings: Settings) -> bool:
     )
 
 
-async def prepare(settings: Settings) -> None:
-    """Migrations and the bus topology, once, before the services start."""
+async def prepare(
+    settings: Settings,
+    passwords: Mapping[str, str],
+    admin: Administrator,
+    document: dict[str, Any] | None = None,
+) -> None:
+    """Migrations, the broker's users and the topology, once, before the services start."""
     pool = await connect_pool(settings.database_url, size=2)
     try:
         await TableStore(pool).migrate(settings.shards)
         await Ledger(pool, settings.starting_grant).migrate()
     finally:
         await pool.close()
-    bus = await RabbitBus.connect(settings.amqp_url, settings.topology)
-    await bus.close()
+    await broker.setup(settings, passwords, admin, document=document)
 
 
-async def up(settings: Settings, *, tables: int, host: str, port: int) -> None:
-    await prepare(settings)
+def own_env(urls: Mapping[str, str], *roles: str) -> dict[str, str]:
+    """A service's broker URLs, and no other's: ``SWICK_AMQP_URL`` is its first role's; a
+    service of several roles (the bots) also gets each one's ``SWICK_AMQP_URL_<ROLE>``."""
+    env = {"SWICK_AMQP_URL": urls[role_variable(roles[0])]}
+    if len(roles) > 1:
+        env |= {role_variable(role): urls[role_variable(role)] for role in roles}
+    return env
+
+
+async def up(
+    settings: Settings, *, tables: int, host: str, port: int, internal_port: int = 9102
+) -> None:
+    passwords = broker.kept_passwords(PASSWORDS)
+    await prepare(settings, passwords, administrator(settings.rabbitmq_api))
+    urls = broker.urls(settings, passwords)
+    bots = [f"bot-{bot}" for bot in broker.BUILT_IN_BOTS]
     ledger_port = settings.ledger_url.rsplit(":", 1)[-1]
     services = [
-        Service("ledger", ["ledger", "--port", ledger_port]),
-        *(Service(f"table-{i + 1}", ["table", "--port", str(9110 + i)]) for i in range(tables)),
-        Service("bots", ["bots", "--port", "9101"]),
-        Service("gateway", ["gateway", "--host", host, "--port", str(port)]),
+        Service(
+            "ledger",
+            ["ledger", "--port", ledger_port, "--internal-port", str(internal_port + 1)],
+            own_env(urls, "ledger"),
+        ),
+        *(
+            Service(f"table-{i + 1}", ["table", "--port", str(9110 + i)], own_env(urls, "table"))
+            for i in range(tables)
+        ),
+        Service("bots", ["bots", "--port", "9101"], own_env(urls, *bots)),
+        Service(
+            "gateway",
+            [
+                *("gateway", "--host", host, "--port", str(port)),
+                *("--internal-host", "127.0.0.1", "--internal-port", str(internal_port)),
+            ],
+            own_env(urls, "gateway"),
+        ),
     ]
     width = max(len(s.name) for s in services)
     async with asyncio.TaskGroup() as tasks:
@@ -80,7 +120,8 @@ def say(name: str, width: int, line: str) -> None:
 async def supervise(service: Service, width: int) -> None:
     """Run ``service``, forward its output, and restart it whenever it dies."""
     command = [sys.executable, "-m", "services.cli", "serve", *service.args]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(ROLE_URL_PREFIX)}
+    env = {**inherited, **service.env, "PYTHONUNBUFFERED": "1"}
     try:
         while True:
             started = time.monotonic()

@@ -6,9 +6,20 @@ Topology (every name under a namespace, ``swick`` by default, so test runs stay 
   one per shard. A table's requests always go to shard ``crc32(table_id) % shards`` (never
   Python's salted ``hash``), so one consumer handles them in order.
 - ``<ns>.updates`` (topic): views, outcomes and chat, routing key ``table.<id>``; each gateway
-  process binds its own exclusive queue to the tables its sockets watch.
-- ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers.
-- ``<ns>.postings``: a durable queue of ledger postings.
+  process binds its own exclusive queue ``<ns>.gateway.<random>`` to the tables its sockets
+  watch.
+- ``<ns>.bot-actions`` (direct) → the same shard queues: the bots' actions, apart from the
+  gateways' requests so that a bot can write there and nowhere else.
+- ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers;
+  each turn expires after a while, so a bot nobody serves leaves no growing queue.
+- ``<ns>.postings`` (direct) → ``<ns>.postings``: a durable queue of ledger postings.
+
+Each service kind connects as its own broker user (``Topology.user``, ``Topology.bot_user``)
+whose permissions cover only what it uses (``shared/broker.py`` writes them), and stamps every
+message with that user: RabbitMQ refuses a ``user_id`` that is not the connection's own, so a
+consumer knows who published what it takes (``Delivery.user_id``). The durable topology is
+declared once, by an administrator (``swick broker setup``); a service declares nothing but a
+gateway's own exclusive updates queue.
 
 Requests and postings are published persistent, mandatory and with publisher confirms;
 updates without confirms (a gateway that misses one sends the next to its sockets whole).
@@ -18,12 +29,13 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 from urllib.parse import unquote, urlparse
 
 import aio_pika
@@ -36,6 +48,8 @@ from aio_pika.abc import (
 
 DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672/"
 DEFAULT_SHARDS = 32
+DEFAULT_BOT_TURN_TTL_MS = 60_000
+ROLES = ("gateway", "table", "ledger")
 PERSISTENT = aio_pika.DeliveryMode.PERSISTENT
 RECONNECT_PATIENCE = 15.0  # seconds; a robust connection retries every 5 s
 
@@ -69,15 +83,66 @@ class Topology:
     def postings(self) -> str:
         return f"{self.namespace}.postings"
 
+    @property
+    def bot_actions(self) -> str:
+        return f"{self.namespace}.bot-actions"
+
     def shard_queue(self, shard: int) -> str:
         return f"{self.namespace}.shard.{shard}"
 
     def bot_queue(self, bot: str) -> str:
         return f"{self.namespace}.bots.{bot}"
 
+    def gateway_queue(self, token: str) -> str:
+        """A gateway process's exclusive updates queue (named here, so that a permission can
+        name it: RabbitMQ's and the client's generated names are not the same)."""
+        return f"{self.namespace}.gateway.{token}"
+
     def user(self, role: str) -> str:
-        """The broker user of a service role (gateway, table, ledger)."""
+        """The broker user of a service kind: ``gateway``, ``table`` or ``ledger``."""
         return f"{self.namespace}-{role}"
+
+    def bot_user(self, name: str) -> str:
+        """The broker user of the bot account ``name``."""
+        return f"{self.namespace}-bot-{name}"
+
+    def bot_of(self, user: str | None) -> str | None:
+        """The bot name whose user ``user`` is, or ``None`` if it is no bot's."""
+        prefix = f"{self.namespace}-bot-"
+        if user is None or not user.startswith(prefix):
+            return None
+        return user.removeprefix(prefix) or None
+
+
+def url_user(url: str) -> str:
+    """The user an ``amqp://`` URL connects as (RabbitMQ's default: ``guest``)."""
+    return unquote(urlparse(url).username or "guest")
+
+
+def declarations(
+    topology: Topology, bots: Iterable[str] = ()
+) -> tuple[list[tuple[str, str]], list[tuple[str, dict[str, object]]], list[tuple[str, str, str]]]:
+    """The durable topology: (exchange, type), (queue, arguments) and (exchange, queue,
+    routing key). One list for both ways of declaring it (AMQP and definitions files)."""
+    t = topology
+    exchanges = [
+        (t.requests, "direct"),
+        (t.bot_actions, "direct"),
+        (t.updates, "topic"),
+        (t.bots, "direct"),
+        (t.postings, "direct"),
+    ]
+    queues: list[tuple[str, dict[str, object]]] = [
+        (t.shard_queue(k), {"x-single-active-consumer": True}) for k in range(t.shards)
+    ]
+    queues.append((t.postings, {}))
+    bindings = [(t.requests, t.shard_queue(k), str(k)) for k in range(t.shards)]
+    bindings += [(t.bot_actions, t.shard_queue(k), str(k)) for k in range(t.shards)]
+    bindings.append((t.postings, t.postings, t.postings))
+    for bot in sorted(set(bots)):
+        queues.append((t.bot_queue(bot), {}))
+        bindings.append((t.bots, t.bot_queue(bot), bot))
+    return exchanges, queues, bindings
 
 
 class Delivery(Protocol):
@@ -88,7 +153,7 @@ class Delivery(Protocol):
 
     @property
     def user_id(self) -> str | None:
-        """The publisher's user as the broker validated it (``None`` if it named none)."""
+        """Who published it: the broker user it vouches for (``None``: not stamped)."""
         ...
 
     async def ack(self) -> None: ...
@@ -128,13 +193,21 @@ class Bus(Protocol):
         """Raises ``BrokerUnavailable`` if the broker does not take it."""
         ...
 
+    async def bot_action(self, table_id: str, body: bytes) -> None:
+        """A bot's request: to the table's shard, through the bots' own exchange."""
+        ...
+
     async def publish_update(self, table_id: str, body: bytes) -> None: ...
 
-    async def publish_bot_turn(self, bot: str, body: bytes) -> None: ...
+    async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:
+        """A bot's turn; dropped unanswered after ``ttl_ms`` (the table's timer acts then)."""
+        ...
 
     async def publish_posting(self, body: bytes) -> None: ...
 
-    async def declare_bot_queue(self, bot: str) -> None: ...
+    async def declare_bot_queue(self, bot: str) -> None:
+        """Administrators only: the queue of a bot's turns."""
+        ...
 
     async def depth(self, queue_name: str) -> int: ...
 
@@ -146,19 +219,26 @@ class Bus(Protocol):
 
 
 class RabbitBus:
-    """A connection to RabbitMQ with the platform's topology declared."""
+    """A connection to RabbitMQ as one broker user, on the platform's topology."""
 
     def __init__(
-        self, connection: AbstractConnection, topology: Topology, *, patience: float = 0.0
+        self,
+        connection: AbstractConnection,
+        topology: Topology,
+        *,
+        user: str = "guest",
+        patience: float = 0.0,
     ) -> None:
         self.connection = connection
         self.topology = topology
+        self.user = user  # stamped on every message: the broker refuses any other
         self.patience = patience  # how long a request waits for a lost connection to return
-        self.user = "guest"  # the broker user this connection logged in as
         self._publisher: AbstractChannel | None = None
         self._requests: AbstractExchange | None = None
+        self._bot_actions: AbstractExchange | None = None
         self._updates: AbstractExchange | None = None
         self._bots: AbstractExchange | None = None
+        self._postings: AbstractExchange | None = None
 
     @classmethod
     async def connect(
@@ -168,8 +248,12 @@ class RabbitBus:
         *,
         heartbeat: int = 3,
         robust: bool = True,
+        declare: bool = False,
     ) -> RabbitBus:
-        """Connect and declare the topology.
+        """Connect as the user of ``url``.
+
+        ``declare``: declare the durable topology first, which needs an administrator's
+        rights (a service's user has none: ``swick broker setup`` declares it for them).
 
         A robust connection reconnects by itself and restores its consumers: right for the
         gateway and the bots. A table worker connects without: its consumers must never come
@@ -177,9 +261,13 @@ class RabbitBus:
         """
         connect = aio_pika.connect_robust if robust else aio_pika.connect
         connection = await connect(url, heartbeat=heartbeat)
-        bus = cls(connection, topology or Topology(), patience=RECONNECT_PATIENCE if robust else 0)
-        bus.user = unquote(urlparse(url).username or "guest")
-        await bus._declare()
+        bus = cls(
+            connection,
+            topology or Topology(),
+            user=url_user(url),
+            patience=RECONNECT_PATIENCE if robust else 0,
+        )
+        await bus._open(declare)
         return bus
 
     async def close(self) -> None:
@@ -199,30 +287,32 @@ class RabbitBus:
         await self.connection.closed()
         raise ConnectionError("the connection to RabbitMQ was lost")
 
-    async def _declare(self) -> None:
+    async def _open(self, declare: bool) -> None:
         t = self.topology
         channel = await self.connection.channel(publisher_confirms=True)
         self._publisher = channel
-        self._requests = await channel.declare_exchange(
-            t.requests, aio_pika.ExchangeType.DIRECT, durable=True
-        )
+        if declare:
+            await declare_topology(channel, t)
+        # Handles only: publishing needs the write permission, not the configure one.
+        self._requests = await channel.get_exchange(t.requests, ensure=False)
+        self._bot_actions = await channel.get_exchange(t.bot_actions, ensure=False)
+        self._bots = await channel.get_exchange(t.bots, ensure=False)
+        self._postings = await channel.get_exchange(t.postings, ensure=False)
         # Views are transient and a gateway that misses one sends the next whole: they go on a
         # channel without publisher confirms, so a table never waits on the broker for them.
         fanout = await self.connection.channel(publisher_confirms=False)
-        self._updates = await fanout.declare_exchange(
-            t.updates, aio_pika.ExchangeType.TOPIC, durable=True
+        self._updates = await fanout.get_exchange(t.updates, ensure=False)
+
+    def _message(
+        self, body: bytes, *, persistent: bool = False, expiration: float | None = None
+    ) -> aio_pika.Message:
+        return aio_pika.Message(
+            body,
+            delivery_mode=PERSISTENT if persistent else None,
+            content_type="application/json",
+            user_id=self.user,
+            expiration=expiration,
         )
-        self._bots = await channel.declare_exchange(
-            t.bots, aio_pika.ExchangeType.DIRECT, durable=True
-        )
-        for shard in range(t.shards):
-            queue = await channel.declare_queue(
-                t.shard_queue(shard),
-                durable=True,
-                arguments={"x-single-active-consumer": True},
-            )
-            await queue.bind(self._requests, routing_key=str(shard))
-        await channel.declare_queue(t.postings, durable=True)
 
     # Publishing.
 
@@ -237,14 +327,20 @@ class RabbitBus:
         While a robust connection is being re-established, keep trying for ``patience``
         seconds: a publish cut short may have arrived, but a table applies a request id once.
         """
+        await self._to_shard(self._requests, table_id, body)
+
+    async def bot_action(self, table_id: str, body: bytes) -> None:
+        await self._to_shard(self._bot_actions, table_id, body)
+
+    async def _to_shard(
+        self, exchange: AbstractExchange | None, table_id: str, body: bytes
+    ) -> None:
         shard = shard_of(table_id, self.topology.shards)
         deadline = time.monotonic() + self.patience
         while True:
             try:
-                await self._exchange(self._requests).publish(
-                    aio_pika.Message(
-                        body, delivery_mode=PERSISTENT, content_type="application/json"
-                    ),
+                await self._exchange(exchange).publish(
+                    self._message(body, persistent=True),
                     routing_key=str(shard),
                     mandatory=True,
                 )
@@ -256,28 +352,22 @@ class RabbitBus:
 
     async def publish_update(self, table_id: str, body: bytes) -> None:
         await self._exchange(self._updates).publish(
-            aio_pika.Message(body, content_type="application/json"),
+            self._message(body),
             routing_key=f"table.{table_id}",
             mandatory=False,
         )
 
-    async def publish_bot_turn(self, bot: str, body: bytes) -> None:
-        await self.declare_bot_queue(bot)
+    async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:
+        # Not mandatory: a bot without a queue (its account gone) loses the turn to the timer.
         await self._exchange(self._bots).publish(
-            aio_pika.Message(body, content_type="application/json"),
+            self._message(body, expiration=ttl_ms / 1000),
             routing_key=bot,
-            mandatory=True,
+            mandatory=False,
         )
 
     async def publish_posting(self, body: bytes) -> None:
-        channel = self._publisher
-        if channel is None:
-            raise RuntimeError("the bus is not connected")
-        await channel.default_exchange.publish(
-            # The broker checks user_id against this connection's user: the ledger trusts it.
-            aio_pika.Message(
-                body, delivery_mode=PERSISTENT, content_type="application/json", user_id=self.user
-            ),
+        await self._exchange(self._postings).publish(
+            self._message(body, persistent=True),
             routing_key=self.topology.postings,
             mandatory=True,
         )
@@ -299,8 +389,7 @@ class RabbitBus:
         channel = self._publisher
         if channel is None:
             raise RuntimeError("the bus is not connected")
-        queue = await channel.declare_queue(self.topology.bot_queue(bot), durable=True)
-        await queue.bind(self._exchange(self._bots), routing_key=bot)
+        await declare_topology(channel, self.topology, [bot], shared=False)
 
     # Consuming.
 
@@ -322,8 +411,32 @@ class RabbitBus:
     async def updates_queue(self) -> RabbitUpdatesQueue:
         """An exclusive queue for one gateway process, to bind the tables it watches."""
         channel = await self.connection.channel()
-        queue = await channel.declare_queue(exclusive=True, auto_delete=True)
+        name = self.topology.gateway_queue(secrets.token_hex(8))
+        queue = await channel.declare_queue(name, exclusive=True, auto_delete=True)
         return RabbitUpdatesQueue(channel, queue, self.topology.updates)
+
+
+async def declare_topology(
+    channel: AbstractChannel, topology: Topology, bots: Iterable[str] = (), *, shared: bool = True
+) -> None:
+    """Declare the durable topology (``shared``) and the queues of ``bots``: an administrator's
+    job, done by ``swick broker setup``."""
+    exchanges, queues, bindings = declarations(topology, bots)
+    chosen = {topology.bot_queue(bot) for bot in bots}
+    declared: dict[str, AbstractExchange] = {}
+    for name, kind in exchanges:
+        declared[name] = await channel.declare_exchange(
+            name, aio_pika.ExchangeType(kind), durable=True
+        )
+    made: dict[str, AbstractQueue] = {}
+    for name, arguments in queues:
+        if shared or name in chosen:
+            made[name] = await channel.declare_queue(
+                name, durable=True, arguments=cast(Any, arguments) or None
+            )
+    for exchange, queue, key in bindings:
+        if queue in made:
+            await made[queue].bind(declared[exchange], routing_key=key)
 
 
 class RabbitUpdatesQueue:

@@ -1,95 +1,150 @@
 """The bus in memory, for running every service in one process (``swick up`` embedded).
 
 It keeps the semantics the services rely on: each queue delivers in order to its consumer,
-unacknowledged deliveries go back to the front of their queue when the consumer stops, and
-updates fan out to every subscriber of a table.
+unacknowledged deliveries go back to the front of their queue when the consumer stops, updates
+fan out to every subscriber of a table, and a bot's turn expires unanswered after its time to
+live. Like the broker, it vouches for who published each message: every service gets its own
+handle (``as_user``) and each delivery carries that handle's user.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 
 from shared.bus import Delivery, Topology, shard_of
 
 
+@dataclass(frozen=True, slots=True)
+class _Message:
+    body: bytes
+    user_id: str | None
+    expires_at: float | None = None
+
+
 class _Queue:
-    """A FIFO that can take a message back at its front."""
+    """A FIFO that can take a message back at its front, and drops what expired."""
 
-    def __init__(self) -> None:
-        self.items: deque[bytes] = deque()
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.items: deque[_Message] = deque()
         self.ready = asyncio.Condition()
+        self.clock = clock
 
-    async def put(self, body: bytes, *, front: bool = False) -> None:
+    async def put(self, message: _Message, *, front: bool = False) -> None:
         async with self.ready:
             if front:
-                self.items.appendleft(body)
+                self.items.appendleft(message)
             else:
-                self.items.append(body)
+                self.items.append(message)
             self.ready.notify()
 
-    async def get(self) -> bytes:
+    async def get(self) -> _Message:
         async with self.ready:
-            await self.ready.wait_for(lambda: bool(self.items))
-            return self.items.popleft()
+            while True:
+                await self.ready.wait_for(lambda: bool(self.items))
+                message = self.items.popleft()
+                if not self._expired(message):
+                    return message
+
+    def depth(self) -> int:
+        while self.items and self._expired(self.items[0]):
+            self.items.popleft()
+        return len(self.items)
+
+    def _expired(self, message: _Message) -> bool:
+        return message.expires_at is not None and message.expires_at <= self.clock()
 
 
 class MemoryDelivery:
-    def __init__(self, body: bytes, queue: _Queue, pending: dict[int, MemoryDelivery]) -> None:
-        self._body = body
+    def __init__(
+        self, message: _Message, queue: _Queue, pending: dict[int, MemoryDelivery]
+    ) -> None:
+        self._message = message
         self._queue = queue
         self._pending = pending
-        self.user_id: str | None = None  # no broker: nobody outside this process publishes
         pending[id(self)] = self
 
     @property
     def body(self) -> bytes:
-        return self._body
+        return self._message.body
+
+    @property
+    def user_id(self) -> str | None:
+        return self._message.user_id
 
     async def ack(self) -> None:
         self._pending.pop(id(self), None)
 
     async def nack(self, *, requeue: bool = True) -> None:
         if self._pending.pop(id(self), None) is not None and requeue:
-            await self._queue.put(self._body, front=True)
+            await self._queue.put(self._message, front=True)
 
 
 class MemoryUpdatesQueue:
     def __init__(self, bus: MemoryBus) -> None:
         self.bus = bus
-        self.queue = _Queue()
+        self.queue = _Queue(bus.clock)
         self.tables: set[str] = set()
 
     async def watch(self, table_id: str) -> None:
         self.tables.add(table_id)
-        self.bus.subscribers.setdefault(table_id, set()).add(self)
+        self.bus.state.subscribers.setdefault(table_id, set()).add(self)
 
     async def unwatch(self, table_id: str) -> None:
         self.tables.discard(table_id)
-        self.bus.subscribers.get(table_id, set()).discard(self)
+        self.bus.state.subscribers.get(table_id, set()).discard(self)
 
     @asynccontextmanager
     async def messages(self) -> AsyncIterator[AsyncIterator[Delivery]]:
         async def deliveries() -> AsyncIterator[Delivery]:
             while True:
-                body = await self.queue.get()
-                yield MemoryDelivery(body, self.queue, {})
+                yield MemoryDelivery(await self.queue.get(), self.queue, {})
 
         yield deliveries()
+
+
+@dataclass
+class _State:
+    """What every handle of one in-memory bus shares."""
+
+    queues: dict[str, _Queue] = field(default_factory=dict)
+    subscribers: dict[str, set[MemoryUpdatesQueue]] = field(default_factory=dict)
 
 
 class MemoryBus:
     """Queues and fan-out in this process; never disconnects."""
 
-    def __init__(self, topology: Topology) -> None:
+    def __init__(
+        self,
+        topology: Topology,
+        user: str | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        state: _State | None = None,
+    ) -> None:
         self.topology = topology
-        self.queues: dict[str, _Queue] = {}
-        self.subscribers: dict[str, set[MemoryUpdatesQueue]] = {}
+        self.user = user
+        self.clock = clock
+        self.state = state or _State()
+
+    def as_user(self, user: str) -> MemoryBus:
+        """A handle on the same bus whose messages carry ``user`` (a service's own)."""
+        return MemoryBus(self.topology, user, clock=self.clock, state=self.state)
+
+    @property
+    def queues(self) -> dict[str, _Queue]:
+        return self.state.queues
 
     def _queue(self, name: str) -> _Queue:
-        return self.queues.setdefault(name, _Queue())
+        return self.state.queues.setdefault(name, _Queue(self.clock))
+
+    def _message(self, body: bytes, ttl_ms: int | None = None) -> _Message:
+        expires_at = None if ttl_ms is None else self.clock() + ttl_ms / 1000
+        return _Message(body, self.user, expires_at)
 
     @property
     def connected(self) -> bool:
@@ -102,28 +157,31 @@ class MemoryBus:
         await asyncio.Event().wait()  # never
 
     async def close(self) -> None:
-        self.subscribers.clear()
+        """Nothing to close: the handles share the bus, which lives as long as the process."""
 
     async def request(self, table_id: str, body: bytes) -> None:
         shard = shard_of(table_id, self.topology.shards)
-        await self._queue(self.topology.shard_queue(shard)).put(body)
+        await self._queue(self.topology.shard_queue(shard)).put(self._message(body))
+
+    async def bot_action(self, table_id: str, body: bytes) -> None:
+        await self.request(table_id, body)
 
     async def publish_update(self, table_id: str, body: bytes) -> None:
-        for subscriber in list(self.subscribers.get(table_id, ())):
-            await subscriber.queue.put(body)
+        for subscriber in list(self.state.subscribers.get(table_id, ())):
+            await subscriber.queue.put(self._message(body))
 
-    async def publish_bot_turn(self, bot: str, body: bytes) -> None:
-        await self._queue(self.topology.bot_queue(bot)).put(body)
+    async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:
+        await self._queue(self.topology.bot_queue(bot)).put(self._message(body, ttl_ms))
 
     async def publish_posting(self, body: bytes) -> None:
-        await self._queue(self.topology.postings).put(body)
+        await self._queue(self.topology.postings).put(self._message(body))
 
     async def declare_bot_queue(self, bot: str) -> None:
         self._queue(self.topology.bot_queue(bot))
 
     async def depth(self, queue_name: str) -> int:
-        queue = self.queues.get(queue_name)
-        return 0 if queue is None else len(queue.items)
+        queue = self.state.queues.get(queue_name)
+        return 0 if queue is None else queue.depth()
 
     @asynccontextmanager
     async def consume(
@@ -141,7 +199,7 @@ class MemoryBus:
         finally:
             # Like a broker, put back what was delivered but never acknowledged, in order.
             for delivery in reversed(list(pending.values())):
-                await queue.put(delivery.body, front=True)
+                await delivery.nack(requeue=True)
 
     async def updates_queue(self) -> MemoryUpdatesQueue:
         return MemoryUpdatesQueue(self)

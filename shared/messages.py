@@ -68,6 +68,9 @@ class Presence(Message):
     request_id: str
     player_id: str
     connected: bool
+    # The table's own deferred check (services/table/presence.py): apply the seat's latest
+    # report if it still differs; ``connected`` is then not read.
+    due: bool = False
 
 
 class Sync(Message):

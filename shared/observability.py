@@ -1,8 +1,14 @@
 """What every service shows an operator: Prometheus metrics, health and readiness, and
 structured log lines.
 
+The probes (``/healthz``, ``/readyz``) answer on a service's own port. Metrics and the API's
+documentation are for operators, not the public: the gateway and the ledger serve them on a
+second, internal listener (``internal_app``), which no Service or Ingress routes to; the table
+workers and the bots have only such a port.
+
 Log lines are ``key=value`` after the message (``table=... seq=...``), readable by people and
-parsed by log tools alike. Metrics are module-level so any part of a service can count.
+parsed by log tools alike. Each service keeps its metrics on its own registry
+(``services/*/metrics.py``) and shows them with ``add_metrics``.
 """
 
 from __future__ import annotations
@@ -10,46 +16,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 import uvicorn
 from fastapi import FastAPI, Response
-from fastapi.responses import JSONResponse
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    GCCollector,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 _RESERVED = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.025, 0.05, 0.1, 0.25, 1.0)
 
-COMMANDS = Counter("swick_commands", "Requests handled by table workers", ["outcome"])
-COMMAND_SECONDS = Histogram(
-    "swick_command_seconds",
-    "Table worker: request received to views published",
-    buckets=LATENCY_BUCKETS,
-)
-TABLES = Gauge("swick_tables_loaded", "Tables held in this worker's memory")
-SHARDS = Gauge("swick_shards_owned", "Shards this worker holds the lease of")
-TAKEOVERS = Counter(
-    "swick_shard_takeovers", "Shards taken over (at start, on rebalance, on failover)"
-)
-SHARDS_LOST = Counter("swick_shards_lost", "Shards whose lease this worker lost or was fenced from")
-TIMEOUTS = Counter("swick_timeouts", "Decisions the table took for a seat whose deadline passed")
-QUEUE_DEPTH = Gauge("swick_queue_depth", "Messages waiting in a RabbitMQ queue", ["queue"])
-CONNECTED = Gauge("swick_connected_players", "Players with an open WebSocket on this gateway")
-COMMAND_TO_VIEW = Histogram(
-    "swick_gateway_command_to_view_seconds",
-    "Gateway: a player's action received to that player's updated view sent",
-    buckets=LATENCY_BUCKETS,
-)
-POSTINGS = Counter("swick_ledger_postings", "Postings handled by the ledger", ["outcome"])
-INVARIANTS_OK = Gauge("swick_ledger_invariants_ok", "1 while the ledger's invariants hold")
-SET_ASIDE = Gauge(
-    "swick_ledger_set_aside",
-    "Ledger: dead-lettered postings, conflicting duplicates, tables blocked by a dead letter",
-    ["kind"],
-)
-BOT_TURNS = Counter("swick_bot_turns", "Turns played by this bots service", ["bot"])
+# What any Python process shows (CPU, memory, file descriptors, GC), whatever services it runs.
+PROCESS = CollectorRegistry()
+ProcessCollector(registry=PROCESS)
+PlatformCollector(registry=PROCESS)
+GCCollector(registry=PROCESS)
+
+
+class ServiceMetrics:
+    """A service's metrics on a registry of their own, made when the service starts: its
+    ``/metrics`` shows only what that service measures (an alert on a metric that a service
+    lacks, such as ``absent(swick_ledger_invariants_ok)``, can then fire)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
 
 
 class KeyValueFormatter(logging.Formatter):
@@ -72,12 +73,13 @@ def configure_logging() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request is noise
 
 
-def metrics_response() -> Response:
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+def metrics_response(registries: Iterable[CollectorRegistry]) -> Response:
+    body = b"".join(generate_latest(registry) for registry in (*registries, PROCESS))
+    return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
 def add_probes(app: FastAPI, ready: Callable[[], Awaitable[bool]]) -> None:
-    """``/healthz`` (the process answers), ``/readyz`` (``ready()``) and ``/metrics``."""
+    """``/healthz`` (the process answers) and ``/readyz`` (``ready()``)."""
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -88,15 +90,48 @@ def add_probes(app: FastAPI, ready: Callable[[], Awaitable[bool]]) -> None:
         ok = await ready()
         return JSONResponse({"ready": ok}, status_code=200 if ok else 503)
 
+
+def add_metrics(app: FastAPI, *registries: CollectorRegistry) -> None:
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
-        return metrics_response()
+        return metrics_response(registries)
 
 
-async def serve_probes(ready: Callable[[], Awaitable[bool]], host: str, port: int) -> None:
-    """For services without an HTTP API of their own: the probes on ``host:port``."""
+def internal_app(public: FastAPI) -> FastAPI:
+    """The operators' listener of a service with an HTTP API: ``/metrics`` (the metrics on
+    ``public.state.registries``: the service's own, and in embedded mode those of the services
+    that share its process and have no port of their own), and ``public``'s OpenAPI schema
+    (``/openapi.json``) with its pages (``/docs``, ``/redoc``)."""
+    app = FastAPI(
+        title=f"{public.title} (internal)", docs_url=None, redoc_url=None, openapi_url=None
+    )
+    add_metrics(app, *public.state.registries)
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def schema() -> JSONResponse:
+        return JSONResponse(
+            get_openapi(title=public.title, version=public.version, routes=public.routes)
+        )
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title=public.title)
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url="/openapi.json", title=public.title)
+
+    return app
+
+
+async def serve_probes(
+    ready: Callable[[], Awaitable[bool]], host: str, port: int, registry: CollectorRegistry
+) -> None:
+    """For services without an HTTP API of their own: the probes and the metrics on
+    ``host:port`` (an internal port)."""
     app = FastAPI(title="probes", docs_url=None, redoc_url=None, openapi_url=None)
     add_probes(app, ready)
+    add_metrics(app, registry)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
     await serve_in_task(QuietServer(config))
 

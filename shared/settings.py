@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import socket
-from dataclasses import dataclass
-from urllib.parse import urlparse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlparse
 
-from shared.bus import DEFAULT_SHARDS, DEFAULT_URL, Topology
+from shared.bus import DEFAULT_BOT_TURN_TTL_MS, DEFAULT_SHARDS, DEFAULT_URL, Topology
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEV_SECRET = "swick-development-secret-change-me"
 # The ledger's service credentials on a development machine: refused off loopback.
 DEV_LEDGER_TOKEN = "swick-development-ledger-token-change-me"
 DEV_LEDGER_READ_TOKEN = "swick-development-ledger-read-token-change-me"
+
+
+ROLE_URL_PREFIX = "SWICK_AMQP_URL_"
+
+
+def role_variable(role: str) -> str:
+    """The variable holding the broker URL of ``role`` (``gateway``, ``bot-easy``, ...)."""
+    return ROLE_URL_PREFIX + role.upper().replace("-", "_")
+
+
+def with_credentials(url: str, user: str, password: str) -> str:
+    """``url`` with its user and password replaced."""
+    parsed = urlparse(url)
+    address = parsed.netloc.rpartition("@")[2]
+    return parsed._replace(
+        netloc=f"{quote(user, safe='')}:{quote(password, safe='')}@{address}"
+    ).geturl()
 
 
 def reachable(url: str, default_port: int, timeout: float = 1.0) -> bool:
@@ -28,22 +45,6 @@ def reachable(url: str, default_port: int, timeout: float = 1.0) -> bool:
         return False
 
 
-def loopback(host: str) -> bool:
-    """Whether ``host`` (an address to listen on) is reachable from this machine only."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def _looks_made_up(value: str) -> bool:
-    """A value the deploy files ship as a placeholder ("change me", "REPLACE-ME")."""
-    lowered = value.lower()
-    return "change-me" in lowered or "replace-me" in lowered
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     amqp_url: str = DEFAULT_URL
@@ -51,15 +52,23 @@ class Settings:
     namespace: str = "swick"
     shards: int = DEFAULT_SHARDS
     secret: str = DEV_SECRET
+    previous_secrets: tuple[str, ...] = ()  # still verify the tokens they signed (rotation)
     starting_grant: int = 4000
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
     admin_token: str = ""  # the operator page is off without one
     ledger_token: str = DEV_LEDGER_TOKEN  # moves chips: the ledger and table workers
     ledger_read_token: str = DEV_LEDGER_READ_TOKEN  # reads books: the ledger and gateways
-    postings_user: str = ""  # the broker user whose postings the ledger takes ("": the tables')
     grants_per_address: int = 3  # sign-ups (each a starting grant) per client address...
     grant_period_hours: float = 24.0  # ... per this many hours
+    # Origins whose pages may open the gateway's WebSocket, comma-separated
+    # (https://swick.example.com); empty: the gateway's own origin only.
+    allowed_origins: str = ""
+    bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS
+    # Broker URLs by role, where a process needs several (the built-in bots: one per bot) or
+    # sets up the others' users (``swick broker setup``): ``SWICK_AMQP_URL_<ROLE>``.
+    amqp_urls: Mapping[str, str] = field(default_factory=dict)
+    rabbitmq_api: str = ""  # the management API, with an administrator's credentials
 
     @property
     def topology(self) -> Topology:
@@ -67,13 +76,8 @@ class Settings:
 
     @property
     def trusted_poster(self) -> str:
-        """The broker user the ledger takes postings from: ``postings_user`` if set; else the
-        tables' user, or ``guest`` when the ledger itself connects as RabbitMQ's loopback-only
-        ``guest`` (a development broker with one user for everything)."""
-        if self.postings_user:
-            return self.postings_user
-        login = urlparse(self.amqp_url).username or "guest"
-        return "guest" if login == "guest" else self.topology.user("table")
+        """The broker user the ledger takes postings from: the table workers' own."""
+        return self.topology.user("table")
 
     def ledger_auth(self, *, write: bool = False) -> dict[str, str]:
         """The header that authenticates a call to the ledger's API: with the read credential,
@@ -81,25 +85,10 @@ class Settings:
         token = self.ledger_token if write else self.ledger_read_token
         return {"Authorization": f"Bearer {token}"}
 
-    def refusal(self, service: str, host: str) -> str | None:
-        """Why ``service`` must not start listening on ``host``: a ledger credential it needs is
-        empty or the development one while the address is not loopback; ``None`` if fine."""
-        needs = {
-            "ledger": ("SWICK_LEDGER_TOKEN", "SWICK_LEDGER_READ_TOKEN"),
-            "table": ("SWICK_LEDGER_TOKEN",),
-            "gateway": ("SWICK_LEDGER_READ_TOKEN",),
-        }.get(service, ())
-        values = {
-            "SWICK_LEDGER_TOKEN": (self.ledger_token, DEV_LEDGER_TOKEN),
-            "SWICK_LEDGER_READ_TOKEN": (self.ledger_read_token, DEV_LEDGER_READ_TOKEN),
-        }
-        if loopback(host):
-            return None
-        for name in needs:
-            value, placeholder = values[name]
-            if not value or value == placeholder or _looks_made_up(value):
-                return f"refusing to start {service} on {host}: set {name} to a secret of its own"
-        return None
+    def amqp_url_for(self, role: str) -> str:
+        """The broker URL of ``role`` (``gateway``, ``table``, ``ledger``, ``bot-<name>``):
+        its own variable if set, else ``SWICK_AMQP_URL``."""
+        return self.amqp_urls.get(role_variable(role), self.amqp_url)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -110,13 +99,21 @@ class Settings:
             namespace=env.get("SWICK_NAMESPACE", "swick"),
             shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
             secret=env.get("SWICK_SECRET", DEV_SECRET),
+            previous_secrets=tuple(
+                old.strip()
+                for old in env.get("SWICK_SECRET_PREVIOUS", "").split(",")
+                if old.strip()
+            ),
             starting_grant=int(env.get("SWICK_STARTING_GRANT", 4000)),
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
             ledger_token=env.get("SWICK_LEDGER_TOKEN", DEV_LEDGER_TOKEN),
             ledger_read_token=env.get("SWICK_LEDGER_READ_TOKEN", DEV_LEDGER_READ_TOKEN),
-            postings_user=env.get("SWICK_POSTINGS_USER", ""),
             grants_per_address=int(env.get("SWICK_GRANTS_PER_ADDRESS", 3)),
             grant_period_hours=float(env.get("SWICK_GRANT_PERIOD_HOURS", 24)),
+            allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),
+            bot_turn_ttl_ms=int(env.get("SWICK_BOT_TURN_TTL_MS", DEFAULT_BOT_TURN_TTL_MS)),
+            amqp_urls={k: v for k, v in env.items() if k.startswith(ROLE_URL_PREFIX) and v},
+            rabbitmq_api=env.get("SWICK_RABBITMQ_API", ""),
         )

@@ -1,4 +1,8 @@
-"""``swick bench bots``: how long the ``hard`` bot thinks per decision, with its live budget."""
+"""``swick bench bots``: how long the ``hard`` bot thinks per decision, as at live tables.
+
+Each decision's wall time and CPU time (of this thread) are measured: the wall time is what a
+table waits, the CPU time what the decision costs, whatever else the machine is doing.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ import time
 from dataclasses import asdict, dataclass
 
 from services.benchmarks.engine import seated_table
+from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
 from services.bots.levels import Hard, Medium
+from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.swick.decide import step
 from shared.games.swick.legal import legal_actions, to_act
@@ -21,31 +27,61 @@ class DecisionFigures:
     p50_ms: float
     p95_ms: float
     max_ms: float
-    budget_ms: float
+    cpu_p50_ms: float
+    cpu_p95_ms: float
+    cpu_max_ms: float
+    worlds: int  # the budget: worlds sampled per searched decision
+    cap_ms: float | None  # the wall-clock safety cap
+    searched: int  # decisions that searched (the others are the heuristics' alone)
+    capped: int  # searches the cap cut short
 
 
-def run(hands: int, seed: int = 1, budget_ms: float = 200.0) -> DecisionFigures:
+def run(
+    hands: int,
+    seed: int = 1,
+    worlds: int = HARD_WORLDS,
+    cap_ms: float | None = HARD_CAP_MS,
+    progress: Progress = SILENT,
+) -> DecisionFigures:
     """A hard bot at seat 0 against two medium bots; times every decision the hard bot makes."""
     rng = random.Random(seed)
-    hard = Hard(random.Random(rng.random()), budget_ms=budget_ms)
+    hard = Hard(random.Random(rng.random()), worlds=worlds, cap_ms=cap_ms)
     medium = Medium(random.Random(rng.random()))
     state = seated_table(3, seed=seed)
-    times: list[float] = []
+    wall: list[float] = []
+    cpu: list[float] = []
     n = 0
+    progress.stage(f"hard bot, {worlds} worlds a decision", hands)
     while state.hand_no < hands:
         seat = to_act(state)[0]
         legal = [o.action for o in legal_actions(state, seat) if o.legal]
         view = view_for(state, seat)
         if seat == 0:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             action = hard.choose(view, legal)
-            times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.thread_time() - started_cpu) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
         else:
             action = medium.choose(view, legal)
+        hand_no = state.hand_no
         state, _ = step(state, Command(actor=seat, action=action, action_id=f"b{n}", seq=state.seq))
+        progress.advance(state.hand_no - hand_no)
         n += 1
-    cuts = statistics.quantiles(times, n=100)
-    return DecisionFigures(len(times), cuts[49], cuts[94], max(times), budget_ms)
+    cuts, cpu_cuts = statistics.quantiles(wall, n=100), statistics.quantiles(cpu, n=100)
+    effort = hard.search.effort
+    return DecisionFigures(
+        decisions=len(wall),
+        p50_ms=cuts[49],
+        p95_ms=cuts[94],
+        max_ms=max(wall),
+        cpu_p50_ms=cpu_cuts[49],
+        cpu_p95_ms=cpu_cuts[94],
+        cpu_max_ms=max(cpu),
+        worlds=worlds,
+        cap_ms=cap_ms,
+        searched=effort.decisions,
+        capped=effort.capped,
+    )
 
 
 def report(figures: DecisionFigures) -> dict[str, object]:
@@ -53,7 +89,10 @@ def report(figures: DecisionFigures) -> dict[str, object]:
 
 
 def describe(f: DecisionFigures) -> str:
+    cap = "no cap" if f.cap_ms is None else f"cap {f.cap_ms:.0f} ms"
     return (
-        f"hard bot, {f.decisions} decisions (budget {f.budget_ms:.0f} ms): "
-        f"p50 {f.p50_ms:.1f} ms, p95 {f.p95_ms:.1f} ms, max {f.max_ms:.1f} ms"
+        f"hard bot, {f.decisions} decisions ({f.searched} searched, {f.worlds} worlds each, "
+        f"{cap}, {f.capped} cut short by the cap): "
+        f"wall p50 {f.p50_ms:.1f} ms, p95 {f.p95_ms:.1f} ms, max {f.max_ms:.1f} ms; "
+        f"CPU p50 {f.cpu_p50_ms:.1f} ms, p95 {f.cpu_p95_ms:.1f} ms, max {f.cpu_max_ms:.1f} ms"
     )

@@ -6,6 +6,7 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
+from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
 from shared.games.swick.actions import Action
@@ -23,6 +24,7 @@ class EngineFigures:
     hands: int
     commands: int
     seconds: float
+    cpu_seconds: float  # of this process: the engine's cost, whatever else the machine does
     hands_per_second: float
     step_microseconds: float  # mean time of one decide + evolve
 
@@ -54,15 +56,16 @@ def seated_table(seats: int, stack: int = 10**12, seed: int = 0) -> State:
     return state
 
 
-def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
+def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> EngineFigures:
     """Play ``hands`` hands: everyone readies up; every other decision is a uniform choice
     among the legal options of the seat to act."""
+    progress.stage(f"{seats} seats", hands)
     rng = random.Random(seed)
     state = seated_table(seats)
     clock = time.perf_counter
     played = commands = 0
     in_step = 0.0
-    started = clock()
+    started, started_cpu = clock(), time.process_time()
     while played < hands:
         pending = to_act(state)
         if not pending:  # set money grew past the stacks: the table waits; deal a fresh one
@@ -80,9 +83,10 @@ def run(seats: int, hands: int, seed: int = 1) -> EngineFigures:
         commands += 1
         if any(type(event) is HandSettled for event in events):
             played += 1
-    seconds = clock() - started
+            progress.advance()
+    seconds, cpu_seconds = clock() - started, time.process_time() - started_cpu
     return EngineFigures(
-        seats, played, commands, seconds, played / seconds, in_step / commands * 1e6
+        seats, played, commands, seconds, cpu_seconds, played / seconds, in_step / commands * 1e6
     )
 
 
@@ -93,6 +97,7 @@ def report(figures: list[EngineFigures]) -> dict[str, object]:
 def describe(f: EngineFigures) -> str:
     return (
         f"{f.seats} seats: {f.hands_per_second:,.0f} hands/s "
-        f"({f.hands:,} hands, {f.commands:,} commands in {f.seconds:.2f} s); "
+        f"({f.hands:,} hands, {f.commands:,} commands in {f.seconds:.2f} s, "
+        f"{f.cpu_seconds:.2f} s of CPU); "
         f"decide+evolve {f.step_microseconds:.1f} µs mean"
     )

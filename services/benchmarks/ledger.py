@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 
 from services.ledger.ledger import Ledger, wallet
 from services.load.platform import fresh_database
+from services.progress import SILENT, Progress, wait
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
 from shared.settings import DEFAULT_DATABASE
@@ -30,6 +31,7 @@ ANTE = 30
 class LedgerFigures:
     tables: int
     seconds: float
+    cpu_seconds: float  # of this process (the tables' side); PostgreSQL's own is not counted
     hands: int
     postings: int
     transfers: int
@@ -143,7 +145,9 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(dsn: str, seconds: float, tables: int, seed: int = 1) -> LedgerFigures:
+async def measure(
+    dsn: str, seconds: float, tables: int, seed: int = 1, progress: Progress = SILENT
+) -> LedgerFigures:
     """Run the benchmark against an empty database at ``dsn``."""
     pool = await connect_pool(dsn)
     try:
@@ -154,10 +158,17 @@ async def measure(dsn: str, seconds: float, tables: int, seed: int = 1) -> Ledge
             TableLoop(ledger, f"bench{k}", random.Random(rng.getrandbits(64)))
             for k in range(tables)
         ]
+        progress.stage(f"opening {tables * PLAYERS} wallets")
         await asyncio.gather(*(loop.sit_down() for loop in loops))
-        started = time.perf_counter()
-        await asyncio.gather(*(loop.run(started + seconds) for loop in loops))
-        elapsed = time.perf_counter() - started
+        progress.stage(f"{tables} tables posting", seconds)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        ticking = asyncio.create_task(wait(progress, seconds))
+        try:
+            await asyncio.gather(*(loop.run(started + seconds) for loop in loops))
+        finally:
+            ticking.cancel()
+        elapsed, cpu_seconds = time.perf_counter() - started, time.process_time() - started_cpu
+        progress.stage("checking the books")
         healthy = (await ledger.check()).ok
     finally:
         await pool.close()
@@ -166,6 +177,7 @@ async def measure(dsn: str, seconds: float, tables: int, seed: int = 1) -> Ledge
     return LedgerFigures(
         tables=tables,
         seconds=round(elapsed, 3),
+        cpu_seconds=round(cpu_seconds, 3),
         hands=sum(loop.hands for loop in loops),
         postings=len(latencies),
         transfers=legs,
@@ -178,11 +190,16 @@ async def measure(dsn: str, seconds: float, tables: int, seed: int = 1) -> Ledge
     )
 
 
-async def run(seconds: float = 10, tables: int = 32, server: str | None = None) -> LedgerFigures:
+async def run(
+    seconds: float = 10,
+    tables: int = 32,
+    server: str | None = None,
+    progress: Progress = SILENT,
+) -> LedgerFigures:
     """Create a temporary database on ``server``, benchmark the ledger in it, drop it."""
     server = server or os.environ.get("SWICK_DATABASE_URL", DEFAULT_DATABASE)
     async with fresh_database(server, "bench") as dsn:
-        return await measure(dsn, seconds, tables)
+        return await measure(dsn, seconds, tables, progress=progress)
 
 
 def report(figures: LedgerFigures) -> dict[str, object]:
@@ -193,7 +210,8 @@ def describe(f: LedgerFigures) -> str:
     return (
         f"ledger, {f.tables} tables: {f.transfers_per_second:,.0f} transfers/s, "
         f"{f.postings_per_second:,.0f} postings/s ({f.transfers:,} transfers in "
-        f"{f.postings:,} postings, {f.hands:,} hands, {f.seconds:.2f} s); "
+        f"{f.postings:,} postings, {f.hands:,} hands, {f.seconds:.2f} s, "
+        f"{f.cpu_seconds:.2f} s of CPU here); "
         f"apply p50 {f.apply_p50_ms:.2f} ms, p99 {f.apply_p99_ms:.2f} ms; "
         f"{'healthy' if f.healthy else 'NOT HEALTHY'}"
         + (f", {f.not_applied} postings not applied" if f.not_applied else "")

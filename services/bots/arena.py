@@ -4,18 +4,25 @@ Seats rotate every hand, so each strategy plays every seat equally often. For ea
 arena reports the mean cents won per hand with a 95% confidence interval, and for each pair of
 different strategies the mean difference per hand with its interval (from the per-hand
 differences, so the luck of the deal that both share cancels out).
+
+The same seed gives the same result on any machine, loaded or not: hard bots search a number
+of worlds with no wall-clock cap (the effort they spent is reported beside the figures).
 """
 
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 
 from services.benchmarks.engine import seated_table
-from services.bots.strategy import Strategy
+from services.bots.levels import LEVELS, Hard
+from services.bots.search import Effort
+from services.bots.strategy import Strategy, load_strategy
+from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
@@ -51,24 +58,53 @@ class ArenaResult:
     names: tuple[str, ...]
     hands: int
     seconds: float
+    cpu_seconds: float
     per_strategy: dict[str, Interval]
     differences: dict[str, Interval]  # "a - b"
+    search: Effort  # what the hard bots' searches did, all of them together
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds
 
 
+def lineup(
+    names: Sequence[str],
+    seed: int,
+    *,
+    hard_worlds: int,
+    hard_cap_ms: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[Strategy]:
+    """The strategies named (``easy``, ``medium``, ``hard`` or ``package.module:Class``), each
+    with its own generator drawn from ``seed``; hard bots search ``hard_worlds`` worlds, with
+    ``hard_cap_ms`` as their wall-clock cap (none by default) measured by ``clock``."""
+    rng = random.Random(seed)
+    strategies: list[Strategy] = []
+    for name in names:
+        own = random.Random(rng.random())
+        if name == "hard":
+            strategies.append(Hard(own, worlds=hard_worlds, cap_ms=hard_cap_ms, clock=clock))
+        else:
+            strategies.append(LEVELS[name](own) if name in LEVELS else load_strategy(name)(own))
+    return strategies
+
+
 def play(
-    names: Sequence[str], strategies: Sequence[Strategy], hands: int, seed: int
+    names: Sequence[str],
+    strategies: Sequence[Strategy],
+    hands: int,
+    seed: int,
+    progress: Progress = SILENT,
 ) -> ArenaResult:
     """Play ``hands`` hands with ``strategies[i]`` rotating through the seats."""
     n = len(strategies)
+    progress.stage(", ".join(names), hands)
     state = seated_table(n, seed=seed)
     won: dict[str, list[float]] = {name: [] for name in set(names)}
     per_hand: list[dict[str, float]] = []
     played = commands = 0
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     while played < hands:
         pending = to_act(state)
         if not pending:  # set money grew past the stacks: the table waits; deal a fresh one
@@ -92,19 +128,29 @@ def play(
                     won[name].extend(deltas)
                 per_hand.append({name: statistics.fmean(d) for name, d in hand.items()})
                 played += 1
+                progress.advance()
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - started_cpu
     unique = sorted(set(names), key=names.index)
     differences = {
         f"{a} - {b}": Interval.of([h[a] - h[b] for h in per_hand])
         for i, a in enumerate(unique)
         for b in unique[i + 1 :]
     }
+    efforts = [s.search.effort for s in strategies if isinstance(s, Hard)]
+    search = Effort(
+        decisions=sum(e.decisions for e in efforts),
+        worlds=sum(e.worlds for e in efforts),
+        capped=sum(e.capped for e in efforts),
+    )
     return ArenaResult(
         tuple(names),
         played,
         seconds,
+        cpu_seconds,
         {name: Interval.of(won[name]) for name in unique},
         differences,
+        search,
     )
 
 
@@ -115,16 +161,20 @@ def report(result: ArenaResult) -> dict[str, object]:
     return {
         "seats": list(result.names),
         "hands": result.hands,
+        "seconds": result.seconds,
+        "cpu_seconds": result.cpu_seconds,
         "hands_per_second": result.hands_per_second,
         "cents_per_hand": {name: interval(i) for name, i in result.per_strategy.items()},
         "differences": {pair: interval(i) for pair, i in result.differences.items()},
+        "hard_search": asdict(result.search),
     }
 
 
 def describe(result: ArenaResult) -> str:
     lines = [
         f"{result.hands:,} hands of {', '.join(result.names)} "
-        f"({result.hands_per_second:,.0f} hands/s)"
+        f"({result.hands_per_second:,.0f} hands/s; {result.seconds:.1f} s, "
+        f"{result.cpu_seconds:.1f} s of CPU)"
     ]
     for name, i in result.per_strategy.items():
         lines.append(f"  {name:>8}: {i.mean:+7.2f} ¢/hand  (95% CI {i.low:+.2f} to {i.high:+.2f})")
@@ -132,5 +182,15 @@ def describe(result: ArenaResult) -> str:
         verdict = "significant" if i.excludes_zero() else "not significant"
         lines.append(
             f"  {pair}: {i.mean:+.2f} ¢/hand  (95% CI {i.low:+.2f} to {i.high:+.2f}, {verdict})"
+        )
+    search = result.search
+    if search.decisions:
+        lines.append(
+            f"  hard bots searched {search.decisions:,} decisions, {search.worlds:,} worlds"
+            + (
+                f"; the wall-clock cap cut {search.capped:,} short: NOT REPRODUCIBLE"
+                if search.capped
+                else ""
+            )
         )
     return "\n".join(lines)

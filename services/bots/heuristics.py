@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from services.bots.knowledge import Knowledge
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import ACE, KING, Card, is_face
-from shared.games.swick.play import lowest, special_kind, trick_winner
+from shared.games.swick.play import special_kind, trick_winner
 from shared.games.swick.state import Phase
 
 KNOCK_AT = 1.5
@@ -91,7 +91,12 @@ def _play(k: Knowledge, plays: Sequence[ac.PlayCard]) -> ac.PlayCard:
     winners = [card for card in cards if trick_winner([*k.trick, (k.seat, card)], trump) == k.seat]
     if winners:
         return ac.PlayCard(min(winners, key=lambda c: (c >> 3 == trump, c & 7)))
-    return ac.PlayCard(lowest(cards, trump))
+    return ac.PlayCard(_cheapest(cards, trump))
+
+
+def _cheapest(cards: Sequence[Card], trump: int) -> Card:
+    """The card worth least to keep: a non-trump before a trump, then the lower rank."""
+    return min(cards, key=lambda c: (c >> 3 == trump, c & 7, c >> 3))
 
 
 def _lead(k: Knowledge, cards: Sequence[Card], trump: int) -> Card:
@@ -102,4 +107,4 @@ def _lead(k: Knowledge, cards: Sequence[Card], trump: int) -> Card:
     aces = [card for card in cards if card & 7 == ACE and card >> 3 != trump]
     if aces:
         return aces[0]
-    return lowest(cards, trump)
+    return _cheapest(cards, trump)

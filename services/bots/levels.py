@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from services.bots import heuristics
+from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
 from services.bots.knowledge import from_view
 from services.bots.search import Search
 from services.bots.strategy import Strategy, StrategyFactory
@@ -36,8 +38,14 @@ class Medium:
 class Hard:
     """Determinized Monte Carlo search with the pure engine (see ``search``)."""
 
-    def __init__(self, rng: random.Random, budget_ms: float = 200.0, worlds: int = 400) -> None:
-        self.search = Search(rng, budget_ms=budget_ms, max_worlds=worlds)
+    def __init__(
+        self,
+        rng: random.Random,
+        worlds: int = HARD_WORLDS,
+        cap_ms: float | None = HARD_CAP_MS,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.search = Search(rng, worlds=worlds, cap_ms=cap_ms, clock=clock)
 
     def choose(self, view: SwickView, legal: Sequence[Action]) -> Action:
         return self.search.choose(view, legal)

@@ -5,7 +5,12 @@ the other hands, the stock and the discards, keeping to what its view shows (car
 the suits a player showed void in by not following). In each world it tries every legal
 action, plays the hand out with the medium heuristics for everyone, and scores the action by
 what the hand paid its seat. The best average wins. The same worlds serve every action, so the
-comparison is fair, and the search stops at its time budget.
+comparison is fair.
+
+The budget is a number of worlds per decision, and every random draw comes from the bot's own
+generator: a bot seeded alike decides alike, however fast or loaded the machine. A wall-clock
+cap is only a safety net for live tables (a decision it cuts short is counted in ``effort``);
+the arena runs without it, so that its results are reproducible.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from services.bots import heuristics
 from services.bots.knowledge import from_state, from_view
@@ -31,25 +37,52 @@ SAMPLING_TRIES = 30
 QUICK = frozenset({Phase.ANTE, Phase.READY})
 
 
+MIN_WORLDS = 2  # even when the cap cuts a search short: one world is a coin toss
+
+
+@dataclass(slots=True)
+class Effort:
+    """What the searches of one bot have done so far."""
+
+    decisions: int = 0  # decisions searched (not those the heuristics take alone)
+    worlds: int = 0  # worlds sampled over all of them
+    capped: int = 0  # decisions the wall-clock cap cut short
+
+
 class Search:
-    def __init__(self, rng: random.Random, budget_ms: float, max_worlds: int) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        worlds: int,
+        cap_ms: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """``worlds`` sampled per decision; ``cap_ms``: the wall-clock safety cap (none: the
+        worlds alone decide, as in the arena), measured by ``clock``."""
         self.rng = rng
-        self.budget = budget_ms / 1000
-        self.max_worlds = max_worlds
+        self.worlds = worlds
+        self.cap = None if cap_ms is None else cap_ms / 1000
+        self.clock = clock
+        self.effort = Effort()
 
     def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
         if len(legal) == 1 or view.phase in QUICK or view.phase is Phase.TRUMP:
             # Nothing to weigh, or a blind choice: the heuristics know as much as a search.
             return heuristics.choose(from_view(view), legal)
         assert view.seat is not None
-        deadline = time.perf_counter() + self.budget
+        deadline = None if self.cap is None else self.clock() + self.cap
         totals: dict[int, float] = defaultdict(float)
         worlds = 0
-        while worlds < self.max_worlds and (worlds < 2 or time.perf_counter() < deadline):
+        while worlds < self.worlds:
+            if worlds >= MIN_WORLDS and deadline is not None and self.clock() > deadline:
+                self.effort.capped += 1
+                break
             world = sample_world(view, self.rng)
             for index, action in enumerate(legal):
                 totals[index] += playout(world, view.seat, action)
             worlds += 1
+        self.effort.decisions += 1
+        self.effort.worlds += worlds
         best = max(range(len(legal)), key=lambda i: totals[i])
         return legal[best]
 

@@ -2,9 +2,11 @@
 
 Each bot name has a durable queue of turns; every process serving that name consumes it, so
 several processes share the load and a dead one's unacknowledged turns go to the others. A
-turn carries the seat's view only. The answer is an ordinary request to the table, with an id
-made from the table, seat and sequence number: answered twice, it takes effect once, and a
-late answer is refused by the table as stale.
+turn carries the seat's view only. Each name is served on a connection of its own, as that
+bot's broker user: it can read that name's turns and send actions, nothing else, and the table
+accepts its actions only for the seats of that name. The answer goes to the table's shard with
+an id made from the table, seat and sequence number: answered twice, it takes effect once, and
+a late answer is refused by the table as stale.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from collections.abc import Mapping
 
 from pydantic import ValidationError
 
+from services.bots.metrics import BotMetrics
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import Bus, Delivery
 from shared.games.swick.actions import Action
 from shared.games.swick.codec import dump_action, load_view
@@ -32,29 +34,31 @@ DEFAULT_THINK_MS = 900
 class BotService:
     def __init__(
         self,
-        bus: Bus,
+        buses: Mapping[str, Bus],
         factories: Mapping[str, StrategyFactory],
         *,
         think_ms: int = DEFAULT_THINK_MS,
         rng: random.Random | None = None,
     ) -> None:
-        self.bus = bus
+        """``buses``: for each bot name of ``factories``, the bus connected as its user."""
+        self.buses = buses
         self.rng = rng or random.Random()
         self.think_ms = think_ms
         self.strategies: dict[str, Strategy] = {
             name: factory(random.Random(self.rng.random())) for name, factory in factories.items()
         }
         self.turns_played = 0
+        self.metrics = BotMetrics()
 
     async def run(self) -> None:
         async with asyncio.TaskGroup() as tasks:
             for name in self.strategies:
-                await self.bus.declare_bot_queue(name)
                 tasks.create_task(self._serve(name))
 
     async def _serve(self, name: str) -> None:
-        queue = self.bus.topology.bot_queue(name)
-        async with self.bus.consume(queue, prefetch=8) as deliveries, asyncio.TaskGroup() as tasks:
+        bus = self.buses[name]
+        queue = bus.topology.bot_queue(name)
+        async with bus.consume(queue, prefetch=8) as deliveries, asyncio.TaskGroup() as tasks:
             async for delivery in deliveries:
                 tasks.create_task(self._play(name, delivery))
 
@@ -78,9 +82,9 @@ class BotService:
                 seq=turn.seq,
                 action=_dump(action),
             )
-            await self.bus.request(turn.table_id, act.model_dump_json().encode())
+            await self.buses[name].bot_action(turn.table_id, act.model_dump_json().encode())
             self.turns_played += 1
-            metrics.BOT_TURNS.labels(name).inc()
+            self.metrics.turns.labels(name).inc()
         await delivery.ack()
 
     def _think(self, view: SwickView) -> float:

@@ -13,19 +13,35 @@ from typing import Annotated, Any
 
 import httpx
 from fastapi import APIRouter, Header, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
+
+from services.gateway.guesses import client_address
 
 router = APIRouter(include_in_schema=False)
 
-PAGE = (Path(__file__).parent / "admin.html").read_text()
+HERE = Path(__file__).parent
+PAGE = (HERE / "admin.html").read_text()
+# The page's script and style are files, not inline: the Content Security Policy allows no other.
+ASSETS = {"admin.js": "text/javascript; charset=utf-8", "admin.css": "text/css; charset=utf-8"}
 
 
 def _check(request: Request, authorization: str) -> None:
-    expected: str = request.app.state.gateway.settings.admin_token
-    given = authorization.removeprefix("Bearer ").strip()
+    """Let the holder of the admin token through; wrong guesses are throttled per address,
+    and a throttled address is refused without its token being looked at."""
+    gw = request.app.state.gateway
+    expected: str = gw.settings.admin_token
     if not expected:
         raise HTTPException(404, "The operator page is off: set SWICK_ADMIN_TOKEN")
-    if not hmac.compare_digest(given, expected):
+    throttle, address = gw.guesses.admin, client_address(request.client)
+    if not throttle.admit(address):
+        raise HTTPException(
+            429,
+            "Too many wrong admin tokens from this address: wait",
+            headers={"Retry-After": str(throttle.retry_after(address))},
+        )
+    given = authorization.removeprefix("Bearer ").strip()
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        throttle.failed(address)
         raise HTTPException(401, "Wrong admin token")
 
 
@@ -61,3 +77,10 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
         "ledger_problems": problems,
         "house": house,
     }
+
+
+@router.get("/admin/{asset}")
+async def asset(asset: str) -> FileResponse:
+    if asset not in ASSETS:
+        raise HTTPException(404, "No such file")
+    return FileResponse(HERE / asset, media_type=ASSETS[asset])

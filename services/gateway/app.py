@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,25 +30,29 @@ from fastapi import (
     WebSocket,
     WebSocketDisconnect,
 )
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CollectorRegistry
 from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import admin, signups
 from services.gateway import protocol as p
+from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens, check_name
 from services.gateway.limits import TokenBucket
+from services.gateway.metrics import GatewayMetrics
+from services.gateway.records import Records
+from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
-from shared.games.swick.events import GameEnded, GameStarted
-from shared.games.swick.record import dump_record, game_record
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.gateway")
@@ -65,6 +70,8 @@ class Gateway:
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
+    records: Records
+    guesses: Guesses = field(default_factory=Guesses)
 
 
 # HTTP models.
@@ -102,16 +109,6 @@ class TableOut(BaseModel):
     invite_code: str | None = None
 
 
-def finished_game(events: list[Any], game_no: int) -> list[Any] | None:
-    """The events up to the end of the table's ``game_no``-th game, if it has ended."""
-    started = 0
-    for index, event in enumerate(events):
-        started += isinstance(event, GameStarted)
-        if isinstance(event, GameEnded) and started == game_no:
-            return events[: index + 1]
-    return None
-
-
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
     return TableOut(
         id=row.table_id,
@@ -142,11 +139,17 @@ SignedIn = Annotated[Identity, Depends(current_player)]
 
 
 def create_app(
-    settings: Settings | None = None, *, bus: Bus | None = None, store: TableStorage | None = None
+    settings: Settings | None = None,
+    *,
+    bus: Bus | None = None,
+    store: TableStorage | None = None,
+    also_exposes: Sequence[CollectorRegistry] = (),
 ) -> FastAPI:
     """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
-    ``settings`` (RabbitMQ, PostgreSQL) otherwise."""
+    ``settings`` (RabbitMQ, PostgreSQL) otherwise. Its ``/metrics`` also shows
+    ``also_exposes``: in embedded mode, the metrics of the services without a port."""
     settings = settings or Settings.from_env()
+    metrics = GatewayMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -161,12 +164,22 @@ def create_app(
             if messages is None:
                 messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
                 owned.push_async_callback(messages.close)
-            hub = Hub(messages)
+            hub = Hub(messages, metrics)
             app.state.gateway = Gateway(
-                settings, messages, tables, hub, Tokens(settings.secret), {}
+                settings,
+                messages,
+                tables,
+                hub,
+                Tokens(settings.secret, settings.previous_secrets),
+                {},
+                Records(tables),
             )
             task = asyncio.create_task(hub.run())
-            await hub.ready.wait()
+            ready = asyncio.create_task(hub.ready.wait())
+            await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
+            if task.done():  # it could not subscribe (say, the broker refused its user): say so
+                ready.cancel()
+                task.result()
             try:
                 yield
             finally:
@@ -174,7 +187,17 @@ def create_app(
                 with contextlib.suppress(BaseException):
                     await task
 
-    app = FastAPI(title="Swick Online", version="1", lifespan=lifespan)
+    # The API's documentation is on the internal listener (shared.observability.internal_app).
+    app = FastAPI(
+        title="Swick Online",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)
 
     async def ready() -> bool:
@@ -182,6 +205,7 @@ def create_app(
         return gw is not None and gw.hub.ready.is_set() and gw.bus.connected
 
     add_probes(app, ready)
+    app.state.registries = (metrics.registry, *also_exposes)
 
     def gateway_of(app: FastAPI) -> Gateway:
         gw: Gateway = app.state.gateway
@@ -202,10 +226,18 @@ def create_app(
             raise HTTPException(422, str(error)) from None
         return PlayerOut(id=identity.id, name=identity.name, token=token)
 
-    @app.get("/api/me", response_model=PlayerOut, summary="Who the token is, and their seat")
-    async def me(player: SignedIn) -> PlayerOut:
-        seat = await gateway_of(app).store.seat_of(player.id)
-        return PlayerOut(id=player.id, name=player.name, seated=seat[0] if seat else None)
+    @app.get(
+        "/api/me",
+        response_model=PlayerOut,
+        summary="Who the token is, and their seat; a fresh token when this one is getting old",
+    )
+    async def me(player: SignedIn, authorization: Annotated[str, Header()] = "") -> PlayerOut:
+        gw = gateway_of(app)
+        seat = await gw.store.seat_of(player.id)
+        fresh = gw.tokens.renewal(authorization.removeprefix("Bearer ").strip())
+        return PlayerOut(
+            id=player.id, name=player.name, token=fresh, seated=seat[0] if seat else None
+        )
 
     @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
     async def tables() -> list[TableOut]:
@@ -219,9 +251,17 @@ def create_app(
         return table_out(row)
 
     @app.get("/api/invites/{code}", response_model=TableOut, summary="A table by invite code")
-    async def invite(code: str) -> TableOut:
+    async def invite(code: str, request: Request) -> TableOut:
+        throttle, address = gateway_of(app).guesses.invites, client_address(request.client)
+        if not throttle.admit(address):
+            raise HTTPException(
+                429,
+                "Too many wrong invite codes: wait a minute",
+                headers={"Retry-After": str(throttle.retry_after(address))},
+            )
         row = await gateway_of(app).store.by_invite(code)
         if row is None:
+            throttle.failed(address)
             raise HTTPException(404, "No table has this invite code")
         return table_out(row, with_invite=True)
 
@@ -237,19 +277,36 @@ def create_app(
     @app.get(
         "/api/tables/{table_id}/games/{game_no}/record",
         summary="A finished game's public record, with its revealed seed, for verification",
+        description="A private table's records are for its players (Bearer token) and for "
+        "holders of its invite code (`?invite=`).",
+        response_class=Response,
+        responses={200: {"content": {"application/json": {}}}},
     )
-    async def record(table_id: str, game_no: int) -> dict[str, Any]:
+    async def record(
+        table_id: str,
+        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+        authorization: Annotated[str, Header()] = "",
+    ) -> Response:
         gw = gateway_of(app)
         row = await gw.store.table(table_id)
         if row is None:
             raise HTTPException(404, "There is no such table")
-        swick = game(row.game)
-        events = [swick.load_event(data) for data in await gw.store.events(table_id)]
-        finished = finished_game(events, game_no)
-        if finished is None:
-            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-        data: dict[str, Any] = dump_record(game_record(finished, len(row.seats)))
-        return data
+        if not row.private:
+            stored = await gw.records.get(row, game_no)
+            if stored is None:
+                raise HTTPException(404, "That game has not ended yet: its seed is still secret")
+            return Response(stored.data, media_type="application/json")
+        # A private table: the same answer whether the game is missing or not the asker's.
+        hidden = HTTPException(404, "No such record: a private table's are for its players")
+        invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
+        player = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
+        if not invited and player is None:
+            raise hidden
+        stored = await gw.records.get(row, game_no)
+        if stored is None or not (invited or (player and player.id in stored.players)):
+            raise hidden
+        return Response(stored.data, media_type="application/json")
 
     @app.get("/api/me/balance", summary="Your chips (from the ledger)")
     async def my_balance(player: SignedIn) -> JSONResponse:
@@ -318,6 +375,9 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
             raise HTTPException(
                 422, f"Bots sit in seats 1 to {body.seats - 1}, named easy, medium, hard..."
             )
+    for level in sorted(set(body.bots.values())):
+        if await gw.store.bot_account(level) is None:
+            raise HTTPException(422, f"No bot named {level}: seat easy, medium, hard...")
     if await gw.store.seat_of(player.id) is not None:
         raise HTTPException(409, "You already have a seat at a table: leave it first")
     table_id = f"t-{secrets.token_hex(6)}"
@@ -344,17 +404,24 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
 
 
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
-    player = gw.tokens.verify(token)
-    if player is None:
-        await websocket.close(code=4401, reason="invalid token")
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, host, allowed_origins(gw.settings.allowed_origins)):
+        # Closed before the handshake is accepted: the client gets an HTTP 403.
+        await websocket.close(code=4403, reason="origin not allowed")
         return
+    player = gw.tokens.verify(token)
     await websocket.accept()
+    if player is None:
+        # Closed after the handshake, so that a browser sees the code (it sees 1006 otherwise)
+        # and signs in again instead of reconnecting forever.
+        await websocket.close(code=4401, reason="sign in again")
+        return
     conn = Connection(player)
     previous = gw.sockets.get(player.id)
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
     gw.sockets[player.id] = conn
-    metrics.CONNECTED.set(len(gw.sockets))
+    gw.hub.metrics.connected.set(len(gw.sockets))
     writer = asyncio.create_task(_write(websocket, conn))
     seat = await gw.store.seat_of(player.id)
     conn.send(
@@ -362,23 +429,30 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     )
     if seat is not None:
         await gw.hub.watch(conn, seat[0])
-        await _request(
-            gw,
-            m.Presence(
-                table_id=seat[0],
-                request_id=_rid(player, "presence"),
-                player_id=player.id,
-                connected=True,
-            ),
-        )
+        if previous is None:  # a socket replacing an open one changes no one's presence
+            await _request(
+                gw,
+                m.Presence(
+                    table_id=seat[0],
+                    request_id=_rid(player, "presence"),
+                    player_id=player.id,
+                    connected=True,
+                ),
+            )
         await _request(
             gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
         )
-    session = Session(gw, conn)
+    session = Session(gw, conn, client_address(websocket.client))
     try:
         while not conn.closed:
-            frame = await websocket.receive_text()
-            await session.handle(frame)
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
+            if frame is None:
+                session.refuse_binary()
+            else:
+                await session.handle(frame)
     except WebSocketDisconnect:
         pass
     finally:
@@ -387,7 +461,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             await asyncio.wait_for(writer, 2)  # flush what is queued, such as the last refusals
         if gw.sockets.get(player.id) is conn:
             del gw.sockets[player.id]
-            metrics.CONNECTED.set(len(gw.sockets))
+            gw.hub.metrics.connected.set(len(gw.sockets))
             seat = await gw.store.seat_of(player.id)
             if seat is not None:
                 with contextlib.suppress(Exception):
@@ -426,9 +500,10 @@ async def _request(
 class Session:
     """One socket's messages: parsed, limited, checked, then answered or sent on."""
 
-    def __init__(self, gw: Gateway, conn: Connection) -> None:
+    def __init__(self, gw: Gateway, conn: Connection, address: str = "") -> None:
         self.gw = gw
         self.conn = conn
+        self.address = address
         self.rate = TokenBucket(rate=30, burst=60)
         self.chat_rate = TokenBucket(rate=0.5, burst=5)
         self.refused_in_row = 0
@@ -437,14 +512,24 @@ class Session:
     def reject(self, client_id: str | None, code: str, message: str) -> None:
         self.conn.send(p.Reject(id=client_id, code=code, message=message))
 
-    async def handle(self, frame: str) -> None:
+    def _within_rate(self, client_id: str | None) -> bool:
         if not self.rate.take():
             self.refused_in_row += 1
-            self.reject(_client_id(frame), "rate_limited", "Too many messages: slow down")
+            self.reject(client_id, "rate_limited", "Too many messages: slow down")
             if self.refused_in_row >= FLOOD_CLOSE:
                 self.conn.close()
-            return
+            return False
         self.refused_in_row = 0
+        return True
+
+    def refuse_binary(self) -> None:
+        """The protocol is JSON text: a binary frame is refused, and the socket stays open."""
+        if self._within_rate(None):
+            self.reject(None, "malformed", "Text frames only: a message is JSON in a text frame")
+
+    async def handle(self, frame: str) -> None:
+        if not self._within_rate(_client_id(frame)):
+            return
         if len(frame.encode()) > p.MAX_FRAME:
             self.reject(_client_id(frame), "too_large", f"A message is at most {p.MAX_FRAME} bytes")
             return
@@ -471,7 +556,21 @@ class Session:
         store, player = self.gw.store, self.conn.player
         row = None
         if message.invite is not None:
+            throttle = self.gw.guesses.invites
+            if not throttle.admit(self.address):
+                self.reject(
+                    message.id, "rate_limited", "Too many wrong invite codes: wait a minute"
+                )
+                return
             row = await store.by_invite(message.invite)
+            if row is not None and message.table not in (None, row.table_id):
+                row = None
+            # A wrong code counts unless it names a table that does not exist (yet): one still
+            # being created is no guess, and a made-up table can't be opened by any code.
+            if row is None and (
+                message.table is None or await store.table(message.table) is not None
+            ):
+                throttle.failed(self.address)
         elif message.table is not None:
             row = await store.table(message.table)
             seat = await store.seat_of(player.id)

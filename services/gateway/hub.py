@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 from services.gateway import protocol as p
 from services.gateway.identity import Identity
+from services.gateway.metrics import GatewayMetrics
 from shared import messages as m
-from shared import observability as metrics
 from shared.bus import Bus, UpdatesQueue
 
 log = logging.getLogger("swick.gateway")
@@ -65,8 +65,9 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, metrics: GatewayMetrics) -> None:
         self.bus = bus
+        self.metrics = metrics
         self.watchers: dict[str, set[Connection]] = {}
         # request id -> socket, client id, when it was received
         self.requests: dict[str, tuple[Connection, str, float]] = {}
@@ -169,7 +170,7 @@ class Hub:
         conn, client_id, received = waiting
         if outcome.ok:
             # The view the action produced went out just before this acknowledgement.
-            metrics.COMMAND_TO_VIEW.observe(time.perf_counter() - received)
+            self.metrics.command_to_view.observe(time.perf_counter() - received)
             conn.send(p.Ack(id=client_id))
         else:
             conn.send(p.Reject(id=client_id, code=outcome.code, message=outcome.message))

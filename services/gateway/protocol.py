@@ -7,6 +7,10 @@ stable ``code`` and a ``message`` for the player. The table's state arrives as a
 of the client's own view (on watching, on asking with ``sync``) and then as ``update`` messages
 in ``seq`` order: a client that sees a gap asks for a ``sync``.
 
+Messages are text frames; a binary frame is refused (``malformed``) and the socket stays open.
+Fields are typed strictly: a number must be an integer (not ``"3"``, ``3.0`` or ``true``), a
+flag ``true`` or ``false`` (not ``"no"`` or ``0``).
+
 ``docs/protocol.md`` is generated from these models (``python -m services.gateway.protocol``).
 """
 
@@ -32,14 +36,17 @@ TableId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class ClientMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a number is an int (not a bool, not a string), a bool is true or false.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     id: Id
     seq: Seq = 0
 
 
 class Watch(ClientMessage):
     """Watch a table: as its player if you sit there, else as a spectator (a private table
-    needs its invite code). Answered by ``ack`` then a ``snapshot``."""
+    needs its invite code). Answered by ``ack`` then a ``snapshot``. Wrong invite codes are
+    throttled per address; send ``table`` with the ``invite`` when you know it, so that asking
+    for a table still being created does not count as a wrong guess."""
 
     type: Literal["watch"]
     table: TableId | None = None
@@ -166,21 +173,43 @@ ACTIONS = """\
 | `start_game` | | the host, between games |
 | `end_game` | | the host, between hands, with no carry |
 | `hand_over_host` | `seat` | the host |
-| `add_bot` | `seat`, `bot`: easy, medium or hard | the host, between hands |
+| `add_bot` | `seat`, `bot`: a registered bot (easy, medium, hard...) | the host, between hands |
 
 Cards are codes: rank (`7` `8` `9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in
-`10D` or `AS`. The view lists your options with `legal` and, when not, the `reason`.
+`10D` or `AS`, exactly so: `"ks"` or `30` is not a card. Fields are typed strictly, as in every
+message: `"knock": "no"` or `"amount": "3"` is `malformed`, not read as false or 3. The view
+lists your options with `legal` and, when not, the `reason`.
+"""
+
+CONNECTING = """\
+Connect to `/ws?token=<token>` with the token from `POST /api/players`. A browser page of another
+origin than the gateway's (or those in `SWICK_ALLOWED_ORIGINS`) is refused at the handshake with
+HTTP 403; a client that sends no `Origin` (not a page) is not. Otherwise the server accepts the
+connection, then closes it with a code of its own when it cannot go on:
+
+- **4401**: the token is not valid (expired, signed with a secret the server does not hold, or
+  malformed). Drop it and sign in again (`POST /api/players`): reconnecting with it is refused
+  again.
+- **4409**: the same player connected elsewhere (the newer socket wins). Wait until the player
+  wants this one back.
+- Anything else: the connection dropped, or the server is restarting. Reconnect with backoff
+  (0.5 s doubling to 10 s).
+
+The HTTP API answers 401 to the same tokens. A token is valid for 30 days; `GET /api/me`
+returns a fresh one in `token` when the one sent is a day old (or signed with a previous key):
+keep it.
 """
 
 REJECT_CODES = """\
 | `code` | meaning |
 |---|---|
-| `malformed` | not JSON, an unknown `type`, or a field of the wrong shape |
+| `malformed` | not JSON, a binary frame, an unknown `type`, or a field of the wrong shape or type |
 | `too_large` | the frame is over the size limit |
-| `rate_limited` | too many messages; slow down (chat has its own, lower limit) |
+| `rate_limited` | too many messages (chat has its own, lower limit), or wrong invite codes |
 | `no_table` | there is no such table (or a wrong invite code) |
 | `not_watching` | watch the table before acting there |
 | `not_seated` | take a seat first |
+| `unknown_bot` | no bot of that name is registered |
 | `stale` | the decision opened after the `seq` you sent: look again |
 | `duplicate` | a message with this `id` was already applied |
 | `unavailable` | the tables cannot be reached for the moment: send it again shortly |
@@ -192,6 +221,8 @@ VIEW_INTRO = """\
 `snapshot` and `update` carry the same thing: the whole view of the table as your seat may
 see it (a spectator's has `seat` null, an empty `hand` and no `options`). Cards are codes; a
 `null` in `hand` is a card you may not see yet (the dealer's own, before the dealer's knock).
+Once a game has ended, `end_reason` says why: `host` (the host ended it) or `no_dealer` (players
+enough cover the smallest ante, but none can pay what a dealer pays, so no hand can start).
 """
 
 
@@ -213,7 +244,7 @@ def markdown() -> str:
         "",
         (__doc__ or "").strip(),
         "",
-        "Connect to `/ws?token=<token>` with the token from `POST /api/players`.",
+        CONNECTING,
         "",
         "## Client messages",
     ]

@@ -2,7 +2,8 @@
 grant, so sign-ups are limited per address and period (docs/chips.md).
 
 The count lives in the database every gateway process shares (PostgreSQL, or the embedded
-SQLite file), so adding gateways does not multiply the limit. The address is the socket's peer
+SQLite file; the table store's migrations create its table), so adding gateways does not
+multiply the limit. The address is the socket's peer
 as the server reports it: behind a reverse proxy, set ``FORWARDED_ALLOW_IPS`` (uvicorn's
 forwarded-allow-ips) to the proxy's address, so that its ``X-Forwarded-For``, and only its,
 is believed.
@@ -10,21 +11,15 @@ is believed.
 
 from __future__ import annotations
 
-import asyncio
 import time
 import zlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Protocol
 
 import asyncpg
 from fastapi import HTTPException, Request
 
-from shared.migrations import migrate
 from shared.sqlite import Database, first, run
-
-MIGRATIONS = Path(__file__).parent / "migrations"
-MIGRATIONS_SQLITE = Path(__file__).parent / "migrations_sqlite"
 
 
 class Counter(Protocol):
@@ -39,30 +34,23 @@ class Counter(Protocol):
 class PostgresSignups:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
-        self._migrated = asyncio.Lock()
-        self._ready = False
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
-        async with self._migrated:
-            if not self._ready:
-                async with self.pool.acquire() as conn:
-                    await migrate(conn, "gateway", MIGRATIONS)
-                self._ready = True
         async with self.pool.acquire() as conn, conn.transaction():
             # One address's sign-ups go one at a time, in every gateway process.
             await conn.execute(
                 "SELECT pg_advisory_xact_lock($1)", zlib.crc32(f"signup:{address}".encode())
             )
             await conn.execute(
-                "DELETE FROM gateway.signups WHERE address = $1 AND at < $2", address, since
+                "DELETE FROM tables.signups WHERE address = $1 AND at < $2", address, since
             )
             count: int = await conn.fetchval(
-                "SELECT count(*) FROM gateway.signups WHERE address = $1", address
+                "SELECT count(*) FROM tables.signups WHERE address = $1", address
             )
             if count >= limit:
                 return False
             await conn.execute(
-                "INSERT INTO gateway.signups (address, at) VALUES ($1, $2)", address, now
+                "INSERT INTO tables.signups (address, at) VALUES ($1, $2)", address, now
             )
             return True
 
@@ -70,24 +58,18 @@ class PostgresSignups:
 class SqliteSignups:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._migrated = asyncio.Lock()
-        self._ready = False
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
-        async with self._migrated:
-            if not self._ready:
-                await self.db.migrate("gateway", MIGRATIONS_SQLITE)
-                self._ready = True
         async with self.db.write() as conn:
             await run(
-                conn, "DELETE FROM gateway_signups WHERE address = ? AND at < ?", address, since
+                conn, "DELETE FROM tables_signups WHERE address = ? AND at < ?", address, since
             )
             row = await first(
-                conn, "SELECT count(*) AS n FROM gateway_signups WHERE address = ?", address
+                conn, "SELECT count(*) AS n FROM tables_signups WHERE address = ?", address
             )
             if row is not None and int(row["n"]) >= limit:
                 return False
-            await run(conn, "INSERT INTO gateway_signups (address, at) VALUES (?, ?)", address, now)
+            await run(conn, "INSERT INTO tables_signups (address, at) VALUES (?, ?)", address, now)
             return True
 
 

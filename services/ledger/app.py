@@ -23,33 +23,35 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
 from services.ledger.ledger import Ledger
+from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Pending
 from services.table.store import connect_pool
-from shared import observability as metrics
 from shared.bus import Bus, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
+from shared.request_limits import limit_requests
 from shared.settings import Settings
 
 log = logging.getLogger("swick.ledger")
 CONCURRENCY = 16
 
 
-async def consume(bus: Bus, ledger: LedgerStorage, trusted: str | None) -> None:
+async def consume(bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics, trusted: str) -> None:
     """Apply postings as they come, several tables at once, each table's in order; only those
-    the broker says the user ``trusted`` published (any, for ``None``: an in-process bus)."""
+    that the bus says the user ``trusted`` published (the broker, or in embedded mode the
+    in-process bus, stamps each delivery with its publisher's user)."""
     locks: dict[str, asyncio.Lock] = {}
     slots = asyncio.Semaphore(CONCURRENCY)
 
     async def handle(delivery: Any) -> None:
         try:
-            if trusted is not None and delivery.user_id != trusted:
+            if delivery.user_id != trusted:
                 log.error(
                     "dropped a posting published by %r, not by the tables' user %r",
                     delivery.user_id,
                     trusted,
                 )
-                metrics.POSTINGS.labels("forbidden").inc()
+                metrics.postings.labels("forbidden").inc()
                 await delivery.ack()
                 return
             try:
@@ -60,7 +62,7 @@ async def consume(bus: Bus, ledger: LedgerStorage, trusted: str | None) -> None:
                 return
             async with locks.setdefault(posting.table_id, asyncio.Lock()):
                 outcome = await ledger.apply(posting)
-            metrics.POSTINGS.labels(outcome).inc()
+            metrics.postings.labels(outcome).inc()
             await delivery.ack()
         finally:
             slots.release()
@@ -75,17 +77,19 @@ async def consume(bus: Bus, ledger: LedgerStorage, trusted: str | None) -> None:
             tasks.create_task(handle(delivery))
 
 
-async def watch(bus: Bus, ledger: LedgerStorage, every: float = 15.0) -> None:
+async def watch(
+    bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics, every: float = 15.0
+) -> None:
     """Keep the invariants and set-aside gauges and the postings queue depth current."""
     while True:
         with contextlib.suppress(Exception):
             health = await ledger.check()
-            metrics.INVARIANTS_OK.set(1 if health.ok else 0)
-            metrics.SET_ASIDE.labels("dead_letters").set(health.dead_letters)
-            metrics.SET_ASIDE.labels("conflicts").set(health.conflicts)
-            metrics.SET_ASIDE.labels("blocked_tables").set(len(health.blocked_tables))
+            metrics.invariants_ok.set(1 if health.ok else 0)
+            metrics.set_aside.labels("dead_letters").set(health.dead_letters)
+            metrics.set_aside.labels("conflicts").set(health.conflicts)
+            metrics.set_aside.labels("blocked_tables").set(len(health.blocked_tables))
             queue = bus.topology.postings
-            metrics.QUEUE_DEPTH.labels(queue).set(await bus.depth(queue))
+            metrics.queue_depth.labels(queue).set(await bus.depth(queue))
         await asyncio.sleep(every)
 
 
@@ -119,12 +123,12 @@ def create_app(
     bus: Bus | None = None,
 ) -> FastAPI:
     """The ledger's app, consuming postings from the bus; ``ledger`` and ``bus`` are given when
-    it runs embedded (an in-process bus: no publisher to check), and made from ``settings``
-    otherwise."""
+    it runs embedded, and made from ``settings`` otherwise."""
     settings = settings or Settings.from_env()
-    trusted = settings.trusted_poster if bus is None else None
+    trusted = settings.trusted_poster
     reader = credential(settings.ledger_read_token, "read")
     writer = credential(settings.ledger_token, "service")
+    metrics = LedgerMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -141,8 +145,8 @@ def create_app(
                 owned.push_async_callback(messages.close)
             app.state.ledger = books
             tasks = [
-                asyncio.create_task(watch(messages, books)),
-                asyncio.create_task(consume(messages, books, trusted)),
+                asyncio.create_task(watch(messages, books, metrics)),
+                asyncio.create_task(consume(messages, books, metrics, trusted)),
             ]
             try:
                 yield
@@ -152,7 +156,16 @@ def create_app(
                     with contextlib.suppress(BaseException):
                         await task
 
-    app = FastAPI(title="Swick Online ledger", version="1", lifespan=lifespan)
+    # Metrics and the API's documentation are on the internal listener (internal_app).
+    app = FastAPI(
+        title="Swick Online ledger",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    limit_requests(app)
 
     def the_ledger() -> LedgerStorage:
         value: LedgerStorage = app.state.ledger
@@ -166,6 +179,7 @@ def create_app(
         return True
 
     add_probes(app, ready)
+    app.state.registries = (metrics.registry,)
 
     @app.get(
         "/players/{player_id}/balance",

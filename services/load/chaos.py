@@ -17,6 +17,7 @@ from services.load import loadtest
 from services.load.loadtest import Load, LoadOptions
 from services.load.platform import Platform
 from services.load.proxy import Proxy
+from services.progress import SILENT, Progress
 
 FAULTS = ("worker_killed", "ledger_restarted", "gateway_cut")
 STALL_AFTER = 15.0  # seconds without progress; a worker's tables move within ~2 s of its death
@@ -133,6 +134,7 @@ async def run(
     calm: float | None = None,
     each_kind: bool = True,
     stall_after: float = STALL_AFTER,
+    progress: Progress = SILENT,
 ) -> ChaosReport:
     """``options.seconds`` of play: faults every ``every`` s or so (randomly, by
     ``options.seed``), then ``calm`` s without any, in which every table must move on.
@@ -142,7 +144,11 @@ async def run(
     async with Proxy.to(options.amqp_url) as proxy:
         faults = Faults(proxy, options, every=every, calm=calm, each_kind=each_kind)
         figures = await loadtest.run(
-            options, faults.strike, label="chaos", gateway_amqp_url=proxy.url(options.amqp_url)
+            options,
+            faults.strike,
+            label="chaos",
+            gateway_amqp_url=proxy.url(options.amqp_url),
+            progress=progress,
         )
     return _report(options, figures, faults)
 

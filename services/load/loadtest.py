@@ -19,6 +19,7 @@ import httpx
 from services.load.audit import Audit, audit
 from services.load.people import Person, Tally
 from services.load.platform import Platform, cpu_seconds, isolated, processes_named
+from services.progress import SILENT, Progress, wait
 from shared.bus import DEFAULT_URL
 from shared.settings import DEFAULT_DATABASE
 
@@ -87,9 +88,12 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 class Load:
     """The simulated people, seated at their tables, and the watch kept over them."""
 
-    def __init__(self, platform: Platform, options: LoadOptions) -> None:
+    def __init__(
+        self, platform: Platform, options: LoadOptions, progress: Progress = SILENT
+    ) -> None:
         self.platform = platform
         self.options = options
+        self.display = progress
         self.tally = Tally()
         self.rng = random.Random(options.seed)
         self.pace = (0.0, 0.0) if options.max_pace else HUMAN_PACE
@@ -136,6 +140,7 @@ class Load:
         await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
         self.progress[table] = (0, time.monotonic())
+        self.display.advance()
 
     async def play(
         self, seconds: float, during: Callable[[], Coroutine[Any, Any, None]] | None = None
@@ -144,7 +149,7 @@ class Load:
         async with asyncio.TaskGroup() as tasks:
             watch = tasks.create_task(self._watch())
             extra = tasks.create_task(during()) if during is not None else None
-            await asyncio.sleep(seconds)
+            await wait(self.display, seconds)
             watch.cancel()
             if extra is not None:
                 extra.cancel()
@@ -253,20 +258,25 @@ async def run(
     *,
     label: str = "load",
     gateway_amqp_url: str | None = None,
+    progress: Progress = SILENT,
 ) -> Figures:
     """``gateway_amqp_url``: where the gateway finds the broker (the chaos run's cuttable proxy)."""
+    progress.stage(f"starting {options.workers} table worker(s), the ledger and the gateway")
     async with platform_for(options, label, gateway_amqp_url) as platform:
-        load = Load(platform, options)
+        load = Load(platform, options, progress)
         idle_rss = platform.resident_bytes()
         try:
+            progress.stage(f"seating {options.seats} people at each table", options.tables)
             await load.seat_everyone()
             open_rss = platform.resident_bytes()
             await load.start_games()
+            progress.stage("warming up (s)", options.warmup)
             await load.play(options.warmup)
             load.tally.new_window()
             services_before, generator_before = platform.cpu_by_service(), time.process_time()
             broker_before, database_before = _cpu_of(BROKER), _cpu_of(DATABASE)
             started = time.monotonic()
+            progress.stage(f"{label}: playing (s)", options.seconds)
             await load.play(options.seconds, (lambda: during(load)) if during else None)
             elapsed = time.monotonic() - started
             generator = time.process_time() - generator_before
@@ -278,6 +288,7 @@ async def run(
             }
             cpu = sum(services.values())
             commands, hands = load.tally.sent, load.tally.hands
+            progress.stage("settling and auditing every action and chip")
             await load.settle()
             checked = await load.audit()
         finally:

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -24,9 +24,13 @@ import aio_pika
 import asyncpg
 import httpx
 
-from shared.settings import Settings
+from services import broker
+from services.table.store import TableStore, connect_pool
+from shared.broker import administrator
+from shared.settings import ROLE_URL_PREFIX, Settings, role_variable
 
 SERVICES = ("ledger", "table", "bots", "gateway")
+BUILT_IN = broker.BUILT_IN_BOTS
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
@@ -65,7 +69,13 @@ async def isolated(
 ) -> AsyncIterator[Settings]:
     """Settings for a fresh database and bus namespace (with ledger credentials of their own),
     removed again afterwards. Sign-ups are limited per address only as ``grants_per_address``
-    says: a load test signs everyone up from one address."""
+    says: a load test signs everyone up from one address.
+
+    The namespace's broker users (one per service kind and built-in bot, with new passwords)
+    are made first: ``amqp_url`` stays the administrator's, and ``amqp_url_for(role)`` gives
+    each service its own. They are deleted afterwards, with the users of the bots registered
+    meanwhile (``SWICK_RABBITMQ_API`` names the management API if ``rabbitmqctl`` is not here).
+    """
     async with fresh_database(database_url, label) as dsn:
         settings = Settings(
             amqp_url=amqp_url,
@@ -79,11 +89,22 @@ async def isolated(
             ledger_token=secrets.token_hex(16),
             ledger_read_token=secrets.token_hex(16),
             grants_per_address=grants_per_address,
+            rabbitmq_api=os.environ.get("SWICK_RABBITMQ_API", ""),
         )
+        admin = administrator(settings.rabbitmq_api)
+        passwords = broker.new_passwords()
         try:
-            yield settings
+            await broker.setup(settings, passwords, admin)
+            yield replace(settings, amqp_urls=broker.urls(settings, passwords))
         finally:
             await delete_topology(settings)
+            await admin.delete_users(await users_of(settings))
+
+
+async def users_of(settings: Settings) -> list[str]:
+    """The broker users of a namespace: its services' and its registered bots'."""
+    bots = await registered(settings)
+    return [broker.user_of(settings.topology, role) for role in broker.roles(bots)]
 
 
 async def delete_topology(settings: Settings) -> None:
@@ -92,11 +113,27 @@ async def delete_topology(settings: Settings) -> None:
     async with connection:
         channel = await connection.channel()
         names = [t.shard_queue(k) for k in range(t.shards)]
-        names += [t.postings] + [t.bot_queue(level) for level in ("easy", "medium", "hard")]
+        names += [t.postings] + [t.bot_queue(bot) for bot in await registered(settings)]
         for queue in names:
             await channel.queue_delete(queue)
-        for exchange in (t.requests, t.updates, t.bots):
+        for exchange in (t.requests, t.bot_actions, t.updates, t.bots, t.postings):
             await channel.exchange_delete(exchange)
+
+
+async def registered(settings: Settings) -> list[str]:
+    pool = await connect_pool(settings.database_url, size=1)
+    try:
+        return [account.name for account in await TableStore(pool).bot_accounts()]
+    finally:
+        await pool.close()
+
+
+def at_address(url: str, where: str) -> str:
+    """``url`` (its credentials, its virtual host) at the host and port of ``where``."""
+    parsed, there = urlparse(url), urlparse(where)
+    credentials = parsed.netloc.rpartition("@")[0]
+    address = there.netloc.rpartition("@")[2]
+    return parsed._replace(netloc=f"{credentials}@{address}" if credentials else address).geturl()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -135,25 +172,33 @@ class Platform:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     roles: dict[int, str] = field(default_factory=dict)  # pid -> service
     probes: dict[int, int] = field(default_factory=dict)  # pid -> health and metrics port
+    internal: dict[int, int] = field(default_factory=dict)  # pid -> gateway's, ledger's internal
     base: str = ""
     # CPU seconds of the processes this platform stopped or killed, by service.
     cpu_of_the_dead: dict[str, float] = field(default_factory=dict)
 
-    def env(self) -> dict[str, str]:
+    def env(self, service: str) -> dict[str, str]:
+        """A service's environment: its own broker user, and no other's."""
         s = self.settings
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith(ROLE_URL_PREFIX)}
+        if service == "bots":
+            bots = {role_variable(f"bot-{b}"): s.amqp_url_for(f"bot-{b}") for b in BUILT_IN}
+            own = {"SWICK_AMQP_URL": next(iter(bots.values())), **bots}
+        else:
+            own = {"SWICK_AMQP_URL": s.amqp_url_for(service)}
         return {
-            **os.environ,
-            "SWICK_AMQP_URL": s.amqp_url,
+            **inherited,
+            **own,
             "SWICK_DATABASE_URL": s.database_url,
             "SWICK_NAMESPACE": s.namespace,
             "SWICK_SHARDS": str(s.shards),
             "SWICK_SECRET": s.secret,
             "SWICK_LEDGER_URL": s.ledger_url,
             "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
+            "SWICK_BOT_TURN_TTL_MS": str(s.bot_turn_ttl_ms),
             "SWICK_ADMIN_TOKEN": s.admin_token,
             "SWICK_LEDGER_TOKEN": s.ledger_token,
             "SWICK_LEDGER_READ_TOKEN": s.ledger_read_token,
-            "SWICK_POSTINGS_USER": s.postings_user,
             "SWICK_GRANTS_PER_ADDRESS": str(s.grants_per_address),
             "SWICK_GRANT_PERIOD_HOURS": str(s.grant_period_hours),
             "PYTHONUNBUFFERED": "1",
@@ -178,13 +223,19 @@ class Platform:
         log = (self.logs / f"{name}-{len(self.processes)}.log").open("wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "services.cli", "serve", *args],
-            env=self.env() | (env or {}),
+            env=self.env(name) | (env or {}),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         self.processes.append(process)
         self.roles[process.pid] = name
         return process
+
+    def internal_base(self, service: str) -> str:
+        """The internal listener (metrics, API docs) of the running ``service`` (gateway or
+        ledger)."""
+        (process,) = self.running(service)
+        return f"http://127.0.0.1:{self.internal[process.pid]}"
 
     def running(self, service: str | None = None) -> list[subprocess.Popen[bytes]]:
         return [
@@ -206,17 +257,24 @@ class Platform:
         return process
 
     async def start_ledger(self) -> subprocess.Popen[bytes]:
-        port = int(self.settings.ledger_url.rsplit(":", 1)[1])
-        process = self.spawn("ledger", "ledger", "--port", str(port))
+        port, internal = int(self.settings.ledger_url.rsplit(":", 1)[1]), free_port()
+        process = self.spawn(
+            "ledger", "ledger", "--port", str(port), "--internal-port", str(internal)
+        )
+        self.internal[process.pid] = internal
         await self.answering(self.settings.ledger_url, "/health", accept=(200, 503))
         return process
 
     async def start_gateway(self, amqp_url: str | None = None) -> str:
         """``amqp_url``: where this gateway finds the broker, if not where the others do (a
-        proxy that can cut its connection)."""
-        port = free_port()
-        env = {"SWICK_AMQP_URL": amqp_url} if amqp_url else None
-        self.spawn("gateway", "gateway", "--port", str(port), env=env)
+        proxy that can cut its connection); it signs in as the gateway's user all the same."""
+        port, internal = free_port(), free_port()
+        own = self.settings.amqp_url_for("gateway")
+        env = {"SWICK_AMQP_URL": at_address(own, amqp_url)} if amqp_url else None
+        process = self.spawn(
+            "gateway", "gateway", "--port", str(port), "--internal-port", str(internal), env=env
+        )
+        self.internal[process.pid] = internal
         self.base = f"http://127.0.0.1:{port}"
         await self.answering(self.base, "/api/tables")
         return self.base

@@ -39,12 +39,32 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
+class BotAccount:
+    """A bot name tables may seat: who runs it, and since when (ISO 8601, UTC)."""
+
+    name: str
+    owner: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """A table as stored: its latest snapshot (if any) and the events logged after it."""
 
     row: TableRow
     snapshot: Any | None
     batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecordRow:
+    """A finished game's public record as stored: its JSON text, and every player seated at
+    the table up to the game's end (they may read a private table's records)."""
+
+    table_id: str
+    game_no: int
+    data: str
+    players: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +84,8 @@ class Write:
 
 
 class TableStorage(Protocol):
-    """Tables, their event logs and snapshots, shard leases, seatings and the outbox.
+    """Tables, their event logs and snapshots, shard leases, seatings, bot accounts and the
+    outbox.
 
     JSON values (configs, seats, events, snapshots, posting bodies) come back as they went in.
     """
@@ -162,6 +183,25 @@ class TableStorage(Protocol):
         is the same); ``DuplicateAction`` if the action id was logged for this table before;
         ``SeatConflict`` if a player claiming a seat here holds one (at any table).
         """
+
+    async def save_record(self, record: GameRecordRow) -> None:
+        """Store a finished game's record; a record stored already for that game is kept (both
+        come from the same log, so they are the same)."""
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        """The stored record of the table's ``game_no``-th game (its text exactly as saved),
+        or ``None``."""
+
+    # Bot accounts.
+
+    async def register_bot(self, name: str, owner: str) -> bool:
+        """Create the bot account ``name``; ``False`` (and nothing changed) if it exists."""
+
+    async def bot_account(self, name: str) -> BotAccount | None:
+        """The bot account ``name``, or ``None``: tables seat registered bots only."""
+
+    async def bot_accounts(self) -> list[BotAccount]:
+        """Every bot account, by name."""
 
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         """Postings of ``shards`` queued more than ``older_than`` seconds ago and not ``sent``:

@@ -14,7 +14,16 @@ from typing import Any
 
 import asyncpg
 
-from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
+from services.table.storage import (
+    BotAccount,
+    DuplicateAction,
+    Fenced,
+    GameRecordRow,
+    SeatConflict,
+    Stored,
+    TableRow,
+    Write,
+)
 from shared.migrations import migrate
 
 SCHEMA = "tables"
@@ -319,6 +328,47 @@ class TableStore:
         assert row is not None
         return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
 
+    async def save_record(self, record: GameRecordRow) -> None:
+        await self.pool.execute(
+            "INSERT INTO tables.game_records (table_id, game_no, record, players)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            record.table_id,
+            record.game_no,
+            record.data,
+            list(record.players),
+        )
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        row = await self.pool.fetchrow(
+            "SELECT record, players FROM tables.game_records WHERE table_id = $1 AND game_no = $2",
+            table_id,
+            game_no,
+        )
+        if row is None:
+            return None
+        return GameRecordRow(table_id, game_no, row["record"], tuple(row["players"]))
+
+    async def register_bot(self, name: str, owner: str) -> bool:
+        status: str = await self.pool.execute(
+            "INSERT INTO tables.bot_accounts (name, owner) VALUES ($1, $2)"
+            " ON CONFLICT (name) DO NOTHING",
+            name,
+            owner,
+        )
+        return status == "INSERT 0 1"
+
+    async def bot_account(self, name: str) -> BotAccount | None:
+        record = await self.pool.fetchrow(
+            "SELECT name, owner, created_at FROM tables.bot_accounts WHERE name = $1", name
+        )
+        return None if record is None else _bot(record)
+
+    async def bot_accounts(self) -> list[BotAccount]:
+        records = await self.pool.fetch(
+            "SELECT name, owner, created_at FROM tables.bot_accounts ORDER BY name"
+        )
+        return [_bot(record) for record in records]
+
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         records = await self.pool.fetch(
             "SELECT id, body FROM tables.outbox WHERE shard = ANY($1::int[])"
@@ -333,3 +383,7 @@ class TableStore:
             await self.pool.execute(
                 "DELETE FROM tables.outbox WHERE id = ANY($1::bigint[])", list(ids)
             )
+
+
+def _bot(record: asyncpg.Record) -> BotAccount:
+    return BotAccount(record["name"], record["owner"], record["created_at"].isoformat())

@@ -19,7 +19,16 @@ from typing import Any
 
 import aiosqlite
 
-from services.table.storage import DuplicateAction, Fenced, SeatConflict, Stored, TableRow, Write
+from services.table.storage import (
+    BotAccount,
+    DuplicateAction,
+    Fenced,
+    GameRecordRow,
+    SeatConflict,
+    Stored,
+    TableRow,
+    Write,
+)
 from shared.sqlite import Database, first, run, run_many
 
 SCOPE = "tables"
@@ -382,6 +391,59 @@ class SqliteTableStore:
                 )
             return queued
 
+    async def save_record(self, record: GameRecordRow) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO tables_game_records (table_id, game_no, record, players)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                record.table_id,
+                record.game_no,
+                record.data,
+                json.dumps(list(record.players)),
+            )
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
+        async with self.db.read() as conn:
+            row = await first(
+                conn,
+                "SELECT record, players FROM tables_game_records"
+                " WHERE table_id = ? AND game_no = ?",
+                table_id,
+                game_no,
+            )
+        if row is None:
+            return None
+        return GameRecordRow(table_id, game_no, row["record"], tuple(json.loads(row["players"])))
+
+    async def register_bot(self, name: str, owner: str) -> bool:
+        async with self.db.write() as conn:
+            added = await run(
+                conn,
+                "INSERT INTO tables_bot_accounts (name, owner, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO NOTHING",
+                name,
+                owner,
+                self.db.now(),
+            )
+        return added == 1
+
+    async def bot_account(self, name: str) -> BotAccount | None:
+        async with self.db.read() as conn:
+            record = await first(
+                conn,
+                "SELECT name, owner, created_at FROM tables_bot_accounts WHERE name = ?",
+                name,
+            )
+        return None if record is None else _bot(record)
+
+    async def bot_accounts(self) -> list[BotAccount]:
+        async with self.db.read() as conn:
+            records = await conn.execute_fetchall(
+                "SELECT name, owner, created_at FROM tables_bot_accounts ORDER BY name"
+            )
+        return [_bot(record) for record in records]
+
     async def outbox(self, shards: Iterable[int], older_than: float) -> list[tuple[int, Any]]:
         async with self.db.read() as conn:
             records = await conn.execute_fetchall(
@@ -400,3 +462,8 @@ class SqliteTableStore:
                     "DELETE FROM tables_outbox WHERE id IN (SELECT value FROM json_each(?))",
                     json.dumps(list(ids)),
                 )
+
+
+def _bot(record: aiosqlite.Row) -> BotAccount:
+    created = datetime.fromtimestamp(record["created_at"], UTC).isoformat()
+    return BotAccount(record["name"], record["owner"], created)

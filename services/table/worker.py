@@ -5,9 +5,14 @@ share (shards / live workers), takes expired leases up to it and releases what i
 adding a worker moves tables to it and a dead worker's tables move within a lease's time. The
 shard queues have single-active-consumer on top, so only one process consumes each in order.
 
-For each request: decide it with the game, log the events under the lease (fenced), then
-publish each seat's view, wake the bots whose turn it is, send the postings from the outbox and
-arm the table's deadline. A request is acknowledged to the broker only after that.
+For each request: check who sent it (the broker vouches for its user), decide it with the
+game, log the events under the lease (fenced), then publish each seat's view, wake the bots
+whose turn it is, send the postings from the outbox and arm the table's deadline. A request is
+acknowledged to the broker only after that.
+
+Who may ask what: a gateway speaks for people (any request but a timer's tick, never an action
+of a bot's seat); a bot's user acts only for the seats of its own bot name; the worker's own
+user sends ticks. Anything else is dropped with a log line, unanswered.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.metrics import TableMetrics
+from services.table.presence import Apply, Defer, Presence
+from services.table.records import build_record, ended_games
 from services.table.storage import (
     DuplicateAction,
     Fenced,
@@ -38,8 +46,7 @@ from services.table.storage import (
 )
 from services.table.wallets import Wallets, WalletUnavailable
 from shared import messages as m
-from shared import observability as metrics
-from shared.bus import Bus, Delivery, shard_of
+from shared.bus import DEFAULT_BOT_TURN_TTL_MS, Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
 from shared.games.lifecycle import AddBot, Player, SetConnected, StartGame, TakeSeat
@@ -58,6 +65,8 @@ class LiveTable:
     game: AnyGame
     state: Any
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    presence: Presence | None = field(default=None, repr=False)
+    presence_checks: dict[int, asyncio.Task[None]] = field(default_factory=dict, repr=False)
 
 
 def account(table_id: str, name: str) -> str:
@@ -112,6 +121,10 @@ def bot_player(table_id: str, seat: int, name: str) -> Player:
     return Player(f"bot:{table_id}:{seat}", f"{name.title()} bot {seat + 1}", name)
 
 
+class Forbidden(Exception):
+    """The sender may not make this request: dropped, and not answered."""
+
+
 class Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -130,8 +143,10 @@ class TableWorker:
         lease_ttl: float = 1.5,
         tick: float = 0.4,
         clock: Callable[[], float] = time.time,
+        bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS,
     ) -> None:
         self.bus = bus
+        self.bot_turn_ttl_ms = bot_turn_ttl_ms
         self.store = store
         self.wallets = wallets
         self.worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
@@ -145,9 +160,11 @@ class TableWorker:
         self.leaving: set[int] = set()  # shards to give up once their request is handled
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
+        self.metrics = TableMetrics()
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
+        self._recording: set[asyncio.Task[None]] = set()  # records being stored
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -178,7 +195,7 @@ class TableWorker:
             kept = await self.store.renew(self.worker_id, self.owned, self.lease_ttl)
             for shard in set(self.owned) - kept:
                 log.warning("lost the lease of a shard", extra={"shard": shard})
-                metrics.SHARDS_LOST.inc()
+                self.metrics.shards_lost.inc()
                 self._drop(shard)
             target = math.ceil(self.shards / max(live, 1))
             if len(self.owned) < target:
@@ -195,8 +212,8 @@ class TableWorker:
                     log.info("handing a shard over", extra={"shard": shard, "workers": live})
                     await self._hand_over(shard)
             self.ready.set()
-            metrics.SHARDS.set(len(self.owned))
-            metrics.TABLES.set(len(self.tables))
+            self.metrics.shards.set(len(self.owned))
+            self.metrics.tables.set(len(self.tables))
             await asyncio.sleep(self.tick)
 
     async def _measure_queues(self) -> None:
@@ -205,11 +222,13 @@ class TableWorker:
             await asyncio.sleep(QUEUE_CHECK_SECONDS)
             for shard in list(self.owned):
                 name = self.bus.topology.shard_queue(shard)
-                metrics.QUEUE_DEPTH.labels(name).set(await self.bus.depth(name))
+                depth = await self.bus.depth(name)
+                if shard in self.owned:  # a queue's depth comes from its owner alone
+                    self.metrics.queue_depth.labels(name).set(depth)
 
     async def _take(self, shard: int, epoch: int, tasks: asyncio.TaskGroup) -> None:
         log.info("took a shard", extra={"shard": shard, "epoch": epoch, "worker": self.worker_id})
-        metrics.TAKEOVERS.inc()
+        self.metrics.takeovers.inc()
         self.owned[shard] = epoch
         for table_id in await self.store.live_tables(shard):
             table = await self._load(table_id)
@@ -220,6 +239,7 @@ class TableWorker:
 
     def _drop(self, shard: int) -> None:
         self.owned.pop(shard, None)
+        self.metrics.queue_depth.remove(self.bus.topology.shard_queue(shard))
         consumer = self.consumers.pop(shard, None)
         if consumer is not None:
             consumer.cancel()
@@ -227,6 +247,8 @@ class TableWorker:
             if table.row.shard == shard:
                 if table.timer is not None:
                     table.timer.cancel()
+                for check in table.presence_checks.values():
+                    check.cancel()
                 del self.tables[table_id]
 
     async def _hand_over(self, shard: int) -> None:
@@ -255,12 +277,12 @@ class TableWorker:
                     await delivery.ack()
                 except Fenced:
                     log.warning("fenced out of a shard", extra={"shard": shard})
-                    metrics.SHARDS_LOST.inc()
+                    self.metrics.shards_lost.inc()
                     self._drop(shard)  # closing the channel requeues the delivery
                     return
                 finally:
                     self.busy.discard(shard)
-                metrics.COMMAND_SECONDS.observe(time.perf_counter() - received)
+                self.metrics.command_seconds.observe(time.perf_counter() - received)
                 if shard in self.leaving:
                     return
 
@@ -322,16 +344,25 @@ class TableWorker:
         if shard_of(request.table_id, self.shards) != shard:
             log.warning("dropped a request on the wrong shard", extra={"table": request.table_id})
             return
+        sender = delivery.user_id
+        bot = self.bus.topology.bot_of(sender)
+        try:
+            self._check_sender(request, sender, bot)
+        except Forbidden as forbidden:
+            self._forbid(request, sender, str(forbidden))
+            return
         if isinstance(request, m.CreateTable):
             await self._create(shard, request)
             return
         table = await self._load(request.table_id)
         if table is None:
-            await self._refuse(request, "no_table", "There is no such table")
+            if bot is None:
+                await self._refuse(request, "no_table", "There is no such table")
             return
         try:
             if isinstance(request, m.Act):
                 actor = self._seat(table, request.player_id)
+                self._check_actor(table, actor, bot)
                 if actor is None:
                     raise Refused("not_seated", "Take a seat at this table first")
                 action = await self._action(table, actor, request.action)
@@ -339,16 +370,50 @@ class TableWorker:
             elif isinstance(request, m.Join):
                 await self._join(table, request)
             elif isinstance(request, m.Presence):
-                seat = self._seat(table, request.player_id)
-                if seat is not None and table.game.players(table.state)[seat] is not None:
-                    action = SetConnected(seat, request.connected)
-                    await self._apply(table, None, action, request.request_id, 0, None)
+                self._check_actor(table, self._seat(table, request.player_id), bot)
+                await self._presence(table, request)
             elif isinstance(request, m.Sync):
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
             elif isinstance(request, m.Tick):
                 await self._tick(table, request)
         except Refused as refusal:
             await self._refuse(request, refusal.code, refusal.message)
+        except Forbidden as forbidden:
+            self._forbid(request, sender, str(forbidden))
+
+    def _check_sender(self, request: m.Request, sender: str | None, bot: str | None) -> None:
+        """Raise ``Forbidden`` unless ``sender`` (the broker's word) may send ``request``."""
+        t = self.bus.topology
+        if bot is not None:
+            if not isinstance(request, m.Act):
+                raise Forbidden("a bot may only act")
+        elif sender == t.user("table"):
+            if not isinstance(request, m.Tick) and not (
+                isinstance(request, m.Presence) and request.due
+            ):
+                raise Forbidden("a table worker only sends its timers' ticks and presence checks")
+        elif sender == t.user("gateway"):
+            if isinstance(request, m.Tick) or (isinstance(request, m.Presence) and request.due):
+                raise Forbidden("only a table worker sends ticks and presence checks")
+        else:
+            raise Forbidden("not a user of this platform's services")
+
+    def _check_actor(self, table: LiveTable, actor: int | None, bot: str | None) -> None:
+        """A bot acts only for a seat of its own bot name; a gateway never for a bot's seat."""
+        player = None if actor is None else table.game.players(table.state)[actor]
+        held_by = None if player is None else player.bot
+        if bot is not None and held_by != bot:
+            raise Forbidden(f"the bot {bot} does not hold that seat")
+        if bot is None and held_by is not None:
+            raise Forbidden("a gateway does not act for a bot's seat")
+
+    def _forbid(self, request: m.Request, sender: str | None, reason: str) -> None:
+        self.metrics.commands.labels("forbidden").inc()
+        log.warning(
+            "dropped a request its sender may not make: %s",
+            reason,
+            extra={"table": request.table_id, "request": request.request_id, "sender": sender},
+        )
 
     def _seat(self, table: LiveTable, player_id: str) -> int | None:
         for seat, player in enumerate(table.game.players(table.state)):
@@ -370,6 +435,7 @@ class TableWorker:
                 or not m.BOT_NAME.fullmatch(level)
             ):
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
+            await self._registered(level)
             bot = bot_player(table.row.table_id, seat, level)
             return AddBot(seat, bot, await self._stack(bot, table.row.table_id))
         if kind in ("take_seat", "set_connected", "timeout"):
@@ -378,6 +444,11 @@ class TableWorker:
             return table.game.load_action(data)
         except IllegalCommand as error:
             raise Refused(error.code, error.message) from None
+
+    async def _registered(self, name: str) -> None:
+        """Only a registered bot takes a seat (and gets a wallet)."""
+        if await self.store.bot_account(name) is None:
+            raise Refused("unknown_bot", f"No bot named {name}: seat easy, medium, hard...")
 
     async def _stack(self, player: Player, table_id: str) -> int:
         """The chips ``player`` sits down with at ``table_id``: their whole balance."""
@@ -435,6 +506,11 @@ class TableWorker:
                 return
         for seat, level in sorted(request.bots.items()):
             if g.players(table.state)[seat] is None:
+                try:
+                    await self._registered(level)
+                except Refused as refusal:
+                    await self._refuse(request, refusal.code, refusal.message)
+                    return
                 bot = bot_player(table.row.table_id, seat, level)
                 action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
                 await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
@@ -466,7 +542,7 @@ class TableWorker:
             return
         command = g.timeout(state, f"timeout:{tick.seq}", now)
         if await self._apply_command(table, command, None):
-            metrics.TIMEOUTS.inc()
+            self.metrics.timeouts.inc()
             log.info("decided on a timeout", extra={"table": table.row.table_id, "seq": tick.seq})
 
     async def _apply(
@@ -544,7 +620,9 @@ class TableWorker:
                 )
             return False
         table.state = after
-        metrics.COMMANDS.labels("accepted").inc()
+        self.metrics.commands.labels("accepted").inc()
+        if any(event.get("kind") == "game_ended" for event in write.events):
+            self._record_game(table)
         if write.snapshot is not None:
             log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
@@ -560,6 +638,84 @@ class TableWorker:
             self._postings.put_nowait(queued)
         self._arm(table)
         return True
+
+    # Presence.
+
+    async def _presence(self, table: LiveTable, request: m.Presence) -> None:
+        """A gateway's report of a player's connection, or the table's deferred check of it:
+        applied only when it changes the seat, a disconnect at most once per window."""
+        seat = self._seat(table, request.player_id)
+        if seat is None:
+            return
+        if table.presence is None:
+            table.presence = Presence(self.clock)
+        current = not self._connection_differs(table, seat, True)
+        if request.due:
+            decision = table.presence.due(seat, current)
+        else:
+            decision = table.presence.report(seat, request.connected, current)
+        if isinstance(decision, Apply):
+            action = SetConnected(seat, decision.connected)
+            await self._apply(table, None, action, request.request_id, 0, None)
+        elif isinstance(decision, Defer):
+            check = m.Presence(
+                table_id=table.row.table_id,
+                request_id=f"presence-due:{seat}:{secrets.token_hex(4)}",
+                player_id=request.player_id,
+                connected=request.connected,
+                due=True,
+            )
+            delay = max(0.0, decision.at - self.clock())
+            previous = table.presence_checks.pop(seat, None)
+            if previous is not None:
+                previous.cancel()
+            table.presence_checks[seat] = asyncio.get_running_loop().create_task(
+                self._send_later(check, delay)
+            )
+
+    def _connection_differs(self, table: LiveTable, seat: int, connected: bool) -> bool:
+        """Whether reporting ``connected`` for ``seat`` would change the table (the game
+        refuses a report that changes nothing)."""
+        trial = Command(
+            actor=None,
+            action=SetConnected(seat, connected),
+            action_id="presence-trial",
+            seq=0,
+            at=self.now_ms(),
+        )
+        try:
+            table.game.decide(table.state, trial)
+        except IllegalCommand:
+            return False
+        return True
+
+    async def _send_later(self, request: m.Presence, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.bus.request(request.table_id, request.model_dump_json().encode())
+
+    # Records.
+
+    def _record_game(self, table: LiveTable) -> None:
+        """Store the record of the game that just ended, off the command path."""
+        task = asyncio.get_running_loop().create_task(
+            self._store_record(table.row.table_id, len(table.row.seats))
+        )
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
+
+    async def _store_record(self, table_id: str, seats: int) -> None:
+        try:
+            events = await self.store.events(table_id)
+            ended = ended_games(events)
+            if not ended:
+                return
+            # In a thread: a long game's log takes a while to parse, and leases wait for no one.
+            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1])
+            if record is not None:
+                await self.store.save_record(record)
+        except Exception:
+            # The gateway builds a record that is missing when it is first asked for.
+            log.exception("could not store a game's record", extra={"table": table_id})
 
     # Publishing.
 
@@ -589,7 +745,7 @@ class TableWorker:
         await self.bus.publish_update(table.row.table_id, update.model_dump_json().encode())
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
-        metrics.COMMANDS.labels("refused").inc()
+        self.metrics.commands.labels("refused").inc()
         log.info(
             "refused",
             extra={"table": request.table_id, "request": request.request_id, "code": code},
@@ -621,7 +777,9 @@ class TableWorker:
                 player_id=player.id,
                 view=g.dump_view(g.view_for(state, seat)),
             )
-            await self.bus.publish_bot_turn(player.bot, turn.model_dump_json().encode())
+            await self.bus.publish_bot_turn(
+                player.bot, turn.model_dump_json().encode(), ttl_ms=self.bot_turn_ttl_ms
+            )
 
     def _arm(self, table: LiveTable) -> None:
         """Wake the table when its deadline passes, through its own shard queue (in order)."""

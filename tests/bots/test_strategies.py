@@ -19,7 +19,7 @@ from tests.engine.support import Table
 
 
 def strategies(rng: random.Random) -> list[Strategy]:
-    return [Easy(rng), Medium(rng), Hard(rng, budget_ms=20, worlds=3)]
+    return [Easy(rng), Medium(rng), Hard(rng, worlds=3)]
 
 
 @settings(max_examples=25, deadline=None)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aio_pika
 import pytest
 
-from shared.bus import Bus, RabbitBus, Topology, UpdatesQueue, shard_of
+from shared.bus import Bus, RabbitBus, Topology, UpdatesQueue, shard_of, url_user
 from shared.memory_bus import MemoryBus
 from shared.settings import Settings
 
@@ -18,9 +18,9 @@ from shared.settings import Settings
 async def bus(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[Bus]:
     topology = Topology(f"contract-{secrets.token_hex(4)}", shards=4)
     if request.param == "memory":
-        yield MemoryBus(topology)
+        yield MemoryBus(topology).as_user(url_user(settings.amqp_url))
         return
-    rabbit = await RabbitBus.connect(settings.amqp_url, topology)
+    rabbit = await RabbitBus.connect(settings.amqp_url, topology, declare=True)
     try:
         yield rabbit
     finally:
@@ -34,7 +34,7 @@ async def delete(url: str, t: Topology) -> None:
         channel = await connection.channel()
         for name in [t.shard_queue(k) for k in range(t.shards)] + [t.postings, t.bot_queue("x")]:
             await channel.queue_delete(name)
-        for exchange in (t.requests, t.updates, t.bots):
+        for exchange in (t.requests, t.bot_actions, t.updates, t.bots, t.postings):
             await channel.exchange_delete(exchange)
 
 
@@ -105,9 +105,41 @@ async def test_updates_fan_out_to_the_tables_watchers_only(bus: Bus) -> None:
 async def test_bot_turns_and_depth(bus: Bus) -> None:
     await bus.declare_bot_queue("x")
     for i in range(3):
-        await bus.publish_bot_turn("x", f"{i}".encode())
+        await bus.publish_bot_turn("x", f"{i}".encode(), ttl_ms=60_000)
     await asyncio.sleep(0.2)
     assert await bus.depth(bus.topology.bot_queue("x")) == 3
     assert await take(bus, bus.topology.bot_queue("x"), 3) == [b"0", b"1", b"2"]
     assert await bus.depth("no-such-queue") == 0
     assert bus.connected
+
+
+async def test_deliveries_say_who_published_them(bus: Bus, settings: Settings) -> None:
+    """The broker (and the memory bus alike) stamps each message with its publisher's user."""
+    table = "t-who"
+    await bus.request(table, b"from a gateway")
+    await bus.bot_action(table, b"from a bot")
+    queue = bus.topology.shard_queue(shard_of(table, bus.topology.shards))
+    async with bus.consume(queue, prefetch=2) as deliveries:
+        users = []
+        async for delivery in deliveries:
+            users.append((delivery.body, delivery.user_id))
+            await delivery.ack()
+            if len(users) == 2:
+                break
+    me = url_user(settings.amqp_url)
+    assert users == [(b"from a gateway", me), (b"from a bot", me)]
+
+
+async def test_bot_turns_expire_unanswered(bus: Bus) -> None:
+    await bus.declare_bot_queue("x")
+    await bus.publish_bot_turn("x", b"late", ttl_ms=1)
+    await bus.publish_bot_turn("x", b"kept", ttl_ms=600_000)
+    await until(lambda: bus.depth(bus.topology.bot_queue("x")), 1)
+    assert await take(bus, bus.topology.bot_queue("x"), 1) == [b"kept"]
+
+
+async def until(measure: Callable[[], Awaitable[int]], value: int, within: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + within
+    while (now := await measure()) != value:
+        assert asyncio.get_running_loop().time() < deadline, f"still {now}, not {value}"
+        await asyncio.sleep(0.05)

@@ -27,6 +27,7 @@ from services.load.platform import fresh_database
 from services.table.storage import (
     DuplicateAction,
     Fenced,
+    GameRecordRow,
     SeatConflict,
     TableRow,
     TableStorage,
@@ -193,6 +194,27 @@ async def test_create_then_read_by_id_and_invite(store: TableStorage) -> None:
     assert not await store.create(clash)
     assert await store.table(clash.table_id) is None
     assert await store.by_invite(row.invite_code) == row
+
+
+async def test_game_records_are_stored_once_and_read_back_byte_for_byte(
+    store: TableStorage,
+) -> None:
+    row = new_row(await new_shard(store))
+    assert await store.create(row)
+    assert await store.game_record(row.table_id, 1) is None
+    # Text as built, not re-serialized JSON: spacing, key order and escapes stay as they are.
+    text = '{"seed":"ab12","hands":[{"z":1,"a":"\\u2660 ♠"}] ,"algorithm":"x"}'
+    first = GameRecordRow(row.table_id, 1, text, ("p-1", "p-2"))
+    await store.save_record(first)
+    assert await store.game_record(row.table_id, 1) == first
+    # A record stored already is kept: the same game built again changes nothing.
+    await store.save_record(GameRecordRow(row.table_id, 1, "{}", ()))
+    assert await store.game_record(row.table_id, 1) == first
+    assert await store.game_record(row.table_id, 2) is None
+    second = GameRecordRow(row.table_id, 2, "{}", ())
+    await store.save_record(second)
+    assert await store.game_record(row.table_id, 2) == second
+    assert await store.game_record(uid("missing"), 1) is None
 
 
 async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStorage) -> None:
@@ -570,3 +592,24 @@ async def test_the_overview_shows_live_tables_shards_and_workers(own_store: Tabl
     ]
     assert [w["worker_id"] for w in overview["workers"]] == ["w-a", "w-b"]
     assert all(0 <= w["seen_s_ago"] < 5 for w in overview["workers"])
+
+
+# Bot accounts.
+
+
+async def test_a_bot_name_is_registered_once(store: TableStorage) -> None:
+    name = uid("bot")
+    assert await store.bot_account(name) is None
+    assert await store.register_bot(name, "Ada")
+    assert not await store.register_bot(name, "Mallory")  # taken: the first owner keeps it
+    account = await store.bot_account(name)
+    assert account is not None
+    assert (account.name, account.owner) == (name, "Ada")
+    assert datetime.fromisoformat(account.created_at).tzinfo is not None
+    assert name in [a.name for a in await store.bot_accounts()]
+
+
+async def test_bot_accounts_are_listed_by_name(own_store: TableStorage) -> None:
+    for name in ("zeta", "alpha", "mu"):
+        assert await own_store.register_bot(name, "ops")
+    assert [a.name for a in await own_store.bot_accounts()] == ["alpha", "mu", "zeta"]

@@ -17,6 +17,7 @@ Nothing here needs a Docker engine or a cluster:
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shlex
@@ -32,14 +33,18 @@ import kubernetes_validate  # type: ignore[import-untyped]
 import pytest
 import yaml
 
+from services.broker import BUILT_IN_BOTS, roles
 from services.cli import parser
+from shared.broker import definitions, users_of
+from shared.bus import Topology
+from shared.settings import ROLE_URL_PREFIX, role_variable
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 COMPOSE = DEPLOY / "compose.yaml"
 DOCKERFILE = DEPLOY / "Dockerfile"
-OBSERVABILITY = ROOT / "shared" / "observability.py"
+SERVICE_METRICS = sorted((ROOT / "services").glob("*/metrics.py"))
 
 K8S_VERSION = "1.33.0"
 IMAGE = "swick-online"
@@ -98,8 +103,18 @@ def our_compose_services() -> dict[str, Doc]:
 
 
 def setting_names() -> set[str]:
-    """The environment variables that shared/settings.py reads."""
-    return set(re.findall(r'"(SWICK_[A-Z_]+)"', (ROOT / "shared" / "settings.py").read_text()))
+    """The environment variables that shared/settings.py reads (but the prefix of the broker
+    URLs by role, ``SWICK_AMQP_URL_<ROLE>``: see ``ROLE_VARIABLES``)."""
+    names = set(re.findall(r'"(SWICK_[A-Z_]+)"', (ROOT / "shared" / "settings.py").read_text()))
+    return names - {ROLE_URL_PREFIX}
+
+
+# The broker URL of each role, and the user it must name (namespace "swick").
+ROLE_VARIABLES = {role_variable(role): f"swick-{role}" for role in roles()}
+BOT_VARIABLES = {name for name in ROLE_VARIABLES if name.startswith(f"{ROLE_URL_PREFIX}BOT_")}
+# What each service's own broker URL is, and which role URLs it may hold (only its own).
+OWN_BROKER_USER = {"gateway": "gateway", "table": "table", "ledger": "ledger"}
+BROKER_ONLY = {"SWICK_AMQP_URL", "SWICK_RABBITMQ_API", *ROLE_VARIABLES}
 
 
 def command_args(service: Doc) -> list[str]:
@@ -171,16 +186,21 @@ def test_compose_config_is_valid() -> None:
         pytest.skip(message)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWICK_", "COMPOSE_"))}
     for binary in binaries:
-        result = subprocess.run(
-            [*binary, "-f", str(COMPOSE), "config", "-q"],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=ROOT,
-            check=False,
-            timeout=120,
-        )
-        assert result.returncode == 0, f"{' '.join(binary)} config: {result.stderr}"
+        for secret in ("", "0123456789abcdef" * 4):
+            result = subprocess.run(
+                [*binary, "-f", str(COMPOSE), "config", "-q"],
+                capture_output=True,
+                text=True,
+                env=env | ({"SWICK_SECRET": secret} if secret else {}),
+                cwd=ROOT,
+                check=False,
+                timeout=120,
+            )
+            if secret:
+                assert result.returncode == 0, f"{' '.join(binary)} config: {result.stderr}"
+            else:  # nothing shipped signs tokens: without SWICK_SECRET, Compose says so
+                assert result.returncode != 0
+                assert "SWICK_SECRET" in result.stderr, result.stderr
 
 
 def test_compose_services() -> None:
@@ -220,15 +240,44 @@ def test_compose_ordering() -> None:
 
 
 def test_compose_environment_is_shared_and_complete() -> None:
-    environments = [service["environment"] for service in our_compose_services().values()]
-    assert all(env == environments[0] for env in environments)
-    assert set(environments[0]) == setting_names()
-    assert environments[0]["SWICK_LEDGER_URL"] == "http://ledger:8001"
+    environments = {
+        name: service["environment"] for name, service in our_compose_services().items()
+    }
+    shared = [
+        {k: v for k, v in env.items() if k not in BROKER_ONLY} for env in environments.values()
+    ]
+    assert all(env == shared[0] for env in shared)
+    assert set(shared[0]) | {"SWICK_AMQP_URL", "SWICK_RABBITMQ_API"} == setting_names()
+    assert shared[0]["SWICK_LEDGER_URL"] == "http://ledger:8001"
+
+
+def user_in(url: str) -> str:
+    return url.split("://", 1)[1].split(":", 1)[0]
+
+
+def test_compose_services_connect_as_their_own_broker_users() -> None:
+    for name, service in our_compose_services().items():
+        env = service["environment"]
+        held = set(env) & BROKER_ONLY
+        kind = command_args(service)[1] if command_args(service)[0] == "serve" else "migrate"
+        if kind == "migrate":  # the one that sets every password
+            assert held == BROKER_ONLY, name
+            for variable, user in ROLE_VARIABLES.items():
+                assert user_in(env[variable]) == user, variable
+        elif kind == "bots":
+            assert held == BOT_VARIABLES, name
+            for variable in BOT_VARIABLES:
+                assert user_in(env[variable]) == ROLE_VARIABLES[variable]
+        else:
+            assert held == {"SWICK_AMQP_URL"}, name
+            assert user_in(env["SWICK_AMQP_URL"]) == f"swick-{OWN_BROKER_USER[kind]}", name
 
 
 def test_compose_secret_comes_from_the_environment() -> None:
-    secret = our_compose_services()["gateway"]["environment"]["SWICK_SECRET"]
-    assert re.fullmatch(r"\$\{SWICK_SECRET:-[^}]*fake[^}]*\}", secret), secret
+    environment = our_compose_services()["gateway"]["environment"]
+    # Required, with no default: Compose refuses to start without it.
+    assert re.fullmatch(r"\$\{SWICK_SECRET:\?[^}]+\}", environment["SWICK_SECRET"])
+    assert environment["SWICK_ADMIN_TOKEN"] == "${SWICK_ADMIN_TOKEN:-}"  # empty: /admin off
 
 
 # Health probes: the right paths, on the port the command serves.
@@ -377,25 +426,76 @@ def test_ingress_routes_to_the_gateway() -> None:
             ]
 
 
-def test_pods_take_config_and_secret() -> None:
+def secret_refs(container: Doc) -> dict[str, str]:
+    """Environment variable -> the key of ``swick-secrets`` it takes."""
+    refs = {}
+    for variable in container.get("env", []):
+        if "value" in variable:  # a literal, such as uvicorn's FORWARDED_ALLOW_IPS: no setting
+            assert not variable["name"].startswith("SWICK_"), variable["name"]
+            continue
+        ref = variable["valueFrom"]["secretKeyRef"]
+        assert ref["name"] == "swick-secrets", variable["name"]
+        refs[variable["name"]] = ref["key"]
+    return refs
+
+
+# What each pod may know (the rest of the secret stays out of its reach).
+SECRETS_OF = {
+    "migrate": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_RABBITMQ_API": "SWICK_RABBITMQ_API",
+        **{variable: variable for variable in ROLE_VARIABLES},
+    },
+    "ledger": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_AMQP_URL": role_variable("ledger"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
+    },
+    "table": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_AMQP_URL": role_variable("table"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+    },
+    "bots": {variable: variable for variable in BOT_VARIABLES},
+    "gateway": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_AMQP_URL": role_variable("gateway"),
+        "SWICK_SECRET": "SWICK_SECRET",
+        "SWICK_ADMIN_TOKEN": "SWICK_ADMIN_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
+    },
+}
+
+
+def test_pods_take_config_and_only_their_own_secrets() -> None:
     config = named("ConfigMap", "swick-config")
     secret = named("Secret", "swick-secrets")
-    assert set(config["data"]) | set(secret["stringData"]) == setting_names()
+    settings = setting_names() - {"SWICK_AMQP_URL"} | set(ROLE_VARIABLES)
+    assert set(config["data"]) | set(secret["stringData"]) == settings
     assert not set(config["data"]) & set(secret["stringData"])
+    # The Secret ships empty; its header shows how to create it, each URL naming its own user.
+    header = (K8S / SECRET_FILE).read_text()
+    for variable, user in ROLE_VARIABLES.items():
+        role = user.removeprefix("swick-")
+        assert f'{variable}="$(amqp {role})"' in header, variable
     for workload in workloads():
+        component = workload["metadata"]["labels"]["app.kubernetes.io/component"]
         for container in pod_spec(workload)["containers"]:
             refs = {
                 (kind, source[kind]["name"]) for source in container["envFrom"] for kind in source
             }
-            assert refs == {("configMapRef", "swick-config"), ("secretRef", "swick-secrets")}
+            assert refs == {("configMapRef", "swick-config")}
+            assert secret_refs(container) == SECRETS_OF[component], component
     assert config["data"]["SWICK_LEDGER_URL"] == "http://swick-ledger:8001"
     named("Service", "swick-ledger")
 
 
-def test_secret_is_a_placeholder() -> None:
+def test_secret_ships_without_values() -> None:
     secret = named("Secret", "swick-secrets")
+    assert secret["stringData"], "it names the variables to set"
     for key, value in secret["stringData"].items():
-        assert "REPLACE-ME" in value, key
+        assert value == "", key
 
 
 def test_pods_are_locked_down_and_sized() -> None:
@@ -448,7 +548,9 @@ def test_disruption_budgets_select_a_deployment() -> None:
 def test_migrate_job_runs_once() -> None:
     job = named("Job", "swick-migrate")
     assert pod_spec(job)["restartPolicy"] == "Never"
-    assert [c["args"] for c in pod_spec(job)["containers"]] == [["migrate"]]
+    assert [c["args"] for c in pod_spec(job)["containers"]] == [
+        ["migrate", "--definitions", "/etc/swick/rabbitmq/definitions.json"]
+    ]
 
 
 # The image.
@@ -536,7 +638,11 @@ def test_pip_install_carries_the_data_files() -> None:
 
 
 def test_metrics_named_in_docs_and_alerts_exist() -> None:
-    declared = set(re.findall(r'"(swick_[a-z_]+)"', OBSERVABILITY.read_text()))
+    declared = {
+        name
+        for module in SERVICE_METRICS
+        for name in re.findall(r'"(swick_[a-z_]+)"', module.read_text())
+    }
     suffix = re.compile(r"_(total|bucket|count|sum|created)$")
     for path in (ROOT / "docs" / "operations.md", DEPLOY / "alerts.yaml"):
         named_there = {suffix.sub("", m) for m in re.findall(r"\bswick_[a-z_]+", path.read_text())}
@@ -551,3 +657,115 @@ def test_alerts_are_well_formed() -> None:
             assert set(rule) <= {"alert", "expr", "for", "labels", "annotations"}, rule
             assert rule["labels"]["severity"] in ("page", "warning")
             assert rule["annotations"]["summary"]
+
+
+def test_metrics_and_docs_are_on_the_internal_port_only() -> None:
+    """Prometheus scrapes the gateway's and the ledger's internal listener; no Service (and so
+    no Ingress) routes to it."""
+    for name in ("swick-gateway", "swick-ledger"):
+        deployment = named("Deployment", name)
+        (container,) = pod_spec(deployment)["containers"]
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        internal = int(option(container["args"], "--internal-port") or 0)
+        assert ports["internal"] == internal != ports["http"], name
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        assert int(annotations["prometheus.io/port"]) == internal, name
+        for service in of_kind("Service"):
+            if pods_selected(service["spec"]["selector"]) == [deployment]:
+                targets = {p["targetPort"] for p in service["spec"]["ports"]}
+                assert not targets & {"internal", internal}, service["metadata"]["name"]
+    for name in ("gateway", "ledger"):
+        assert option(command_args(our_compose_services()[name]), "--internal-port"), name
+
+
+# The broker's definitions: the users, their permissions, the topology.
+
+DEFINITIONS = DEPLOY / "rabbitmq" / "definitions.json"
+
+
+def test_the_definitions_file_is_the_one_the_code_makes_without_a_password() -> None:
+    topology = Topology("swick", 32)
+    made = definitions(topology, users=users_of(topology, BUILT_IN_BOTS), bot_queues=BUILT_IN_BOTS)
+    shipped = json.loads(DEFINITIONS.read_text())
+    assert shipped == made, (
+        "regenerate it: swick broker definitions > deploy/rabbitmq/definitions.json"
+    )
+    assert {user["name"] for user in shipped["users"]} == set(ROLE_VARIABLES.values())
+    assert all(user["password_hash"] == "" for user in shipped["users"])
+    assert all(user["tags"] == [] for user in shipped["users"])  # none is an administrator
+    copy = named("ConfigMap", "swick-rabbitmq-definitions")["data"]["definitions.json"]
+    assert json.loads(copy) == shipped
+
+
+def test_compose_and_kubernetes_load_the_definitions() -> None:
+    (migrate,) = [s for s in our_compose_services().values() if command_args(s)[0] == "migrate"]
+    path = option(command_args(migrate), "--definitions")
+    assert f"./rabbitmq/definitions.json:{path}:ro" in migrate["volumes"]
+    assert migrate["environment"]["SWICK_RABBITMQ_API"].startswith("http://swick:")
+    job = named("Job", "swick-migrate")
+    (container,) = pod_spec(job)["containers"]
+    path = option(container["args"], "--definitions")
+    assert path is not None
+    (mount,) = [m for m in container["volumeMounts"] if path.startswith(m["mountPath"] + "/")]
+    (volume,) = [v for v in pod_spec(job)["volumes"] if v["name"] == mount["name"]]
+    assert volume["configMap"]["name"] == "swick-rabbitmq-definitions"
+
+
+# Network policies: who may reach the ledger, PostgreSQL and RabbitMQ.
+
+COMPONENTS = {"gateway", "table", "ledger", "bots", "migrate"}
+
+
+def policies_of(component: str) -> list[Doc]:
+    return [
+        policy
+        for policy in of_kind("NetworkPolicy")
+        if not policy["spec"]["podSelector"]
+        or policy["spec"]["podSelector"]["matchLabels"].get("app.kubernetes.io/component")
+        == component
+    ]
+
+
+def egress_ports(component: str) -> set[int]:
+    """The TCP ports a component's pods may reach outside the cluster's pods."""
+    return {
+        port["port"]
+        for policy in policies_of(component)
+        for rule in policy["spec"].get("egress", [])
+        if any("ipBlock" in peer for peer in rule.get("to", []))
+        for port in rule["ports"]
+        if port["protocol"] == "TCP"
+    }
+
+
+def reaches_ledger(component: str) -> bool:
+    return any(
+        peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component")
+        == "ledger"
+        for policy in policies_of(component)
+        for rule in policy["spec"].get("egress", [])
+        for peer in rule.get("to", [])
+    )
+
+
+def test_everything_is_denied_unless_a_policy_allows_it() -> None:
+    deny = named("NetworkPolicy", "swick-default-deny")["spec"]
+    assert deny["podSelector"] == {}
+    assert set(deny["policyTypes"]) == {"Ingress", "Egress"}
+    assert deny["ingress"] == [] and deny["egress"] == []
+    for component in COMPONENTS:
+        assert len(policies_of(component)) >= 3, component  # deny, DNS, its own
+
+
+def test_only_the_services_that_need_them_reach_the_database_broker_and_ledger() -> None:
+    assert {c for c in COMPONENTS if 5432 in egress_ports(c)} == COMPONENTS - {"bots"}
+    assert {c for c in COMPONENTS if 5672 in egress_ports(c)} == COMPONENTS
+    assert {c for c in COMPONENTS if 15672 in egress_ports(c)} == {"migrate"}
+    assert {c for c in COMPONENTS if reaches_ledger(c)} == {"gateway", "table"}
+    (ledger,) = [p for p in policies_of("ledger") if p["spec"]["podSelector"]]
+    (rule,) = ledger["spec"]["ingress"]
+    allowed = {
+        peer["podSelector"]["matchLabels"]["app.kubernetes.io/component"] for peer in rule["from"]
+    }
+    assert allowed == {"gateway", "table"}
+    assert [port["port"] for port in rule["ports"]] == [8001]

@@ -22,8 +22,8 @@ READ_TOKEN = secrets.token_hex(16)
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    port, ledger_port = free_port(), free_port()
+def embedded(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    port, ledger_port, internal_port = free_port(), free_port(), free_port()
     env = {
         **os.environ,
         "SWICK_LEDGER_URL": f"http://127.0.0.1:{ledger_port}",
@@ -43,13 +43,19 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
             str(port),
             "--data",
             str(tmp_path / "data"),
+            "--internal-port",
+            str(internal_port),
         ],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
     try:
-        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{ledger_port}"
+        yield (
+            f"http://127.0.0.1:{port}",
+            f"http://127.0.0.1:{ledger_port}",
+            f"http://127.0.0.1:{internal_port}",
+        )
     finally:
         process.terminate()
         assert process.wait(15) is not None
@@ -68,8 +74,8 @@ async def answering(base: str) -> None:
     raise AssertionError(f"{base} did not start")
 
 
-async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
-    base, ledger = embedded
+async def test_quick_play_embedded(embedded: tuple[str, str, str]) -> None:
+    base, ledger, _ = embedded
     await answering(base)
     await answering(ledger)
     player = Player(base, "Solo")
@@ -110,3 +116,21 @@ async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     assert health["ok"], health
     assert balance["balance"] == view["seats"][0]["stack"]
     await player.close()
+
+
+async def test_embedded_metrics(embedded: tuple[str, str, str]) -> None:
+    """One process runs every service: its internal listener shows all their metrics, each
+    family once, and the public port none."""
+    base, _, internal = embedded
+    await answering(base)
+    async with httpx.AsyncClient() as http:
+        shown = (await http.get(f"{internal}/metrics")).text
+        public = await http.get(f"{base}/metrics")
+    for name in (
+        "swick_connected_players",
+        "swick_shards_owned",
+        "swick_bot_turns_total",
+        "swick_ledger_invariants_ok",
+    ):
+        assert shown.count(f"# HELP {name} ") == 1, name
+    assert public.status_code == 404

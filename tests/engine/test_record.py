@@ -8,8 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from services.cli import main
-from shared.games.lifecycle import EndGame
+from services.table.records import build_record, ended_games
+from shared.games.lifecycle import EndGame, StartGame
 from shared.games.swick import actions as ac
+from shared.games.swick import codec
 from shared.games.swick.cards import DECK
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.record import (
@@ -25,11 +27,19 @@ from tests.engine.support import Table
 
 def finished_game(seats: int, hands: int, seed: int) -> GameRecord:
     """A game of random legal play, with entropy, draws and (with 6 seats) recycled stock."""
-    rng = random.Random(seed)
     t = Table(seats, stack=10**9)
     t.start()
+    play_and_end(t, hands, random.Random(seed))
+    return game_record(t.events, seats)
+
+
+def play_and_end(t: Table, hands: int, rng: random.Random) -> None:
+    """Play ``hands`` more hands of the table's game at least, then end it between hands."""
+    first = t.state.hand_no
     while (
-        t.state.hand_no < hands or t.state.phase not in (Phase.ANTE, Phase.READY) or t.state.carry
+        t.state.hand_no < first + hands
+        or t.state.phase not in (Phase.ANTE, Phase.READY)
+        or t.state.carry
     ):
         seat = to_act(t.state)[0]
         if t.state.phase is Phase.READY:
@@ -41,7 +51,30 @@ def finished_game(seats: int, hands: int, seed: int) -> GameRecord:
             action = rng.choice([o.action for o in legal_actions(t.state, seat) if o.legal])
         t.act(seat, action)
     t.act(0, EndGame())
-    return game_record(t.events, seats)
+
+
+def test_a_tables_stored_record_is_built_from_the_record_events_alone() -> None:
+    """The table service builds a game's record reading only the events a record needs: the
+    same record as from every event, for each game of a table that played several."""
+    rng = random.Random(7)
+    t = Table(3, stack=10**9)
+    t.start()
+    play_and_end(t, 3, rng)
+    first_end = len(t.events)
+    t.act(0, StartGame(rng.randbytes(32).hex()))
+    play_and_end(t, 2, rng)
+    second_end = len(t.events)
+    t.act(0, StartGame(rng.randbytes(32).hex()))  # a third game, still running
+    log = json.loads(json.dumps([codec.dump_event(e) for e in t.events]))
+    assert ended_games(log) == [1, 2]
+    for game_no, end in ((1, first_end), (2, second_end)):
+        built = build_record("t-1", log, 3, game_no)
+        assert built is not None and built.game_no == game_no
+        assert json.loads(built.data) == dump_record(game_record(t.events[:end], 3))
+        assert verify(load_record(json.loads(built.data))).ok
+        assert built.players == ("p0", "p1", "p2")
+    assert build_record("t-1", log, 3, 3) is None  # its seed is still secret
+    assert build_record("t-1", log, 3, 4) is None
 
 
 def test_an_honest_record_verifies() -> None:

@@ -136,6 +136,73 @@ def test_reason_kept_trump_and_ante_cover() -> None:
     assert all(o.legal for a, o in options.items() if a != ac.DiscardFourth(parse("KS")))
 
 
+def seat_with_stacks(stacks: dict[int, int], seats: int = 3, stack: int = STACK) -> Table:
+    """A table in the lobby whose seats hold these stacks (the others ``stack``)."""
+    t = Table(seats, stack)
+    for seat, amount in stacks.items():
+        player = t.state.players[seat]
+        assert player is not None
+        t.act(seat, lc.Leave())
+        t.act(None, lc.TakeSeat(seat, player, amount))
+    return t
+
+
+def test_dealer_is_offered_only_antes_three_players_can_cover() -> None:
+    t = seat_with_stacks({M: 8}, seats=4)
+    t.act(N, lc.SitOut(True))
+    t.start()
+    assert t.state.dealer == D
+    options = [(o.action, o.legal, o.reason) for o in legal_actions(t.state, D)]
+    assert options == [
+        (ac.ChooseAnte(3), True, ""),
+        (ac.ChooseAnte(6), True, ""),
+        (ac.ChooseAnte(9), False, "Only 2 players can cover 9¢: a hand needs 3"),
+        (ac.ChooseAnte(12), False, "Only 2 players can cover 12¢: a hand needs 3"),
+        (ac.ChooseAnte(15), False, "Only 2 players can cover 15¢: a hand needs 3"),
+    ]
+    refused = t.refuse(D, ac.ChooseAnte(15), "too_few_cover")
+    assert refused.message == "Only 2 players can cover 15¢: a hand needs 3"
+    t.ready_all(ante=6)
+    assert t.state.order == (L, M, D)
+
+
+def test_a_player_sitting_out_during_the_ante_can_stop_the_hand() -> None:
+    t = started()
+    assert legal_actions(t.state, D)
+    t.act(M, lc.SitOut(True))  # only D and L could be dealt in: no ante can start a hand
+    assert t.state.phase is Phase.WAITING
+    assert not legal_actions(t.state, D)
+    t.act(M, lc.SitOut(False))
+    assert t.phase() is Phase.ANTE
+    assert t.state.dealer == D
+
+
+def test_a_player_leaving_during_the_ante_can_stop_the_hand() -> None:
+    t = started()
+    t.act(L, lc.Leave())
+    assert t.state.phase is Phase.WAITING
+
+
+def test_the_game_ends_when_nobody_can_deal() -> None:
+    """Three players cover the smallest ante, but none the 3¢ more a dealer pays."""
+    t = seat_with_stacks({L: 3, M: 3}, stack=6)
+    t.start()
+    assert t.state.dealer == D  # the only seat that can deal
+    t.rig({D: "AH 8C 8D", L: "9H AC 9D", M: "10H 9C AD"}, trump="7S")
+    t.to_tricks()
+    t.play((L, "9H"), (M, "10H"), (D, "AH"), (D, "8C"), (L, "AC"), (M, "9C"))
+    t.play((L, "9D"), (M, "AD"), (D, "8D"))
+    assert settled(t).tricks == (1, 1, 1)
+    assert t.state.stacks == (4, 4, 4)
+    assert t.state.phase is Phase.ENDED
+    assert t.state.end_reason == "no_dealer"
+    assert [s.net for s in t.state.standings] == [1, 1, -2]
+    view = view_for(t.state, L)
+    assert (view.end_reason, view.seed) == ("no_dealer", t.seed)
+    ended = [e for e in t.events if isinstance(e, ev.GameEnded)]
+    assert [e.reason for e in ended] == ["no_dealer"]
+
+
 def test_dealer_draw_options_never_discard_the_kept_trump() -> None:
     t = started()
     t.rig({D: "8C JD 9H", L: "7C 8H 9C", M: "7D 8D 9D"}, trump="KS")
@@ -399,8 +466,9 @@ def test_timeout_draw_keeps_all_cards() -> None:
 @pytest.mark.parametrize(
     ("dealt", "discarded"),
     [
-        ("7H 8S 8C", "8C"),  # the kept K♥ is never taken; 7♥ is trump; 8♣ before 8♠
-        ("7H 9C 8S", "8S"),  # the rank before the suit
+        ("7H 8S 8C", "7H"),  # the kept K♥ is never taken; the rank first: 7♥ before 8♣
+        ("9C 8S 8H", "8S"),  # among equal ranks a non-trump before a trump (♥)
+        ("8S 9D 8C", "8C"),  # then the suit order: ♣ before ♠
         ("10H 9H 8H", "8H"),  # only trumps left: the lowest of them
     ],
 )
@@ -435,8 +503,9 @@ def test_timeout_face_trump_plays() -> None:
 @pytest.mark.parametrize(
     ("lead", "played"),
     [
-        ("7D 9S 8H", "8H"),  # a non-trump before a trump (♦)
-        ("8S 8H 9C", "8H"),  # the lowest rank, then ♥ before ♠
+        ("7D 9S 8H", "7D"),  # the lowest rank, even a trump (♦): 7♦ before 8♥
+        ("8D 9S 8H", "8H"),  # among equal ranks a non-trump before a trump
+        ("8S 8H 9C", "8H"),  # then the suit order: ♥ before ♠
         ("AD 7C 7H", "AD"),  # the first lead must be the Ace of trump
     ],
 )
@@ -740,11 +809,39 @@ def test_action_json_shapes_and_malformed_input() -> None:
         "discards": ["10D", "AS"],
         "kind": "draw",
     }
-    assert codec.load_action({"kind": "play", "card": "qh"}) == ac.PlayCard(parse("QH"))
+    assert codec.load_action({"kind": "play", "card": "QH"}) == ac.PlayCard(parse("QH"))
+    assert codec.load_action({"kind": "draw", "discards": ["AS"]}) == ac.Draw(cards("AS"))
     for bad in ({"kind": "play", "card": "1X"}, {"kind": "nope"}, {"card": "AS"}, "AS"):
         with pytest.raises(IllegalCommand) as refused:
             codec.load_action(bad)
         assert refused.value.code == "malformed"
+
+
+@pytest.mark.parametrize(
+    "coerced",
+    [
+        {"kind": "knock", "knock": "no"},
+        {"kind": "knock", "knock": 0},
+        {"kind": "trump", "keep": "true"},
+        {"kind": "sit_out", "sitting_out": 1},
+        {"kind": "play", "card": 30},
+        {"kind": "play", "card": "qh"},
+        {"kind": "play", "card": " AS"},
+        {"kind": "discard", "card": True},
+        {"kind": "draw", "discards": [31]},
+        {"kind": "draw", "discards": "AS"},
+        {"kind": "ante", "amount": "3"},
+        {"kind": "ante", "amount": 3.0},
+        {"kind": "ante", "amount": True},
+        {"kind": "hand_over_host", "seat": "1"},
+    ],
+)
+def test_actions_are_typed_strictly_not_coerced(coerced: dict[str, object]) -> None:
+    """A wrongly typed field is malformed: ``"knock": "no"`` is no pass, ``30`` is no K♠."""
+    with pytest.raises(IllegalCommand) as refused:
+        codec.load_action(coerced)
+    assert refused.value.code == "malformed"
+    assert refused.value.message
 
 
 def test_views_dump_to_json() -> None:

@@ -21,7 +21,12 @@ leave and new ones join, and ends and restarts games. After every accepted comma
 * every seat's view (and a spectator's) shows only the cards that seat may see (rules §4), and a
   blind dealer's own cards as ``None``;
 * the pot is divisible by 3 while cards are dealt, states survive a JSON round trip, and the
-  seats the table waits for are seated, have a legal option and a running deadline.
+  seats the table waits for are seated, have a legal option and a running deadline;
+* what the table decides for a seat (rules §3) is one of its legal options, and a card it
+  plays or discards is the lowest by rank, then a non-trump before a trump, then ♣ ♦ ♥ ♠;
+* every ante the dealer is offered can start a hand: set it, let everyone asked ready up, and
+  the cards are dealt; a game ends by itself only without a carry, when players enough cover
+  the smallest ante but none what a dealer pays.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, 
 from shared.games.swick.codec import dump_state, dump_view, load_state
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
-from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.legal import default_action, legal_actions, to_act
 from shared.games.swick.play import special_kind
 from shared.games.swick.state import (
     BETWEEN_HANDS,
@@ -315,6 +320,8 @@ class SwickMachine(RuleBasedStateMachine):
             self._check_draw(s, event)
         elif isinstance(event, ev.HandSettled):
             self._check_settlement(s, event.result)
+        elif isinstance(event, ev.GameEnded):
+            self._check_game_end(s, event)
         self.replayed = evolve(s, event)
 
     def _check_deal(self, s: State, e: ev.HandDealt, *, rigged: bool) -> None:
@@ -385,6 +392,13 @@ class SwickMachine(RuleBasedStateMachine):
                 assert s.status[seat] == "in" or early, f"seat {seat} set while {s.status[seat]}"
         self.hands_settled += 1
 
+    def _check_game_end(self, s: State, e: ev.GameEnded) -> None:
+        assert s.carry == 0, "a game ended while a carry was outstanding (rules §9)"
+        if e.reason == "no_dealer":
+            least = min(s.config.antes)
+            assert len(self._eligible(least, s)) >= 3
+            assert not self._eligible(least + DEALER_EXTRA, s)
+
     # Checks after every step.
 
     @invariant()
@@ -404,10 +418,45 @@ class SwickMachine(RuleBasedStateMachine):
         pending = to_act(s)
         for seat in pending:
             assert s.players[seat] is not None
-            assert any(option.legal for option in legal_actions(s, seat)), f"{seat} is stuck"
+            legal = [option.action for option in legal_actions(s, seat) if option.legal]
+            assert legal, f"{seat} is stuck"
+            self._check_default(s, seat, legal)
+        if s.phase is Phase.ANTE:
+            self._check_antes_can_start(s)
         assert (s.deadline is not None) == bool(pending), "a pending decision has no deadline"
         assert load_state(dump_state(s)) == s
         self._check_views(s)
+
+    def _check_default(self, s: State, seat: int, legal: list[ac.Action]) -> None:
+        """The table's choice for ``seat`` is legal; a card is the lowest of rules §3."""
+        default = default_action(s, seat)
+        assert default in legal, f"the default {default} is not a legal option"
+        if isinstance(default, ac.PlayCard | ac.DiscardFourth):
+            trump = s.trump_suit
+
+            def order(card: Card) -> tuple[int, bool, int]:
+                return card & 7, card >> 3 == trump, card >> 3
+
+            cards = [a.card for a in legal if isinstance(a, ac.PlayCard | ac.DiscardFourth)]
+            lowest = min(cards, key=order)
+            assert default.card == lowest, f"the default {code(default.card)}, not {code(lowest)}"
+
+    def _check_antes_can_start(self, s: State) -> None:
+        """Each ante the dealer may set deals a hand when everyone asked readies up."""
+        dealer = s.dealer
+        assert dealer is not None
+        for option in legal_actions(s, dealer):
+            if not option.legal:
+                continue
+            state, _ = step(s, self._probe(dealer, option.action, s))
+            while state.phase is Phase.READY and to_act(state):
+                state, _ = step(state, self._probe(to_act(state)[0], ac.Ready(), state))
+            assert state.phase is Phase.TRUMP, f"{option.action} did not start a hand"
+            assert state.dealer == dealer
+
+    def _probe(self, actor: int, action: ac.Action, s: State) -> Command[ac.Action]:
+        """A command of a look ahead that the test throws away."""
+        return Command(actor=actor, action=action, action_id=f"probe-{s.seq}", seq=s.seq, at=0)
 
     def _check_cards(self, s: State) -> None:
         assert s.pot % 3 == 0
@@ -480,8 +529,8 @@ class SwickMachine(RuleBasedStateMachine):
         k = next(self._players)
         return lc.Player(f"player-{k}", f"Player {k}")
 
-    def _eligible(self, pay: int) -> list[int]:
-        s = self.state
+    def _eligible(self, pay: int, s: State | None = None) -> list[int]:
+        s = s or self.state
         return [
             seat
             for seat, player in enumerate(s.players)
@@ -697,7 +746,9 @@ class SwickMachine(RuleBasedStateMachine):
             self.refuse(seat, some_legal, {"stale"}, seq=pick % s.turn_seq)
         elif kind == "illegal_option" and illegal:
             action = illegal[pick % len(illegal)]
-            self.refuse(seat, action, {"illegal_card", "cannot_cover", "kept_trump"})
+            self.refuse(
+                seat, action, {"illegal_card", "cannot_cover", "too_few_cover", "kept_trump"}
+            )
         elif kind == "duplicate" and self.accepted and (some_legal is not None or seated):
             recent = self.accepted[-RECENT_IDS:]
             replay = recent[pick % len(recent)]

@@ -24,16 +24,19 @@ from pathlib import Path
 import aio_pika
 import httpx
 import pytest
-from prometheus_client import REGISTRY
+from aio_pika.exceptions import ChannelClosed
 
 from services.gateway.app import create_app as gateway_app
 from services.gateway.signups import PostgresSignups, SignupLimit, SqliteSignups
 from services.ledger.app import consume
 from services.ledger.ledger import Ledger
+from services.ledger.metrics import LedgerMetrics
 from services.ledger.rules import BANK, HOUSE, wallet
-from services.load.platform import Platform, delete_topology, fresh_database
+from services.load.platform import Platform, fresh_database, isolated
+from services.serve import refuse_public_defaults
 from services.table.store import TableStore, connect_pool
-from shared.bus import RabbitBus
+from services.table.store_sqlite import SqliteTableStore
+from shared.bus import RabbitBus, url_user
 from shared.memory_bus import MemoryBus
 from shared.messages import Leg, Posting
 from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, Settings
@@ -52,11 +55,19 @@ async def eventually(check: Callable[[], Awaitable[bool]], within: float = 30.0)
         await asyncio.sleep(0.05)
 
 
-def handled(outcome: str) -> float:
-    return REGISTRY.get_sample_value("swick_ledger_postings_total", {"outcome": outcome}) or 0.0
+def handled(metrics: LedgerMetrics, outcome: str) -> float:
+    value = metrics.registry.get_sample_value("swick_ledger_postings_total", {"outcome": outcome})
+    return value or 0.0
 
 
-# The ledger's consumer on a bus and books of their own.
+# The ledger's consumer on a namespace (with its broker users) and books of their own.
+
+
+@pytest.fixture(scope="session")
+async def trust(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
+    """A namespace whose postings no running ledger takes but this module's."""
+    async with isolated(*service_urls, label="trust") as fresh:
+        yield fresh
 
 
 @pytest.fixture
@@ -72,19 +83,35 @@ async def books(settings: Settings) -> AsyncIterator[Ledger]:
 
 
 @pytest.fixture
-async def bus(settings: Settings, books: Ledger) -> AsyncIterator[RabbitBus]:
-    """A bus in a namespace of its own, with the ledger consuming its postings."""
-    own = replace(settings, namespace=f"trust-{secrets.token_hex(4)}")
-    messages = await RabbitBus.connect(own.amqp_url, own.topology)
-    consumer = asyncio.create_task(consume(messages, books, own.trusted_poster))
+def metrics() -> LedgerMetrics:
+    return LedgerMetrics()
+
+
+@pytest.fixture
+async def bus(trust: Settings, books: Ledger, metrics: LedgerMetrics) -> AsyncIterator[RabbitBus]:
+    """The table workers' side of the bus (their broker user), with a ledger consuming the
+    postings as its own user."""
+    tables = await RabbitBus.connect(trust.amqp_url_for("table"), trust.topology)
+    ledger = await RabbitBus.connect(trust.amqp_url_for("ledger"), trust.topology)
+    consumer = asyncio.create_task(consume(ledger, books, metrics, trust.trusted_poster))
     try:
-        yield messages
+        yield tables
     finally:
         consumer.cancel()
         with contextlib.suppress(BaseException):
             await consumer
-        await messages.close()
-        await delete_topology(own)
+        await ledger.close()
+        await tables.close()
+        await purge(trust)
+
+
+async def purge(settings: Settings) -> None:
+    """Leave the next test an empty postings queue."""
+    connection = await aio_pika.connect(settings.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        queue = await channel.get_queue(settings.topology.postings)
+        await queue.purge()
 
 
 async def publish(bus: RabbitBus, *postings: Posting) -> None:
@@ -101,37 +128,39 @@ async def balances(ledger: Ledger, *players: str) -> list[int | None]:
     return [await ledger.balance(p) for p in players]
 
 
-def rabbitmqctl(*args: str) -> None:
-    subprocess.run(["rabbitmqctl", "-q", *args], check=True, capture_output=True, timeout=60)
-
-
 async def test_postings_from_anyone_but_the_tables_user_are_dropped(
-    settings: Settings, books: Ledger, bus: RabbitBus
+    trust: Settings, books: Ledger, bus: RabbitBus, metrics: LedgerMetrics
 ) -> None:
     table, ann = uid("t"), uid("ann")
     await sit(books, table, ann)
     forged = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 3000, "ante")])
-    forger, password = f"{bus.topology.namespace}-forger", secrets.token_hex(8)
-    rabbitmqctl("add_user", forger, password)
-    try:
-        rabbitmqctl("set_permissions", "-p", "/", forger, ".*", ".*", ".*")
-        dropped = handled("forbidden")
-        url = settings.amqp_url.replace("guest:guest", f"{forger}:{password}")
-        for user in (forger, None):  # as its own broker user; and naming no user at all
-            connection = await aio_pika.connect(url if user else settings.amqp_url)
+    body = forged.model_dump_json().encode()
+    postings = trust.topology.postings
+    # The other services' and the bots' users may not publish postings at all, whether as
+    # themselves or naming the tables' user: the broker refuses.
+    for role in ("gateway", "ledger", "bot-easy"):
+        url = trust.amqp_url_for(role)
+        for user in (url_user(url), trust.topology.user("table")):
+            connection = await aio_pika.connect(url)
             async with connection:
                 channel = await connection.channel()
-                await channel.default_exchange.publish(
-                    aio_pika.Message(forged.model_dump_json().encode(), user_id=user),
-                    routing_key=bus.topology.postings,
-                )
+                exchange = await channel.get_exchange(postings, ensure=False)
+                with pytest.raises(ChannelClosed):
+                    await exchange.publish(aio_pika.Message(body, user_id=user), postings)
+    # An administrator may publish there, but is no table worker: dropped, logged, counted.
+    dropped = handled(metrics, "forbidden")
+    connection = await aio_pika.connect(trust.amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        exchange = await channel.get_exchange(postings, ensure=False)
+        # As itself; and naming no user at all.
+        for admin in (url_user(trust.amqp_url), None):
+            await exchange.publish(aio_pika.Message(body, user_id=admin), postings)
 
-        async def both_dropped() -> bool:
-            return handled("forbidden") >= dropped + 2
+    async def both_dropped() -> bool:
+        return handled(metrics, "forbidden") >= dropped + 2
 
-        await eventually(both_dropped)
-    finally:
-        rabbitmqctl("delete_user", forger)
+    await eventually(both_dropped)
     assert (await progress(books, table), await books.balance(ann)) == (0, GRANT)
     real = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 10, "ante")])
     await publish(bus, real)
@@ -143,6 +172,41 @@ async def test_postings_from_anyone_but_the_tables_user_are_dropped(
     assert await books.balance(ann) == GRANT - 10
     health = await books.check()
     assert (health.ok, health.conflicts, health.dead_letters) == (True, 0, 0)
+
+
+async def test_in_one_process_too_the_ledger_takes_postings_only_from_the_tables(
+    books: Ledger, metrics: LedgerMetrics
+) -> None:
+    """Embedded mode: each service's handle on the in-process bus stamps its own user."""
+    own = Settings(namespace=f"embedded-{secrets.token_hex(4)}")
+    t = own.topology
+    bus = MemoryBus(t)
+    ledger = bus.as_user(t.user("ledger"))
+    consumer = asyncio.create_task(consume(ledger, books, metrics, own.trusted_poster))
+    try:
+        table, ann = uid("t"), uid("ann")
+        await sit(books, table, ann)
+        forged = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 3000, "ante")])
+        for handle in (bus, bus.as_user(t.user("gateway")), bus.as_user(t.bot_user("easy"))):
+            await handle.publish_posting(forged.model_dump_json().encode())
+
+        async def all_dropped() -> bool:
+            return handled(metrics, "forbidden") == 3
+
+        await eventually(all_dropped)
+        assert (await progress(books, table), await books.balance(ann)) == (0, GRANT)
+        real = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 10, "ante")])
+        await bus.as_user(t.user("table")).publish_posting(real.model_dump_json().encode())
+
+        async def applied() -> bool:
+            return await progress(books, table) == 1
+
+        await eventually(applied)
+        assert await books.balance(ann) == GRANT - 10
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(BaseException):
+            await consumer
 
 
 def forgeries(table: str, elsewhere: str, ann: str, victim: str) -> dict[str, Posting]:
@@ -237,13 +301,13 @@ async def test_an_invalid_posting_blocks_its_table_loudly_and_no_other(
 
 
 async def test_a_conflicting_duplicate_is_loud_and_never_applied(
-    books: Ledger, bus: RabbitBus
+    books: Ledger, bus: RabbitBus, metrics: LedgerMetrics
 ) -> None:
     table, ann = uid("t"), uid("ann")
     await sit(books, table, ann)
     real = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 10, "ante")])
     other = posting(table, 1, [leg(wallet(ann), f"pot:{table}", 3000, "ante")])
-    conflicts = handled("conflict")
+    conflicts = handled(metrics, "conflict")
     await publish(bus, real)
 
     async def applied() -> bool:
@@ -253,7 +317,7 @@ async def test_a_conflicting_duplicate_is_loud_and_never_applied(
     await publish(bus, other, real)  # another body under number 1, and a plain redelivery
 
     async def counted() -> bool:
-        return handled("conflict") >= conflicts + 1 and handled("duplicate") >= 1
+        return handled(metrics, "conflict") >= conflicts + 1 and handled(metrics, "duplicate") >= 1
 
     await eventually(counted)
     assert await books.balance(ann) == GRANT - 10
@@ -286,21 +350,24 @@ async def test_the_ledger_api_needs_its_credentials(cluster: Platform) -> None:
         health = await http.get("/health")
         assert health.status_code == 200
         assert not {"players", "balances", "names"} & set(health.json())
-        for probe in ("/healthz", "/readyz", "/metrics"):
+        for probe in ("/healthz", "/readyz"):
             assert (await http.get(probe)).status_code == 200
 
 
-def test_no_service_starts_off_loopback_with_a_development_credential() -> None:
-    dev = Settings()
-    real = replace(dev, ledger_token="a" * 32, ledger_read_token="b" * 32)
+def test_no_service_starts_off_loopback_with_a_development_credential(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dev = Settings(secret=secrets.token_hex(16))  # the ledger's credentials: development ones
+    real = replace(dev, ledger_token=secrets.token_hex(16), ledger_read_token=secrets.token_hex(16))
     for service in ("ledger", "table", "gateway"):
-        assert dev.refusal(service, "127.0.0.1") is None
-        assert dev.refusal(service, "::1") is None
-        assert real.refusal(service, "0.0.0.0") is None
-        refusal = dev.refusal(service, "0.0.0.0")
-        assert refusal is not None and "SWICK_LEDGER" in refusal
-        empty = replace(real, ledger_token="", ledger_read_token="")
-        assert empty.refusal(service, "10.1.2.3") is not None
+        for host in ("127.0.0.1", "::1"):
+            refuse_public_defaults(service, dev, host)
+        refuse_public_defaults(service, real, "0.0.0.0")
+        for weak in (dev, replace(real, ledger_token="", ledger_read_token="")):
+            with pytest.raises(SystemExit) as stopped:
+                refuse_public_defaults(service, weak, "10.1.2.3")
+            assert stopped.value.code == 2
+            assert "SWICK_LEDGER" in capsys.readouterr().err
     assert DEV_LEDGER_TOKEN != DEV_LEDGER_READ_TOKEN
     started = subprocess.run(
         [sys.executable, "-m", "services.cli", "serve", "ledger", "--host", "0.0.0.0"],
@@ -311,9 +378,11 @@ def test_no_service_starts_off_loopback_with_a_development_credential() -> None:
         env={"PATH": "/usr/bin:/bin", "SWICK_LEDGER_READ_TOKEN": "r" * 32},
         cwd=Path(__file__).resolve().parents[2],
     )
-    assert started.returncode != 0
-    assert started.stderr.strip().splitlines()[-1] == (
-        "refusing to start ledger on 0.0.0.0: set SWICK_LEDGER_TOKEN to a secret of its own"
+    assert started.returncode == 2
+    assert (
+        started.stderr.strip()
+        .splitlines()[-1]
+        .startswith("SWICK_LEDGER_TOKEN is a published development or placeholder value")
     )
 
 
@@ -358,6 +427,11 @@ async def test_the_limit_is_per_period_and_holds_under_concurrency(
     now = [1_000_000.0]
     db = await Database.open(tmp_path / "signups.db")
     try:
+        # The table store's migrations create the sign-ups' table.
+        if backend == "postgres":
+            await TableStore(books.pool).migrate(8)
+        else:
+            await SqliteTableStore(db).migrate(8)
         counter = PostgresSignups(books.pool) if backend == "postgres" else SqliteSignups(db)
         limit = SignupLimit(counter, 2, 3600.0, clock=lambda: now[0])
         address = f"203.0.113.{secrets.randbelow(250)}-{uid('a')}"

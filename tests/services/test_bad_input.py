@@ -52,6 +52,8 @@ BAD_FRAMES = [
     ),
     ('{"type": "act", "id": "x4", "seq": 0, "action": {}}', "malformed"),
     ('{"type": "ping", "id": "x5", "seq": 0, "extra": 1}', "malformed"),
+    ('{"type": "ping", "id": "x6", "seq": "0"}', "malformed"),
+    ('{"type": "join", "id": "x7", "seq": 0, "table": "t", "seat": true}', "malformed"),
 ]
 
 
@@ -85,6 +87,9 @@ async def test_bad_frames_are_refused(cluster: Cluster, players: list[Player]) -
         ({"kind": "set_connected", "seat": 1, "connected": False}, "not_allowed", False),
         ({"kind": "start_game"}, "not_host", False),
         ({"kind": "fly"}, "malformed", False),
+        ({"kind": "knock", "knock": "no"}, "malformed", False),  # not coerced to a pass
+        ({"kind": "play", "card": 30}, "malformed", False),  # not K♠
+        ({"kind": "ante", "amount": 3.0}, "malformed", True),
     ],
 )
 async def test_illegal_actions_change_nothing(
@@ -179,10 +184,10 @@ async def test_flooding_is_refused_and_then_cut(cluster: Cluster) -> None:
 
 async def test_bad_tokens_and_tables(cluster: Cluster, players: list[Player]) -> None:
     url = cluster.base.replace("http", "ws", 1)
-    with pytest.raises(websockets.InvalidStatus) as refused:
-        async with websockets.connect(f"{url}/ws?token=forged.token"):
-            pass
-    assert refused.value.response.status_code == 403
+    async with websockets.connect(f"{url}/ws?token=forged.token") as ws:  # accepted, then:
+        with pytest.raises(websockets.ConnectionClosed) as refused:
+            await ws.recv()
+    assert refused.value.rcvd is not None and refused.value.rcvd.code == 4401
     alice = players[0]
     answer = await alice.request({"type": "watch", "table": "t-nope"})
     assert answer["code"] == "no_table"

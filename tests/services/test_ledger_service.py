@@ -12,6 +12,7 @@ import aio_pika
 import asyncpg
 import httpx
 
+from shared.bus import url_user
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play, watch_when_created
@@ -100,23 +101,29 @@ async def test_postings_delivered_twice_apply_once(cluster: Cluster, players: li
 
 
 async def double_every_posting(cluster: Cluster) -> int:
-    """Take every posting waiting in the queue and put it back twice."""
-    connection = await aio_pika.connect(cluster.settings.amqp_url)
+    """Take every posting waiting in the queue (as an administrator) and put it back twice, as
+    the table workers publish it: as their broker user, to the postings exchange."""
+    s = cluster.settings
+    bodies = []
+    connection = await aio_pika.connect(s.amqp_url)
     async with connection:
         channel = await connection.channel()
-        queue = await channel.get_queue(cluster.settings.topology.postings)
-        taken = []
+        queue = await channel.get_queue(s.topology.postings)
         while (message := await queue.get(no_ack=True, fail=False)) is not None:
-            taken.append((message.body, message.user_id))
-        for body, user in taken:  # as their publisher (the broker checks it is ours)
+            bodies.append(message.body)
+    tables = await aio_pika.connect(s.amqp_url_for("table"))
+    async with tables:
+        channel = await tables.channel()
+        exchange = await channel.get_exchange(s.topology.postings, ensure=False)
+        for body in bodies:
             for _ in range(2):
-                await channel.default_exchange.publish(
-                    aio_pika.Message(
-                        body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT, user_id=user
-                    ),
-                    routing_key=cluster.settings.topology.postings,
+                again = aio_pika.Message(
+                    body,
+                    delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+                    user_id=url_user(s.amqp_url_for("table")),
                 )
-    return len(taken)
+                await exchange.publish(again, routing_key=s.topology.postings)
+    return len(bodies)
 
 
 async def test_sitting_down_again_waits_for_the_last_tables_postings(

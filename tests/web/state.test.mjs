@@ -266,6 +266,13 @@ test('announcements: seats, connections and the end of the game', () => {
     { seat: 1, name: 'L', net: -6, stack: 9994 },
   ];
   assert.match(describeChanges(view, ended).at(-1).text, /^The game is over\. Final standings: D \+6¢, L −6¢\.$/);
+  ended.end_reason = 'no_dealer';
+  const why = 'Nobody at the table can pay the 6¢ a dealer pays, so no hand can start';
+  assert.equal(derive(ended, NOW).endText, why);
+  assert.equal(derive(ended, NOW).waiting, why);
+  assert.equal(describeChanges(view, ended).at(-1).text, `The game is over. ${why}. Final standings: D +6¢, L −6¢.`);
+  ended.end_reason = 'host';
+  assert.equal(derive(ended, NOW).endText, 'The host ended the game');
 });
 
 test('host controls, sitting out and joining', () => {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, TypeAlias
 
-from pydantic import BeforeValidator, PlainSerializer
+from pydantic import BeforeValidator, PlainSerializer, ValidationInfo
 
 Suit: TypeAlias = int
 
@@ -65,11 +65,23 @@ def labels(cards: Iterable[Card]) -> str:
     return " ".join(label(card) for card in cards)
 
 
-def _card_from_json(value: Any) -> Any:
+CARD_CODES = 'a card is its code: rank (7 8 9 10 J Q K A) then suit (C D H S), as "10D" or "AS"'
+
+
+def _card_from_json(value: Any, info: ValidationInfo) -> Any:
+    """From JSON (what players send), only a card's exact code; in Python, its int too."""
     if isinstance(value, str):
-        return parse(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
-        raise ValueError(f"not a card: {value!r}")
+        card = _BY_CODE.get(value)
+        if card is None:
+            raise ValueError(CARD_CODES)
+        return card
+    if (
+        info.mode == "json"
+        or isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 0 <= value < 32
+    ):
+        raise ValueError(CARD_CODES)
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
@@ -39,9 +40,13 @@ def dump_action(action: Action) -> Any:
 
 
 def load_action(data: Any) -> Action:
-    """Parse an action from JSON; raises ``IllegalCommand("malformed", ...)`` with the reason."""
+    """Parse an action from JSON; raises ``IllegalCommand("malformed", ...)`` with the reason.
+
+    Strictly: a bool is ``true`` or ``false``, a number is an int (neither a bool nor a string),
+    a card is its code. Validated as JSON text, so lists stand for tuples as JSON has no others.
+    """
     try:
-        return _ACTION.validate_python(data, strict=False)
+        return _ACTION.validate_json(json.dumps(data), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])

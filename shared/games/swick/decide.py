@@ -22,7 +22,13 @@ from shared.games.swick import events as ev
 from shared.games.swick.cards import Card, is_face, label
 from shared.games.swick.dealing import deal, entropy_context, recycled
 from shared.games.swick.evolve import apply
-from shared.games.swick.legal import PHASE_NAMES, default_action, to_act
+from shared.games.swick.legal import (
+    PHASE_NAMES,
+    default_action,
+    startable_antes,
+    to_act,
+    too_few_cover,
+)
 from shared.games.swick.play import best_special, play_rule, trick_winner
 from shared.games.swick.settlement import settle
 from shared.games.swick.state import (
@@ -196,6 +202,8 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
             _open_hand(w)
         elif s.phase is Phase.READY:
             _maybe_deal(w)
+        elif not startable_antes(s):
+            _open_hand(w)
 
 
 def _sit_out(w: _Work, actor: int | None, a: lc.SitOut, seq: int) -> None:
@@ -205,9 +213,11 @@ def _sit_out(w: _Work, actor: int | None, a: lc.SitOut, seq: int) -> None:
         state = "sitting out" if a.sitting_out else "playing"
         raise IllegalCommand("no_change", f"You are already {state}")
     w.emit(ev.SatOut(seat, a.sitting_out))
+    # Without this player, no ante may be able to start the hand being set up.
+    ante_stuck = s.phase is Phase.ANTE and seat in s.candidates and not startable_antes(s)
     if s.phase is Phase.READY and seat in s.candidates:
         _maybe_deal(w)
-    elif s.phase is Phase.WAITING and not a.sitting_out:
+    elif ante_stuck or (s.phase is Phase.WAITING and not a.sitting_out):
         _open_hand(w)
 
 
@@ -266,6 +276,11 @@ def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
             f"The game can't end while {s.carry}¢ of set money is carried: "
             "play on until a hand ends with nobody set",
         )
+    w.emit(ev.GameEnded(s.seed, _standings(s), "host"))
+
+
+def _standings(s: State) -> tuple[Standing, ...]:
+    """Every seated player, the biggest winner first."""
     standings = sorted(
         (
             Standing(seat, player.name, s.nets[seat], s.stacks[seat])
@@ -274,7 +289,7 @@ def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
         ),
         key=lambda st: (-st.net, st.seat),
     )
-    w.emit(ev.GameEnded(s.seed, tuple(standings)))
+    return tuple(standings)
 
 
 def _hand_over_host(w: _Work, actor: int | None, a: lc.HandOverHost, seq: int) -> None:
@@ -322,7 +337,8 @@ def _timeout(w: _Work, actor: int | None, a: lc.Timeout, seq: int) -> None:
 
 
 def _open_hand(w: _Work) -> None:
-    """Open the next hand, or wait when fewer than 3 seats can be dealt in."""
+    """Open the next hand; wait when fewer than 3 seats can be dealt in; end the game when they
+    can but none of them can pay what a dealer pays."""
     s = w.state
     free_ride = s.carry > 0
     least = 0 if free_ride else min(s.config.antes)
@@ -332,7 +348,11 @@ def _open_hand(w: _Work) -> None:
     start = (s.first_dealer or 0) if s.button is None else s.button + 1
     dealer = next((seat for k in range(n) if (seat := (start + k) % n) in dealers), None)
     if len(players) < 3 or dealer is None:
-        if s.phase is not Phase.WAITING:
+        if len(players) >= 3 and not free_ride:
+            # No ante can start a hand with these stacks, and there is no carry to keep the
+            # game going (rules §9): rather than wait for ever, the game ends.
+            w.emit(ev.GameEnded(s.seed, _standings(s), "no_dealer"))
+        elif s.phase is not Phase.WAITING:
             w.emit(ev.Waiting())
         return
     candidates = tuple(seat for k in range(1, n) if (seat := (dealer + k) % n) in players)
@@ -350,6 +370,9 @@ def _choose_ante(w: _Work, actor: int | None, a: ac.ChooseAnte, seq: int) -> Non
             "cannot_cover",
             f"As dealer you would pay {a.amount + DEALER_EXTRA}¢ and you have {s.stacks[seat]}¢",
         )
+    too_few = too_few_cover(s, a.amount)
+    if too_few:
+        raise IllegalCommand("too_few_cover", too_few)
     _check_entropy(a.entropy)
     w.emit(ev.AnteChosen(a.amount, a.entropy))
     _maybe_deal(w)

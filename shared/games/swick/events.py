@@ -11,7 +11,7 @@ from typing import Literal, TypeAlias
 
 from shared.games.lifecycle import Player
 from shared.games.swick.cards import Card
-from shared.games.swick.state import HandResult, Phase, Standing
+from shared.games.swick.state import GameEndReason, HandResult, Phase, Standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +203,7 @@ class DeadlineSet:
 class GameEnded:
     seed: str
     standings: tuple[Standing, ...]
+    reason: GameEndReason = "host"
     kind: Literal["game_ended"] = "game_ended"
 
 

@@ -123,6 +123,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.carry = 0
     s.nets = (0,) * len(s.stacks)
     s.standings = ()
+    s.end_reason = None
     s.result = None
 
 
@@ -300,6 +301,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     _clear_hand(s)
     s.phase = Phase.ENDED
     s.standings = e.standings
+    s.end_reason = e.reason
     s.dealer = None
     _give_turn(s, None)
 

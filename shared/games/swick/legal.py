@@ -81,11 +81,7 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
     if phase is Phase.TRUMP:
         return [Option(KEEP_TRUMP), Option(LEAVE_TRUMP)]
     if phase is Phase.ANTE:
-        stack = s.stacks[seat]
-        return [
-            Option(ac.ChooseAnte(amount), *_cover(stack, amount + DEALER_EXTRA))
-            for amount in s.config.antes
-        ]
+        return [Option(ac.ChooseAnte(amount), *_ante(s, seat, amount)) for amount in s.config.antes]
     if phase is Phase.DEALER_DISCARD:
         return [Option(ac.DiscardFourth(card), *_discardable(s, card)) for card in s.hands[seat]]
     if phase is Phase.FACE_TRUMP:
@@ -93,10 +89,32 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
     return []
 
 
-def _cover(stack: int, pay: int) -> tuple[bool, str]:
-    if stack >= pay:
-        return True, ""
-    return False, f"You would pay {pay}¢ and you have {stack}¢"
+def _ante(s: State, dealer: int, amount: int) -> tuple[bool, str]:
+    pay, stack = amount + DEALER_EXTRA, s.stacks[dealer]
+    if stack < pay:
+        return False, f"You would pay {pay}¢ and you have {stack}¢"
+    why = too_few_cover(s, amount)
+    return not why, why
+
+
+def too_few_cover(s: State, amount: int) -> str:
+    """Why no hand can start at ante ``amount`` ("" when one can): besides the dealer, at least
+    two of the players asked to ready up must be present and cover it (rules §2.1, §7)."""
+    out, leaving, stacks = s.sitting_out, s.leaving, s.stacks
+    covering = 1 + sum(
+        1 for c in s.candidates if not out[c] and not leaving[c] and stacks[c] >= amount
+    )
+    if covering >= 3:
+        return ""
+    players = "player" if covering == 1 else "players"
+    return f"Only {covering} {players} can cover {amount}¢: a hand needs 3"
+
+
+def startable_antes(s: State) -> list[int]:
+    """The antes the dealer may set now: those the dealer covers and a hand can start at."""
+    dealer = s.dealer
+    assert dealer is not None
+    return [amount for amount in s.config.antes if _ante(s, dealer, amount)[0]]
 
 
 def _discardable(s: State, card: int) -> tuple[bool, str]:
@@ -140,7 +158,7 @@ def default_action(s: State, seat: int) -> ac.Action:
     if phase is Phase.TRUMP:
         return LEAVE_TRUMP
     if phase is Phase.ANTE:
-        return ac.ChooseAnte(min(s.config.antes))
+        return ac.ChooseAnte(min(startable_antes(s)))
     if phase is Phase.DEALER_DISCARD:
         cards = [card for card in s.hands[seat] if not (s.kept and card == s.trump_card)]
         return ac.DiscardFourth(lowest(cards, s.trump_suit))

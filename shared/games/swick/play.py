@@ -89,9 +89,10 @@ def trick_winner(trick: Trick, trump: int) -> int:
 
 
 def lowest(cards: Sequence[Card], trump: int | None) -> Card:
-    """The card the table plays or discards for an absent player: a non-trump before a trump,
-    then the lowest rank, then the suit order ♣ ♦ ♥ ♠."""
-    return min(cards, key=lambda card: (card >> 3 == trump, card & 7, card >> 3))
+    """The card the table plays or discards for a seat it decides for (rules §3): the lowest
+    rank; among equal ranks a non-trump before a trump, then the suit order ♣ ♦ ♥ ♠. So with ♦
+    trump, 7♦ comes before 8♥."""
+    return min(cards, key=lambda card: (card & 7, card >> 3 == trump, card >> 3))
 
 
 def special_kind(cards: Sequence[Card], trump: int) -> SpecialKind | None:

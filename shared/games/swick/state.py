@@ -52,6 +52,9 @@ NOT_DEALT: tuple[SeatStatus] = ("",)
 NOT_SET: tuple[SetKind] = ("",)
 HandEnding: TypeAlias = Literal["tricks", "all_passed", "last_standing", "special"]
 SpecialKind: TypeAlias = Literal["three_aces", "three_sevens", "ace_king_queen_of_trump"]
+GameEndReason: TypeAlias = Literal["host", "no_dealer"]
+"""Why a game ended: the host ended it, or no player left at the table can pay what a dealer
+pays, so no hand can start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ class State:
     carry: int = 0
     phase: Phase = Phase.LOBBY
     standings: tuple[Standing, ...] = ()
+    end_reason: GameEndReason | None = None  # once the game has ended
     # The hand.
     free_ride: bool = False
     ante: int = 0

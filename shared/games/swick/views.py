@@ -19,6 +19,7 @@ from shared.games.swick.actions import Action
 from shared.games.swick.cards import Card
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import (
+    GameEndReason,
     HandResult,
     Phase,
     SeatStatus,
@@ -77,6 +78,7 @@ class SwickView:
     played: tuple[Trick, ...]
     result: HandResult | None
     standings: tuple[Standing, ...]
+    end_reason: GameEndReason | None = None  # why the game ended, once it has
     game: Literal["swick"] = "swick"
 
 
@@ -145,4 +147,5 @@ def view_for(s: State, seat: int | None) -> SwickView:
         played=s.played,
         result=s.result,
         standings=s.standings,
+        end_reason=s.end_reason,
     )

@@ -1,6 +1,7 @@
 // The HTTP lobby (services/gateway/app.py) and the player's remembered session.
 
 const SESSION_KEY = 'swick.session';
+const FORMER_KEY = 'swick.former'; // the name of a session whose token the server refused
 const INVITES_KEY = 'swick.invites';
 
 export function loadSession() {
@@ -13,8 +14,42 @@ export function loadSession() {
 }
 
 export function saveSession(session) {
-  if (session) localStorage.setItem(SESSION_KEY, JSON.stringify(session));
-  else localStorage.removeItem(SESSION_KEY);
+  if (session) {
+    localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    localStorage.removeItem(FORMER_KEY);
+  } else {
+    localStorage.removeItem(SESSION_KEY);
+  }
+}
+
+/** Forget the session if it holds `token`, which the server refused (expired, or signed with a
+ * secret it no longer accepts), keeping its name to offer when the player signs in again.
+ * Whether it did: a late answer to an old token must not drop the session that replaced it. */
+export function dropSession(token) {
+  const session = loadSession();
+  if (!session || session.token !== token) return false;
+  saveSession(null);
+  if (session.name) localStorage.setItem(FORMER_KEY, JSON.stringify({ name: session.name }));
+  return true;
+}
+
+/** The name of the last session the server refused, if the player has not signed in since. */
+export function formerName() {
+  try {
+    const data = JSON.parse(localStorage.getItem(FORMER_KEY) || 'null');
+    return data && typeof data.name === 'string' ? data.name : '';
+  } catch {
+    return '';
+  }
+}
+
+const refusedListeners = new Set();
+
+/** Call `listener(token)` whenever the server answers a request signed with `token` by 401;
+ * returns the unsubscribe function. */
+export function onTokenRefused(listener) {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
 }
 
 /** Invite codes of tables this browser opened or was invited to (table id -> code). */
@@ -61,6 +96,9 @@ async function request(method, path, { token, body } = {}) {
   } catch {
     data = text;
   }
+  if (response.status === 401 && token) {
+    for (const listener of refusedListeners) listener(token);
+  }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     if (data && typeof data.detail === 'string') message = data.detail;
@@ -68,6 +106,13 @@ async function request(method, path, { token, body } = {}) {
     throw new ApiError(response.status, message);
   }
   return data;
+}
+
+/** Where a game's record is; with this browser's invite code of the table, if it has one. */
+export function recordPath(table, game) {
+  const code = invites()[table];
+  const query = code ? `?invite=${encodeURIComponent(code)}` : '';
+  return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record${query}`;
 }
 
 export const api = {
@@ -78,8 +123,8 @@ export const api = {
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   createTable: (token, body) => request('POST', '/api/tables', { token, body }),
   quickplay: (token) => request('POST', '/api/quickplay', { token }),
-  record: (table, game) =>
-    request('GET', `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record`),
+  // A private table's records need a seat there (the token) or its invite code.
+  record: (table, game) => request('GET', recordPath(table, game), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),
   transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
   leaderboard: () => request('GET', '/api/leaderboard?days=7&limit=10'),

@@ -11,7 +11,15 @@ import {
   useRef,
   useState,
 } from '../vendor/htm-preact-3.1.1.module.js';
-import { ApiError, api, invites, loadSession, saveSession } from './api.js';
+import {
+  api,
+  dropSession,
+  formerName,
+  invites,
+  loadSession,
+  onTokenRefused,
+  saveSession,
+} from './api.js';
 import { App, useApp } from './context.js';
 import { Connection } from './net.js';
 import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
@@ -87,10 +95,14 @@ function Header({ route }) {
   </header>`;
 }
 
-/** Pick a name once: the token is kept in this browser. */
+const SIGN_IN_AGAIN =
+  'Your sign-in is no longer valid: it expired, or the server changed its keys. Pick your name again to play.';
+
+/** Pick a name once: the token is kept in this browser. After the server refused the token, the
+ * name it had is offered again. */
 function NameGate({ why }) {
   const { setSession } = useApp();
-  const [name, setName] = useState('');
+  const [name, setName] = useState(formerName);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (event) => {
@@ -170,15 +182,25 @@ function Root() {
     };
   }, [session && session.token]);
 
-  // A token the server no longer knows (its secret changed): sign in again.
+  // A token the server refuses (expired, or signed with a secret it no longer accepts), over
+  // HTTP (401) or the socket (closed with 4401): sign in again, keeping the name and the page,
+  // instead of retrying with it forever.
+  const signInAgain = useCallback((token) => {
+    if (dropSession(token)) setSessionState(null);
+  }, []);
+  useEffect(() => onTokenRefused(signInAgain), []);
   useEffect(() => {
-    if (status.state === 'unauthorized') setSession(null);
+    if (status.state === 'unauthorized' && connRef.current) signInAgain(connRef.current.token);
   }, [status.state]);
+  // The server hands a fresh token for one getting old: keep it.
   useEffect(() => {
     if (!session) return;
-    api.me(session.token).catch((e) => {
-      if (e instanceof ApiError && e.status === 401) setSession(null);
-    });
+    api
+      .me(session.token)
+      .then((me) => {
+        if (me && me.token && me.token !== session.token) setSession({ ...session, token: me.token });
+      })
+      .catch(() => {}); // a 401 signs in again (onTokenRefused); otherwise the socket says more
   }, [session && session.token]);
 
   useEffect(() => onMuteChange(setMutedState), []);
@@ -220,8 +242,9 @@ function Root() {
   let page;
   const needsName = ['lobby', 'table', 'join'].includes(route.page) && !session;
   if (needsName) {
-    const why =
-      route.page === 'join'
+    const why = formerName()
+      ? SIGN_IN_AGAIN
+      : route.page === 'join'
         ? 'You were invited to a table. Pick a name to sit down.'
         : route.page === 'table'
           ? 'Pick a name to sit at or watch this table.'

@@ -15,6 +15,15 @@ const PING_EVERY = 20_000;
 const PING_PATIENCE = 10_000;
 const STABLE_AFTER = 15_000; // a connection this old counts as healthy: the backoff starts over
 export const REPLACED = 4409; // the server's close code for "this player connected elsewhere"
+export const UNAUTHORIZED = 4401; // "this token is not (or no longer) valid: sign in again"
+
+/** What a closed socket calls for: 'sign-in' (the token was refused: reconnecting with it would
+ * be refused forever), 'wait' (another tab took over) or 'reconnect'. */
+export function afterClose(code) {
+  if (code === UNAUTHORIZED) return 'sign-in';
+  if (code === REPLACED) return 'wait';
+  return 'reconnect';
+}
 
 /** The delay before reconnect attempt `attempt` (0, 1, 2...): 0.5 s doubling to 10 s, ±25%. */
 export function backoff(attempt, random = Math.random) {
@@ -81,11 +90,12 @@ export class Connection {
       clearInterval(this.pinger);
       clearTimeout(this.stable);
       this.failPending();
-      if (event.code === 4401) {
-        this.setStatus({ state: 'unauthorized' });
+      const next = afterClose(event.code);
+      if (next === 'sign-in') {
+        this.setStatus({ state: 'unauthorized', retryAt: null });
         return;
       }
-      if (event.code === REPLACED) {
+      if (next === 'wait') {
         this.setStatus({ state: 'replaced', retryAt: null });
         return; // another tab took over: wait for the player to take it back
       }

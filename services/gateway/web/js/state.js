@@ -127,6 +127,17 @@ export const PHASE_TEXT = {
   ended: 'Game over',
 };
 
+/** Why the game ended, in words (`end_reason`: shared/games/swick/state.py GameEndReason). */
+export function endText(view) {
+  if (!view || view.phase !== 'ended') return '';
+  if (view.end_reason === 'host') return 'The host ended the game';
+  if (view.end_reason === 'no_dealer') {
+    const dealerPays = Math.min(...view.config.antes) + 3;
+    return `Nobody at the table can pay the ${cents(dealerPays)} a dealer pays, so no hand can start`;
+  }
+  return '';
+}
+
 const SPECIAL_TEXT = {
   three_aces: 'three Aces',
   three_sevens: 'three 7s',
@@ -395,7 +406,7 @@ function waitingText(view, me) {
     case 'waiting':
       return 'Waiting for players: a hand needs 3 who can cover the ante';
     case 'ended':
-      return 'The game is over';
+      return endText(view) || 'The game is over';
     case 'ante':
       return `${dealer} deals and is setting the ante`;
     case 'ready':
@@ -515,6 +526,7 @@ export function derive(view, now = Date.now()) {
     tricksPlayed: view.played.length,
     result: summarizeResult(view, me),
     standings: view.standings,
+    endText: endText(view),
     fingerprint: view.fingerprint,
     seed: view.seed,
     host_controls: hostControls(view, me),
@@ -612,7 +624,8 @@ export function describeChanges(prev, next) {
   }
   if (next.phase === 'ended' && prev.phase !== 'ended') {
     const standings = next.standings.map((s) => `${s.name} ${signed(s.net)}`).join(', ');
-    say(`The game is over. Final standings: ${standings}.`, 'win');
+    const why = endText(next);
+    say(`The game is over.${why ? ` ${why}.` : ''} Final standings: ${standings}.`, 'win');
   }
   // Whose turn.
   const mineNow = me !== null && next.to_act.includes(me);

@@ -216,6 +216,7 @@ function ResultPanel({ result, onClose }) {
 function GameOver({ model, table, onStart }) {
   return html`<section class="result-panel game-over" aria-labelledby="over-title">
     <header><h2 id="over-title">Game ${model.gameNo} is over</h2></header>
+    ${model.endText ? html`<p class="end-reason">${model.endText}</p>` : null}
     <ol class="standings">
       ${model.standings.map(
         (s, k) => html`<li class=${s.seat === model.seat ? 'me' : ''}>
@@ -673,7 +674,8 @@ export function TablePage({ table, invite, autoJoin }) {
     let cancelled = false;
     (async () => {
       for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const message = invite ? { type: 'watch', invite } : { type: 'watch', table };
+        // With the table named, retries while a new table is created are not wrong guesses.
+        const message = invite ? { type: 'watch', table, invite } : { type: 'watch', table };
         const answer = await app.send(message);
         if (answer.type === 'ack') return;
         if (answer.code === 'offline') return;

@@ -2,7 +2,7 @@
 // hand in this browser from the revealed seed with js/fair.js, and show the verdict per hand.
 
 import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { api } from '../api.js';
+import { api, recordPath } from '../api.js';
 import { verifyRecord } from '../fair.js';
 import { ShownCard } from '../ui.js';
 
@@ -100,8 +100,7 @@ export function VerifyPage({ table, game }) {
     check(record, 'The pasted record');
   };
 
-  const download =
-    state.record && table ? `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record` : null;
+  const download = state.record && table ? recordPath(table, game) : null;
   return html`<main id="main" class="verify" tabindex="-1">
     <h1>Verify a game</h1>
     <p class="lead">

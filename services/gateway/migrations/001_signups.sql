@@ -1,7 +1,0 @@
--- Sign-ups by client address: each one can bring a starting grant, so they are limited per
--- address and period (docs/chips.md). Rows older than the period are deleted as new ones come.
-CREATE TABLE signups (
-    address text NOT NULL,
-    at      double precision NOT NULL   -- seconds since the epoch
-);
-CREATE INDEX signups_address ON signups (address, at);

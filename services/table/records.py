@@ -1,0 +1,68 @@
+"""Finished games' public records, built once from a table's event log and then stored.
+
+A table worker builds a game's record when the game ends (``build_record`` in a thread, off its
+event loop) and stores the JSON text; the gateway serves the stored text as it is. Games that
+ended before records were stored are built the first time someone asks, once, and stored too.
+
+Only the events a record reads are parsed: a table's log holds thousands of plays and timers
+that a record does not need, and parsing them all was most of the cost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from services.table.storage import GameRecordRow
+from shared.games.swick import codec
+from shared.games.swick.record import dump_record, game_record
+
+# The event kinds ``game_record`` reads (besides the game's start and end).
+RECORDED = frozenset(
+    {
+        "game_started",
+        "hand_opened",
+        "ante_chosen",
+        "readied",
+        "hand_dealt",
+        "trump_decided",
+        "drew",
+        "dealer_discarded",
+        "waiting",
+        "game_ended",
+    }
+)
+
+
+def ended_games(events: Sequence[Any]) -> list[int]:
+    """The numbers (from 1) of the games that ended in a table's events (as JSON)."""
+    started, ended = 0, []
+    for event in events:
+        kind = event.get("kind")
+        started += kind == "game_started"
+        if kind == "game_ended":
+            ended.append(started)
+    return ended
+
+
+def build_record(
+    table_id: str, events: Sequence[Any], seats: int, game_no: int
+) -> GameRecordRow | None:
+    """The record of the table's ``game_no``-th game from its events (as JSON), or ``None``
+    while that game has not ended. Pure and CPU-bound: run it in a thread."""
+    started = 0
+    players: dict[str, None] = {}
+    wanted: list[Any] = []
+    for event in events:
+        kind = event.get("kind")
+        if kind == "seat_taken":
+            players.setdefault(str(event["player"]["id"]), None)
+        started += kind == "game_started"
+        if started == game_no and kind in RECORDED:
+            wanted.append(event)
+        if kind == "game_ended" and started == game_no:
+            record = game_record((codec.load_event(data) for data in wanted), seats)
+            text = json.dumps(dump_record(record), separators=(",", ":"))
+            return GameRecordRow(table_id, game_no, text, tuple(players))
+    return None

@@ -1,0 +1,121 @@
+"""Who may ask a table what, in one process over the in-memory bus (embedded mode): the same
+checks as on the broker, where each service's bus handle stamps its own user.
+
+A gateway speaks for people, a bot's user for the seats of its own bot name, the table worker
+sends its timers' ticks; anything else is dropped unanswered and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.ledger.ledger_sqlite import SqliteLedger
+from services.table.store_sqlite import SqliteTableStore
+from services.table.wallets import LocalWallets
+from services.table.worker import TableWorker
+from shared import messages as m
+from shared.bus import Topology
+from shared.memory_bus import MemoryBus
+from shared.sqlite import Database
+
+TABLE = "t-senders"
+
+
+class Rig:
+    def __init__(self, bus: MemoryBus, store: SqliteTableStore) -> None:
+        self.bus = bus
+        self.store = store
+        t = bus.topology
+        self.gateway = bus.as_user(t.user("gateway"))
+        self.table = bus.as_user(t.user("table"))
+        self.easy = bus.as_user(t.bot_user("easy"))
+        self.stranger = bus.as_user("someone-else")
+
+    async def action_ids(self) -> list[str]:
+        async with self.store.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT action_id FROM tables_events WHERE table_id = ? ORDER BY seq", (TABLE,)
+            )
+        return [row["action_id"] for row in rows]
+
+    async def until_logged(self, action_id: str) -> list[str]:
+        deadline = time.monotonic() + 30
+        while action_id not in (logged := await self.action_ids()):
+            assert time.monotonic() < deadline, f"{action_id} was never applied"
+            await asyncio.sleep(0.01)
+        return logged
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    db = await Database.open(tmp_path / "swick.sqlite3")
+    store = SqliteTableStore(db)
+    await store.migrate(4)
+    ledger = SqliteLedger(db, 4000)
+    await ledger.migrate()
+    for name in ("easy", "medium"):
+        await store.register_bot(name, "swick")
+    bus = MemoryBus(Topology("senders", 4))
+    rig = Rig(bus, store)
+    worker = TableWorker(rig.table, store, LocalWallets(ledger), lease_ttl=30, tick=0.05)
+    running = asyncio.create_task(worker.run())
+    try:
+        await asyncio.wait_for(worker.ready.wait(), 30)
+        yield rig
+    finally:
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        await db.close()
+
+
+def act(request_id: str, player_id: str, action: dict[str, Any], seq: int = 0) -> bytes:
+    return (
+        m.Act(table_id=TABLE, request_id=request_id, player_id=player_id, seq=seq, action=action)
+        .model_dump_json()
+        .encode()
+    )
+
+
+SIT_OUT = {"kind": "sit_out", "sitting_out": True}
+
+
+async def test_each_sender_is_taken_only_at_its_word(rig: Rig) -> None:
+    create = m.CreateTable(
+        table_id=TABLE,
+        request_id="alice/create",
+        game="swick",
+        settings={"seats": 4},
+        invite_code="code",
+        host_id="alice",
+        host_name="Alice",
+        bots={1: "easy", 2: "medium"},
+    )
+    forged = create.model_copy(update={"request_id": "mallory/create", "host_id": "mallory"})
+    await rig.stranger.request(TABLE, forged.model_dump_json().encode())  # nobody's: dropped
+    await rig.gateway.request(TABLE, create.model_dump_json().encode())
+    before = await rig.until_logged("alice/create:bot:2")
+    assert before == ["alice/create:host", "alice/create:bot:1", "alice/create:bot:2"]
+    easy_seat, medium_seat = f"bot:{TABLE}:1", f"bot:{TABLE}:2"
+    # Each of these is someone speaking for another, or out of turn: all dropped.
+    await rig.easy.bot_action(TABLE, act("easy-for-alice", "alice", SIT_OUT))
+    await rig.easy.bot_action(TABLE, act("easy-for-medium", medium_seat, SIT_OUT))
+    join = m.Join(table_id=TABLE, request_id="easy-join", player_id="bob", name="Bob")
+    await rig.easy.bot_action(TABLE, join.model_dump_json().encode())
+    await rig.gateway.request(TABLE, act("gateway-for-easy", easy_seat, SIT_OUT))
+    tick = m.Tick(table_id=TABLE, request_id="tick:0", seq=0)
+    await rig.gateway.request(TABLE, tick.model_dump_json().encode())
+    await rig.table.request(TABLE, act("table-for-alice", "alice", SIT_OUT))
+    await rig.stranger.request(TABLE, act("stranger-for-alice", "alice", SIT_OUT))
+    # What each may do, after all of them on the same queue: once applied, the others were
+    # handled.
+    await rig.easy.bot_action(TABLE, act("easy-own", easy_seat, SIT_OUT))
+    await rig.gateway.request(TABLE, act("alice-own", "alice", SIT_OUT))
+    logged = await rig.until_logged("alice-own")
+    assert logged == [*before, "easy-own", "alice-own"]
