@@ -357,7 +357,8 @@ async def test_the_ledger_api_needs_its_credentials(cluster: Platform) -> None:
 def test_no_service_starts_off_loopback_with_a_development_credential(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    dev = Settings(secret=secrets.token_hex(16))  # the ledger's credentials: development ones
+    # The ledger's credentials are development ones; it is on another machine.
+    dev = Settings(secret=secrets.token_hex(16), ledger_url="http://swick-ledger:8001")
     real = replace(dev, ledger_token=secrets.token_hex(16), ledger_read_token=secrets.token_hex(16))
     for service in ("ledger", "table", "gateway"):
         for host in ("127.0.0.1", "::1"):
@@ -368,6 +369,9 @@ def test_no_service_starts_off_loopback_with_a_development_credential(
                 refuse_public_defaults(service, weak, "10.1.2.3")
             assert stopped.value.code == 2
             assert "SWICK_LEDGER" in capsys.readouterr().err
+    # A gateway or table worker whose ledger is on loopback (swick up) needs no credential.
+    for service in ("table", "gateway"):
+        refuse_public_defaults(service, replace(dev, ledger_url="http://127.0.0.1:8001"), "::")
     assert DEV_LEDGER_TOKEN != DEV_LEDGER_READ_TOKEN
     started = subprocess.run(
         [sys.executable, "-m", "services.cli", "serve", "ledger", "--host", "0.0.0.0"],
