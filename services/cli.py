@@ -225,8 +225,9 @@ def _up(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     refuse_public_defaults("gateway", settings, args.host)
     if args.embedded or not services_reachable(settings):
-        from services.embedded import run_embedded
+        from services.embedded import check_port, run_embedded
 
+        check_port(args.host, args.port)
         configure_logging()
         print(
             "Running EMBEDDED: no RabbitMQ or PostgreSQL was reachable (or --embedded was given),\n"
@@ -350,8 +351,8 @@ def parser() -> argparse.ArgumentParser:
     printed = broker_commands.add_parser(
         "definitions", help="print the broker definitions of a namespace, without passwords"
     )
-    printed.add_argument("--namespace", default="swick")
-    printed.add_argument("--shards", type=int, default=32)
+    printed.add_argument("--namespace", default="swick", help="prefix of every queue and exchange")
+    printed.add_argument("--shards", type=int, default=32, help="how many shard queues")
     printed.add_argument("--vhost", default="/", help="the broker's virtual host")
     printed.set_defaults(run=_broker_definitions)
 

@@ -2,19 +2,25 @@
 
 The same gateway, table worker, bots and ledger code runs over the in-process bus and an
 SQLite file instead of the broker and the database. One machine only: no second worker can
-share the tables, and the file is the whole state.
+share the tables, and the file is the whole state. The process listens on the gateway's port,
+and on this machine only on the internal one (metrics, API docs); the ledger has no port: the
+table worker asks the ledger's storage directly, and the gateway asks the ledger's app in this
+process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
+import httpx
 import uvicorn
 
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.gateway.app import create_app as gateway_app
+from services.gateway.transport import CuttableWebSockets
 from services.ledger.app import create_app as ledger_app
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.table.store_sqlite import SqliteTableStore
@@ -27,6 +33,19 @@ from shared.sqlite import Database
 
 DATABASE_FILE = "swick.sqlite3"
 INTERNAL_PORT = 9102
+
+
+def check_port(host: str, port: int) -> None:
+    """Stop at once, naming the port, if something already listens where the gateway would."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise SystemExit(
+                f"Port {port} on {host} is in use ({error.strerror}): stop what listens there"
+                " or choose another port with --port"
+            ) from None
 
 
 async def run_embedded(
@@ -48,15 +67,17 @@ async def run_embedded(
         store,
         LocalWallets(ledger),
         bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
+        abandon_after=settings.abandon_seconds,
+        host_tables=settings.host_tables,
     )
     bot_buses = {name: bus.as_user(t.bot_user(name)) for name in LEVELS}
     bots = BotService(bot_buses, LEVELS, think_ms=settings.bot_think_ms)
-    ledger_port = int(settings.ledger_url.rsplit(":", 1)[-1])
     books = ledger_app(settings, ledger=ledger, bus=bus.as_user(t.user("ledger")))
     gateway = gateway_app(
         settings,
         bus=bus.as_user(t.user("gateway")),
         store=store,
+        ledger=httpx.ASGITransport(app=books),
         also_exposes=(worker.metrics.registry, bots.metrics.registry, *books.state.registries),
     )
     servers = [
@@ -65,15 +86,8 @@ async def run_embedded(
                 gateway,
                 host=host,
                 port=port,
+                ws=CuttableWebSockets,
                 ws_max_size=65_536,
-                log_level="warning",
-            )
-        ),
-        QuietServer(
-            uvicorn.Config(
-                books,
-                host="127.0.0.1",
-                port=ledger_port,
                 log_level="warning",
             )
         ),
@@ -89,7 +103,8 @@ async def run_embedded(
         ),
     ]
     try:
-        async with asyncio.TaskGroup() as tasks:
+        # The ledger's lifespan applies the postings from the bus; its HTTP API has no port.
+        async with books.router.lifespan_context(books), asyncio.TaskGroup() as tasks:
             tasks.create_task(worker.run())
             tasks.create_task(bots.run())
             for server in servers:

@@ -20,6 +20,7 @@ from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.broker import passwords_from
 from services.gateway.app import create_app as gateway_app
+from services.gateway.transport import CuttableWebSockets
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore, connect_pool
 from services.table.wallets import LedgerWallets
@@ -86,7 +87,14 @@ def serve(
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
         app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
-        public = uvicorn.Config(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+        public = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            ws=CuttableWebSockets,
+            ws_max_size=65_536,
+            log_level="warning",
+        )
         internal = uvicorn.Config(
             internal_app(app),
             host=internal_host or host,
@@ -168,7 +176,14 @@ async def run_table(
     await store.migrate(settings.shards)
     bus = await RabbitBus.connect(settings.amqp_url, settings.topology, robust=False)
     wallets = LedgerWallets(settings.ledger_url, settings.ledger_token)
-    worker = TableWorker(bus, store, wallets, bot_turn_ttl_ms=settings.bot_turn_ttl_ms)
+    worker = TableWorker(
+        bus,
+        store,
+        wallets,
+        bot_turn_ttl_ms=settings.bot_turn_ttl_ms,
+        abandon_after=settings.abandon_seconds,
+        host_tables=settings.host_tables,
+    )
 
     async def ready() -> bool:
         return worker.ready.is_set() and bus.connected

@@ -38,6 +38,9 @@ class CreateTable(Message):
     host_name: str
     bots: dict[int, str] = Field(default_factory=dict)  # seat -> bot name or level
     start: bool = False
+    # When its sender stops waiting (ms since the epoch): a table not created by then is not
+    # created at all, since its sender was told it could not be.
+    expires_at: int | None = None
 
 
 class Act(Message):

@@ -61,6 +61,8 @@ class Settings:
     ledger_read_token: str = DEV_LEDGER_READ_TOKEN  # reads books: the ledger and gateways
     grants_per_address: int = 3  # sign-ups (each a starting grant) per client address...
     grant_period_hours: float = 24.0  # ... per this many hours
+    abandon_seconds: float = 300.0  # a table no connected person attends closes after this
+    host_tables: int = 3  # open tables one player may host at a time
     # Origins whose pages may open the gateway's WebSocket, comma-separated
     # (https://swick.example.com); empty: the gateway's own origin only.
     allowed_origins: str = ""
@@ -112,6 +114,8 @@ class Settings:
             ledger_read_token=env.get("SWICK_LEDGER_READ_TOKEN", DEV_LEDGER_READ_TOKEN),
             grants_per_address=int(env.get("SWICK_GRANTS_PER_ADDRESS", 3)),
             grant_period_hours=float(env.get("SWICK_GRANT_PERIOD_HOURS", 24)),
+            abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),
+            host_tables=int(env.get("SWICK_HOST_TABLES", 3)),
             allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),
             bot_turn_ttl_ms=int(env.get("SWICK_BOT_TURN_TTL_MS", DEFAULT_BOT_TURN_TTL_MS)),
             amqp_urls={k: v for k, v in env.items() if k.startswith(ROLE_URL_PREFIX) and v},

@@ -60,11 +60,7 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
     problems: dict[str, Any] = {}
     house: dict[str, Any] = {}
     try:
-        async with httpx.AsyncClient(
-            base_url=gw.settings.ledger_url,
-            timeout=5,
-            headers={"Authorization": f"Bearer {gw.settings.ledger_read_token}"},
-        ) as ledger:
+        async with gw.ledger_client() as ledger:
             health: dict[str, Any] = (await ledger.get("/health")).json()
             problems = (await ledger.get("/problems", params={"limit": 20})).json()
             house = (await ledger.get("/house")).json()

@@ -13,7 +13,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ from services.gateway.limits import TokenBucket
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.records import Records
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
+from services.gateway.transport import CUT
 from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
@@ -60,6 +61,9 @@ log = logging.getLogger("swick.gateway")
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
+CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
+# The status of a table's refusal to be created, by its code (409 for the rest).
+CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
 
 
 @dataclass
@@ -72,6 +76,16 @@ class Gateway:
     sockets: dict[str, Connection]
     records: Records
     guesses: Guesses = field(default_factory=Guesses)
+    ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
+
+    def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
+        """A client of the ledger service: over HTTP, or in this process when it runs here."""
+        return httpx.AsyncClient(
+            base_url=self.settings.ledger_url,
+            transport=self.ledger,
+            timeout=timeout,
+            headers=self.settings.ledger_auth(),  # the read credential: gateways only read
+        )
 
 
 # HTTP models.
@@ -143,11 +157,13 @@ def create_app(
     *,
     bus: Bus | None = None,
     store: TableStorage | None = None,
+    ledger: httpx.AsyncBaseTransport | None = None,
     also_exposes: Sequence[CollectorRegistry] = (),
 ) -> FastAPI:
-    """The gateway's app; ``bus`` and ``store`` are given when it runs embedded, and made from
-    ``settings`` (RabbitMQ, PostgreSQL) otherwise. Its ``/metrics`` also shows
-    ``also_exposes``: in embedded mode, the metrics of the services without a port."""
+    """The gateway's app; ``bus``, ``store`` and ``ledger`` (the ledger's app as a transport)
+    are given when it runs embedded, and made from ``settings`` (RabbitMQ, PostgreSQL, the
+    ledger's URL) otherwise. Its ``/metrics`` also shows ``also_exposes``: in embedded mode,
+    the metrics of the services without a port."""
     settings = settings or Settings.from_env()
     metrics = GatewayMetrics()
 
@@ -173,6 +189,7 @@ def create_app(
                 Tokens(settings.secret, settings.previous_secrets),
                 {},
                 Records(tables),
+                ledger=ledger,
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -346,11 +363,7 @@ def create_app(
 async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
     """A read-only question to the ledger service, answered as the ledger answers it."""
     try:
-        async with httpx.AsyncClient(
-            base_url=gw.settings.ledger_url,
-            timeout=5.0,
-            headers={"Authorization": f"Bearer {gw.settings.ledger_read_token}"},
-        ) as http:
+        async with gw.ledger_client() as http:
             reply = await http.get(path, params=params)
     except httpx.TransportError:
         raise HTTPException(503, "The ledger is not answering: try again soon") from None
@@ -392,14 +405,21 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
         host_name=player.name,
         bots=body.bots,
         start=body.start,
+        expires_at=int((time.time() + CREATE_PATIENCE) * 1000),
     )
     try:
-        await _request(gw, request)
+        outcome = await gw.hub.outcome_of(
+            table_id, request.request_id, lambda: _request(gw, request), CREATE_PATIENCE
+        )
     except BrokerUnavailable:
         raise HTTPException(503, "The tables cannot be reached for the moment: try again") from None
-    seats: list[dict[str, Any] | None] = [None] * body.seats
-    seats[0] = {"id": player.id, "name": player.name, "bot": None}
-    row = TableRow(table_id, "swick", 0, settings, body.private, code, 0, "lobby", seats, None)
+    if outcome is None:
+        raise HTTPException(503, "Your table was not confirmed in time: try again shortly")
+    if not outcome.ok:
+        raise HTTPException(CREATE_REFUSED.get(outcome.code, 409), outcome.message)
+    row = await gw.store.table(table_id)
+    if row is None:
+        raise HTTPException(503, "The table was opened but cannot be read yet: look again")
     return table_out(row, with_invite=True)
 
 
@@ -416,7 +436,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         # and signs in again instead of reconnecting forever.
         await websocket.close(code=4401, reason="sign in again")
         return
-    conn = Connection(player)
+    conn = Connection(player, cut=cut_of(websocket))
     previous = gw.sockets.get(player.id)
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
@@ -477,6 +497,12 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         await gw.hub.forget(conn)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+def cut_of(websocket: WebSocket) -> Callable[[int, str], None] | None:
+    """The server's way to end this socket at once, when it offers one."""
+    extension = websocket.scope.get("extensions", {}).get(CUT)
+    return None if extension is None else extension.get("cut")
 
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -40,6 +41,9 @@ class Connection:
     closed: bool = False
     close_code: int = POLICY_VIOLATION
     close_reason: str = "closed by the server"
+    # Ends the connection at once, not behind what is queued (see ``transport``), if the
+    # server offers it.
+    cut: Callable[[int, str], None] | None = None
 
     def send(self, message: p.ServerMessage) -> None:
         self.send_text(message.model_dump_json())
@@ -50,10 +54,12 @@ class Connection:
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
-            log.warning("%s reads too slowly: closing", self.player.id)
+            log.warning("%s reads too slowly: cutting the connection with 1008", self.player.id)
             while not self.outbox.empty():
                 self.outbox.get_nowait()
-            self.close()
+            self.close(POLICY_VIOLATION, "reads too slowly")
+            if self.cut is not None:
+                self.cut(POLICY_VIOLATION, "reads too slowly")
 
     def close(self, code: int = POLICY_VIOLATION, reason: str = "closed by the server") -> None:
         """No more frames: the writer sends what is queued, then closes the socket."""
@@ -71,6 +77,9 @@ class Hub:
         self.watchers: dict[str, set[Connection]] = {}
         # request id -> socket, client id, when it was received
         self.requests: dict[str, tuple[Connection, str, float]] = {}
+        # request id -> its outcome, for a sender waiting for it (the lobby's table creation)
+        self.awaited: dict[str, asyncio.Future[m.Outcome]] = {}
+        self._held: dict[str, int] = {}  # tables bound for awaited outcomes: how many waits
         self._queue: UpdatesQueue | None = None
         self._bound: set[str] = set()
         self._resyncing: asyncio.Task[None] | None = None
@@ -116,10 +125,44 @@ class Hub:
         conn.seen.pop(table_id, None)
         if not watchers:
             del self.watchers[table_id]
-            if table_id in self._bound and self._queue is not None:
-                self._bound.discard(table_id)
-                with contextlib.suppress(Exception):
-                    await self._queue.unwatch(table_id)
+            await self._unbind_unused(table_id)
+
+    async def _unbind_unused(self, table_id: str) -> None:
+        if table_id in self.watchers or table_id in self._held:
+            return
+        if table_id in self._bound and self._queue is not None:
+            self._bound.discard(table_id)
+            with contextlib.suppress(Exception):
+                await self._queue.unwatch(table_id)
+
+    async def outcome_of(
+        self,
+        table_id: str,
+        request_id: str,
+        send: Callable[[], Awaitable[None]],
+        within: float,
+    ) -> m.Outcome | None:
+        """``send`` a request, then wait for its table's outcome; ``None`` if none came within
+        ``within`` seconds. The table's updates are bound before sending, so none is missed."""
+        await self.ready.wait()
+        future: asyncio.Future[m.Outcome] = asyncio.get_running_loop().create_future()
+        self.awaited[request_id] = future
+        self._held[table_id] = self._held.get(table_id, 0) + 1
+        try:
+            if table_id not in self._bound and self._queue is not None:
+                await self._queue.watch(table_id)
+                self._bound.add(table_id)
+            await send()
+            try:
+                return await asyncio.wait_for(future, within)
+            except TimeoutError:
+                return None
+        finally:
+            self.awaited.pop(request_id, None)
+            self._held[table_id] -= 1
+            if not self._held[table_id]:
+                del self._held[table_id]
+                await self._unbind_unused(table_id)
 
     async def forget(self, conn: Connection) -> None:
         for table_id in list(conn.seen) + [t for t, w in self.watchers.items() if conn in w]:
@@ -164,6 +207,9 @@ class Hub:
             conn.seen[update.table_id] = update.seq
 
     def _answer(self, outcome: m.Outcome) -> None:
+        awaited = self.awaited.pop(outcome.request_id, None)
+        if awaited is not None and not awaited.done():
+            awaited.set_result(outcome)
         waiting = self.requests.pop(outcome.request_id, None)
         if waiting is None:
             return

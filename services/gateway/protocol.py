@@ -192,6 +192,9 @@ connection, then closes it with a code of its own when it cannot go on:
   again.
 - **4409**: the same player connected elsewhere (the newer socket wins). Wait until the player
   wants this one back.
+- **1008**: the client flooded the server, or did not read what it was sent: a client that
+  falls a few hundred messages behind is cut at once (its connection reset, so it may never
+  see the code). Reconnect and `sync`.
 - Anything else: the connection dropped, or the server is restarting. Reconnect with backoff
   (0.5 s doubling to 10 s).
 
@@ -209,6 +212,7 @@ REJECT_CODES = """\
 | `no_table` | there is no such table (or a wrong invite code) |
 | `not_watching` | watch the table before acting there |
 | `not_seated` | take a seat first |
+| `table_closed` | the table has closed: find another in the lobby |
 | `unknown_bot` | no bot of that name is registered |
 | `stale` | the decision opened after the `seq` you sent: look again |
 | `duplicate` | a message with this `id` was already applied |
@@ -221,8 +225,12 @@ VIEW_INTRO = """\
 `snapshot` and `update` carry the same thing: the whole view of the table as your seat may
 see it (a spectator's has `seat` null, an empty `hand` and no `options`). Cards are codes; a
 `null` in `hand` is a card you may not see yet (the dealer's own, before the dealer's knock).
-Once a game has ended, `end_reason` says why: `host` (the host ended it) or `no_dealer` (players
-enough cover the smallest ante, but none can pay what a dealer pays, so no hand can start).
+Once a game has ended, `end_reason` says why: `host` (the host ended it), `no_dealer` (players
+enough cover the smallest ante, but none can pay what a dealer pays, so no hand can start) or
+`closed` (the table closed). A table closes, at the end of the hand in play, when no person is
+seated at it or none has been connected for a while (five minutes by default): any carry is
+shared among the seated players, every seat is vacated and the phase becomes `closed`; it
+leaves the lobby and refuses everything after.
 """
 
 

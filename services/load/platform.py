@@ -201,6 +201,8 @@ class Platform:
             "SWICK_LEDGER_READ_TOKEN": s.ledger_read_token,
             "SWICK_GRANTS_PER_ADDRESS": str(s.grants_per_address),
             "SWICK_GRANT_PERIOD_HOURS": str(s.grant_period_hours),
+            "SWICK_ABANDON_SECONDS": str(s.abandon_seconds),
+            "SWICK_HOST_TABLES": str(s.host_tables),
             "PYTHONUNBUFFERED": "1",
         }
 

@@ -24,6 +24,10 @@ class SeatConflict(Exception):
     """A player took a seat here while holding one at another table."""
 
 
+class TooManyTables(Exception):
+    """The host already has as many open tables as one may."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     table_id: str
@@ -36,6 +40,7 @@ class TableRow:
     phase: str
     seats: list[Any]
     deadline: int | None
+    host_id: str = ""  # the player who opened it
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +126,13 @@ class TableStorage(Protocol):
 
     # Tables.
 
-    async def create(self, row: TableRow) -> bool:
+    async def create(self, row: TableRow, host_limit: int | None = None) -> bool:
         """Insert a new table; ``False`` (and nothing written) if its id or invite code exists
-        already."""
+        already.
+
+        With ``host_limit``, raises ``TooManyTables`` (and writes nothing) if ``row.host_id``
+        hosts that many tables not closed already; concurrent creations by one host are
+        counted one after the other, so the limit holds under any race."""
 
     async def table(self, table_id: str) -> TableRow | None:
         """The table's row as last written, or ``None``."""
@@ -135,8 +144,8 @@ class TableStorage(Protocol):
         """Public tables not closed, the most recently updated (created or appended) first."""
 
     async def live_tables(self, shard: int) -> list[str]:
-        """Tables of ``shard`` that may have a deadline or a bot to wake: those whose phase is
-        not ``lobby``, ``ended`` or ``closed``."""
+        """Tables of ``shard`` that may have a deadline, a bot to wake or a close to come:
+        those whose phase is not ``closed``."""
 
     async def load(self, table_id: str) -> Stored | None:
         """The table's row, its latest snapshot and the event batches logged after that

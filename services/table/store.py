@@ -8,6 +8,7 @@ paused and woke up) cannot write, while a takeover waits for writes already unde
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from services.table.storage import (
     SeatConflict,
     Stored,
     TableRow,
+    TooManyTables,
     Write,
 )
 from shared.migrations import migrate
@@ -65,6 +67,11 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     otherwise cost a round trip every time a connection goes back to the pool."""
 
 
+def host_lock(host_id: str) -> int:
+    """The advisory lock that orders one host's table creations."""
+    return zlib.crc32(f"host:{host_id}".encode())
+
+
 def _row(record: asyncpg.Record) -> TableRow:
     return TableRow(
         table_id=record["table_id"],
@@ -77,6 +84,7 @@ def _row(record: asyncpg.Record) -> TableRow:
         phase=record["phase"],
         seats=record["seats"],
         deadline=record["deadline"],
+        host_id=record["host_id"],
     )
 
 
@@ -156,23 +164,38 @@ class TableStore:
 
     # Tables.
 
-    async def create(self, row: TableRow) -> bool:
+    async def create(self, row: TableRow, host_limit: int | None = None) -> bool:
         """Insert a new table; ``False`` if its id or invite code exists already."""
-        status = await self.pool.execute(
-            "INSERT INTO tables.tables (table_id, game, shard, config, private, invite_code,"
-            " seq, phase, seats, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-            " ON CONFLICT DO NOTHING",
-            row.table_id,
-            row.game,
-            row.shard,
-            row.config,
-            row.private,
-            row.invite_code,
-            row.seq,
-            row.phase,
-            row.seats,
-            row.deadline,
-        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            if host_limit is not None:
+                # One host's creations queue here, so each counts the ones before it.
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", host_lock(row.host_id))
+                if await conn.fetchval(
+                    "SELECT 1 FROM tables.tables WHERE table_id = $1", row.table_id
+                ):
+                    return False
+                hosted = await conn.fetchval(
+                    "SELECT count(*) FROM tables.tables WHERE host_id = $1 AND phase <> 'closed'",
+                    row.host_id,
+                )
+                if hosted >= host_limit:
+                    raise TooManyTables(row.host_id)
+            status = await conn.execute(
+                "INSERT INTO tables.tables (table_id, game, shard, config, private, invite_code,"
+                " seq, phase, seats, deadline, host_id)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING",
+                row.table_id,
+                row.game,
+                row.shard,
+                row.config,
+                row.private,
+                row.invite_code,
+                row.seq,
+                row.phase,
+                row.seats,
+                row.deadline,
+                row.host_id,
+            )
         return bool(status.endswith(" 1"))
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -196,11 +219,9 @@ class TableStore:
         return [_row(record) for record in records]
 
     async def live_tables(self, shard: int) -> list[str]:
-        """Tables of ``shard`` that may have a deadline or a bot to wake."""
+        """Tables of ``shard`` that may have a deadline, a bot to wake or a close to come."""
         records = await self.pool.fetch(
-            "SELECT table_id FROM tables.tables WHERE shard = $1 AND phase <> ALL($2::text[])",
-            shard,
-            ["lobby", "ended", "closed"],
+            "SELECT table_id FROM tables.tables WHERE shard = $1 AND phase <> 'closed'", shard
         )
         return [record["table_id"] for record in records]
 

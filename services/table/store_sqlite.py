@@ -27,6 +27,7 @@ from services.table.storage import (
     SeatConflict,
     Stored,
     TableRow,
+    TooManyTables,
     Write,
 )
 from shared.sqlite import Database, first, run, run_many
@@ -49,6 +50,7 @@ def _row(record: aiosqlite.Row) -> TableRow:
         phase=record["phase"],
         seats=json.loads(record["seats"]),
         deadline=record["deadline"],
+        host_id=record["host_id"],
     )
 
 
@@ -146,14 +148,27 @@ class SqliteTableStore:
 
     # Tables.
 
-    async def create(self, row: TableRow) -> bool:
-        async with self.db.write() as conn:
+    async def create(self, row: TableRow, host_limit: int | None = None) -> bool:
+        async with self.db.write() as conn:  # the single writer: creations count in turn
             now = self.db.now()
+            if host_limit is not None:
+                if await first(
+                    conn, "SELECT 1 FROM tables_tables WHERE table_id = ?", row.table_id
+                ):
+                    return False
+                hosted = await first(
+                    conn,
+                    "SELECT count(*) AS n FROM tables_tables"
+                    " WHERE host_id = ? AND phase <> 'closed'",
+                    row.host_id,
+                )
+                if hosted is not None and hosted["n"] >= host_limit:
+                    raise TooManyTables(row.host_id)
             created = await run(
                 conn,
                 "INSERT INTO tables_tables (table_id, game, shard, config, private, invite_code,"
-                " created_at, seq, phase, seats, deadline, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                " created_at, seq, phase, seats, deadline, updated_at, host_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 row.table_id,
                 row.game,
                 row.shard,
@@ -166,6 +181,7 @@ class SqliteTableStore:
                 json.dumps(row.seats),
                 row.deadline,
                 now,
+                row.host_id,
             )
         return created == 1
 
@@ -191,8 +207,7 @@ class SqliteTableStore:
     async def live_tables(self, shard: int) -> list[str]:
         async with self.db.read() as conn:
             records = await conn.execute_fetchall(
-                "SELECT table_id FROM tables_tables WHERE shard = ?"
-                " AND phase NOT IN ('lobby', 'ended', 'closed')",
+                "SELECT table_id FROM tables_tables WHERE shard = ? AND phase <> 'closed'",
                 (shard,),
             )
         return [record["table_id"] for record in records]

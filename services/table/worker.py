@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.closing import close_at, wake_at
 from services.table.metrics import TableMetrics
 from services.table.presence import Apply, Defer, Presence
 from services.table.records import build_record, ended_games
@@ -42,6 +43,7 @@ from services.table.storage import (
     SeatConflict,
     TableRow,
     TableStorage,
+    TooManyTables,
     Write,
 )
 from services.table.wallets import Wallets, WalletUnavailable
@@ -49,7 +51,14 @@ from shared import messages as m
 from shared.bus import DEFAULT_BOT_TURN_TTL_MS, Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
-from shared.games.lifecycle import AddBot, Player, SetConnected, StartGame, TakeSeat
+from shared.games.lifecycle import (
+    AddBot,
+    CloseTable,
+    Player,
+    SetConnected,
+    StartGame,
+    TakeSeat,
+)
 from shared.games.registry import AnyGame, game
 
 log = logging.getLogger("swick.table")
@@ -144,6 +153,8 @@ class TableWorker:
         tick: float = 0.4,
         clock: Callable[[], float] = time.time,
         bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS,
+        abandon_after: float = 300.0,
+        host_tables: int | None = 3,
     ) -> None:
         self.bus = bus
         self.bot_turn_ttl_ms = bot_turn_ttl_ms
@@ -153,6 +164,8 @@ class TableWorker:
         self.lease_ttl = lease_ttl
         self.tick = tick
         self.clock = clock
+        self.abandon_ms = int(abandon_after * 1000)  # a table nobody attends closes after this
+        self.host_tables = host_tables  # open tables one player may host
         self.shards = bus.topology.shards
         self.owned: dict[int, int] = {}  # shard -> lease epoch
         self.consumers: dict[int, asyncio.Task[None]] = {}
@@ -328,7 +341,8 @@ class TableWorker:
             for data in events:
                 state = g.evolve(state, g.load_event(data))
         table = LiveTable(stored.row, g, state)
-        self.tables[table_id] = table
+        if g.phase(state) != "closed":  # a closed table is only read, never kept
+            self.tables[table_id] = table
         log.info("loaded", extra={"table": table_id, "seq": g.seq(state)})
         return table
 
@@ -438,7 +452,7 @@ class TableWorker:
             await self._registered(level)
             bot = bot_player(table.row.table_id, seat, level)
             return AddBot(seat, bot, await self._stack(bot, table.row.table_id))
-        if kind in ("take_seat", "set_connected", "timeout"):
+        if kind in ("take_seat", "set_connected", "timeout", "close_table"):
             raise Refused("not_allowed", "Only the table itself can do that")
         try:
             return table.game.load_action(data)
@@ -459,6 +473,10 @@ class TableWorker:
             raise Refused("cashier", str(error)) from None
 
     async def _create(self, shard: int, request: m.CreateTable) -> None:
+        expired = request.expires_at is not None and self.now_ms() > request.expires_at
+        if expired and await self.store.table(request.table_id) is None:
+            await self._refuse(request, "expired", "The table was not opened in time: try again")
+            return  # (one begun in time is finished as usual below)
         g = game(request.game)
         try:
             config = g.make_config(request.settings)
@@ -477,8 +495,19 @@ class TableWorker:
             g.phase(state),
             [None] * len(g.players(state)),
             None,
+            request.host_id,
         )
-        if await self.store.create(row):
+        try:
+            created = await self.store.create(row, self.host_tables)
+        except TooManyTables:
+            await self._refuse(
+                request,
+                "too_many_tables",
+                f"You already host {self.host_tables} open tables: play at one of them, or wait"
+                " for them to close",
+            )
+            return
+        if created:
             table = LiveTable(row, g, state)
             self.tables[row.table_id] = table
         else:
@@ -491,33 +520,37 @@ class TableWorker:
 
     async def _set_up(self, table: LiveTable, request: m.CreateTable) -> None:
         """Seat the host, then the bots, then deal if asked: each step that is not done yet,
-        so a redelivered request finishes what its first delivery began."""
+        so a redelivered request finishes what its first delivery began. The request is
+        answered once the table stands as asked; a table that cannot be set up closes."""
         g, rid = table.game, request.request_id
-        if g.players(table.state)[0] is None:
-            host = Player(request.host_id, request.host_name)
-            try:
-                stack = await self._stack(host, table.row.table_id)
-            except Refused as refusal:
-                await self._refuse(request, refusal.code, refusal.message)
-                return
-            if not await self._apply(
-                table, None, TakeSeat(0, host, stack), f"{rid}:host", 0, request
-            ):
-                return
-        for seat, level in sorted(request.bots.items()):
-            if g.players(table.state)[seat] is None:
-                try:
+        done = True
+        try:
+            if g.players(table.state)[0] is None:
+                host = Player(request.host_id, request.host_name)
+                seat_host = TakeSeat(0, host, await self._stack(host, table.row.table_id))
+                done = await self._apply(table, None, seat_host, f"{rid}:host", 0, request, False)
+            for seat, level in sorted(request.bots.items()):
+                if done and g.players(table.state)[seat] is None:
                     await self._registered(level)
-                except Refused as refusal:
-                    await self._refuse(request, refusal.code, refusal.message)
-                    return
-                bot = bot_player(table.row.table_id, seat, level)
-                action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
-                await self._apply(table, 0, action, f"{rid}:bot:{seat}", 0, None)
-        if request.start and g.phase(table.state) == "lobby":
-            await self._apply(table, 0, StartGame(new_seed().hex()), f"{rid}:start", 0, None)
+                    bot = bot_player(table.row.table_id, seat, level)
+                    action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
+                    done = await self._apply(
+                        table, 0, action, f"{rid}:bot:{seat}", 0, request, False
+                    )
+            if done and request.start and g.phase(table.state) == "lobby":
+                start = StartGame(new_seed().hex())
+                done = await self._apply(table, 0, start, f"{rid}:start", 0, request, False)
+        except Refused as refusal:
+            await self._refuse(request, refusal.code, refusal.message)
+            done = False
+        if not done:
+            await self._apply(table, None, CloseTable(), f"{rid}:close", 0, None)
+            return
+        await self._publish(table, m.Outcome(request_id=rid, player_id=request.host_id, ok=True))
 
     async def _join(self, table: LiveTable, request: m.Join) -> None:
+        if table.game.phase(table.state) == "closed":
+            raise Refused("table_closed", "This table has closed: find another in the lobby")
         elsewhere = await self.store.seat_of(request.player_id)
         if elsewhere is not None and elsewhere[0] != table.row.table_id:
             raise Refused("seated_elsewhere", "You already have a seat at another table")
@@ -533,17 +566,30 @@ class TableWorker:
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
         g, state = table.game, table.state
-        deadline = g.deadline(state)
+        if g.seq(state) != tick.seq:
+            return  # the table moved on since: it was armed again then
         now = self.now_ms()
-        if g.seq(state) != tick.seq or deadline is None:
-            return
-        if now < deadline:
+        deadline = g.deadline(state)
+        closing = close_at(g, state, self.abandon_ms)
+        if deadline is not None and now >= deadline:
+            command = g.timeout(state, f"timeout:{tick.seq}", now)
+            if await self._apply_command(table, command, None):
+                self.metrics.timeouts.inc()
+                log.info(
+                    "decided on a timeout", extra={"table": table.row.table_id, "seq": tick.seq}
+                )
+        elif closing is not None and now >= closing:
+            close = Command(
+                actor=None,
+                action=CloseTable(self.abandon_ms),
+                action_id=f"close:{tick.seq}",
+                seq=tick.seq,
+                at=now,
+            )
+            if await self._apply_command(table, close, None):
+                log.info("closing an abandoned table", extra={"table": table.row.table_id})
+        else:
             self._arm(table)
-            return
-        command = g.timeout(state, f"timeout:{tick.seq}", now)
-        if await self._apply_command(table, command, None):
-            self.metrics.timeouts.inc()
-            log.info("decided on a timeout", extra={"table": table.row.table_id, "seq": tick.seq})
 
     async def _apply(
         self,
@@ -553,17 +599,20 @@ class TableWorker:
         action_id: str,
         seq: int,
         request: m.Act | m.Join | m.CreateTable | None,
+        answer: bool = True,
     ) -> bool:
+        """Apply an action; ``request`` hears of a refusal, and of success if ``answer``."""
         command = Command(
             actor=actor, action=action, action_id=action_id, seq=seq, at=self.now_ms()
         )
-        return await self._apply_command(table, command, request)
+        return await self._apply_command(table, command, request, answer)
 
     async def _apply_command(
         self,
         table: LiveTable,
         command: Command[Any],
         request: m.Act | m.Join | m.CreateTable | None,
+        answer: bool = True,
     ) -> bool:
         g, before = table.game, table.state
         try:
@@ -626,7 +675,7 @@ class TableWorker:
         if write.snapshot is not None:
             log.info("hand over", extra={"table": table.row.table_id, "seq": write.seq})
         outcome = None
-        if request is not None:
+        if request is not None and answer:
             outcome = m.Outcome(
                 request_id=request.request_id,
                 player_id=getattr(request, "player_id", getattr(request, "host_id", None)),
@@ -637,6 +686,11 @@ class TableWorker:
         if queued is not None:
             self._postings.put_nowait(queued)
         self._arm(table)
+        if write.phase == "closed":
+            log.info("closed", extra={"table": table.row.table_id})
+            for check in table.presence_checks.values():
+                check.cancel()  # no seat is left to check
+            self.tables.pop(table.row.table_id, None)  # loaded again if ever asked about
         return True
 
     # Presence.
@@ -786,7 +840,7 @@ class TableWorker:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
-        deadline = table.game.deadline(table.state)
+        deadline = wake_at(table.game, table.state, self.abandon_ms)
         if deadline is None:
             return
         tick = m.Tick(

@@ -137,6 +137,11 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         """When the pending decision times out (ms), or ``None`` if it never does."""
         ...
 
+    def unattended_since(self, state: StateT) -> int | None:
+        """Since when (ms) no seat has held a connected person, while the table may still be
+        closed for it (``CloseTable``); ``None`` while one does, or once it is closing."""
+        ...
+
     def timeout(self, state: StateT, action_id: str, at: int) -> Command[ActionT]:
         """The command the table issues when ``deadline`` has passed."""
         ...

@@ -85,6 +85,18 @@ class HandOverHost:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseTable:
+    """The table closes at its next hand boundary: the game ends and every seat is vacated.
+
+    With ``unattended_ms``, only if no seat has held a connected person for that long (the
+    table was abandoned); with 0, whatever the seats hold (the table could not be set up).
+    """
+
+    unattended_ms: int = 0
+    kind: Literal["close_table"] = "close_table"
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout:
     """The pending decision's deadline passed: the table decides by the default."""
 
@@ -92,5 +104,14 @@ class Timeout:
 
 
 LifecycleAction: TypeAlias = (
-    TakeSeat | AddBot | Leave | SitOut | SetConnected | StartGame | EndGame | HandOverHost | Timeout
+    TakeSeat
+    | AddBot
+    | Leave
+    | SitOut
+    | SetConnected
+    | StartGame
+    | EndGame
+    | HandOverHost
+    | CloseTable
+    | Timeout
 )

@@ -31,6 +31,7 @@ from services.table.storage import (
     SeatConflict,
     TableRow,
     TableStorage,
+    TooManyTables,
     Write,
 )
 from services.table.store import TableStore, connect_pool
@@ -196,6 +197,37 @@ async def test_create_then_read_by_id_and_invite(store: TableStorage) -> None:
     assert await store.by_invite(row.invite_code) == row
 
 
+async def test_a_host_opens_at_most_the_limit_of_tables_even_all_at_once(
+    store: TableStorage,
+) -> None:
+    shard, host, other = await new_shard(store), uid("host"), uid("host")
+    rows = [replace(new_row(shard), host_id=host) for _ in range(20)]
+    outcomes = await asyncio.gather(
+        *(store.create(row, host_limit=3) for row in rows), return_exceptions=True
+    )
+    assert sum(outcome is True for outcome in outcomes) == 3
+    assert all(isinstance(o, TooManyTables) for o in outcomes if o is not True)
+    created = [row for row, outcome in zip(rows, outcomes, strict=True) if outcome is True]
+    refused = [row for row, outcome in zip(rows, outcomes, strict=True) if outcome is not True]
+    for row in refused:
+        assert await store.table(row.table_id) is None  # nothing written
+    assert await store.table(created[0].table_id) == created[0]
+    # A redelivered creation of a table that exists is "exists", not "too many".
+    assert not await store.create(created[0], host_limit=3)
+    # Another host is not limited by this one; without a limit nothing is counted.
+    assert await store.create(replace(new_row(shard), host_id=other), host_limit=3)
+    assert await store.create(replace(new_row(shard), host_id=host))
+    # A closed table no longer counts.
+    owner = uid("w")
+    epoch = await store.acquire(shard, owner, TTL)
+    assert epoch is not None
+    await store.append(created[0].table_id, shard, owner, epoch, write(1, phase="closed"))
+    await store.append(created[1].table_id, shard, owner, epoch, write(1, phase="closed"))
+    assert await store.create(replace(new_row(shard), host_id=host), host_limit=3)
+    with pytest.raises(TooManyTables):
+        await store.create(replace(new_row(shard), host_id=host), host_limit=3)
+
+
 async def test_game_records_are_stored_once_and_read_back_byte_for_byte(
     store: TableStorage,
 ) -> None:
@@ -247,7 +279,7 @@ async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStora
     assert await listed() == []
 
 
-async def test_live_tables_are_those_of_the_shard_in_play(store: TableStorage) -> None:
+async def test_live_tables_are_those_of_the_shard_not_closed(store: TableStorage) -> None:
     shard, other = await new_shard(store), await new_shard(store)
     rows = {phase: new_row(shard, phase=phase) for phase in ("lobby", "ante", "play", "ended")}
     rows["closed"] = new_row(shard, phase="closed")
@@ -255,7 +287,7 @@ async def test_live_tables_are_those_of_the_shard_in_play(store: TableStorage) -
     for row in [*rows.values(), elsewhere]:
         assert await store.create(row)
     live = await store.live_tables(shard)
-    assert sorted(live) == sorted([rows["ante"].table_id, rows["play"].table_id])
+    assert sorted(live) == sorted(row.table_id for phase, row in rows.items() if phase != "closed")
     assert await store.live_tables(other) == [elsewhere.table_id]
 
 

@@ -1,11 +1,11 @@
 """``swick up --embedded``: the whole game in one process, with no broker and no database
-server, plays a hand with bots and keeps its books balanced."""
+server and on one public port, plays a hand with bots and keeps its books balanced."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import secrets
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,17 +18,21 @@ from services.load.platform import free_port
 from tests.services.client import Player
 from tests.services.play import act, watch_when_created
 
-READ_TOKEN = secrets.token_hex(16)
+ADMIN_TOKEN = "embedded-test-operator-token"
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
-    port, ledger_port, internal_port = free_port(), free_port(), free_port()
+def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    port, internal_port = free_port(), free_port()
+    # The ledger's port, taken by something else: embedded mode must not need it.
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
     env = {
         **os.environ,
-        "SWICK_LEDGER_URL": f"http://127.0.0.1:{ledger_port}",
-        "SWICK_LEDGER_READ_TOKEN": READ_TOKEN,
+        "SWICK_LEDGER_URL": f"http://127.0.0.1:{busy.getsockname()[1]}",
         "SWICK_BOT_THINK_MS": "20",
+        "SWICK_ADMIN_TOKEN": ADMIN_TOKEN,
         "PYTHONUNBUFFERED": "1",
     }
     log = (tmp_path / "up.log").open("wb")
@@ -51,14 +55,11 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
         stderr=subprocess.STDOUT,
     )
     try:
-        yield (
-            f"http://127.0.0.1:{port}",
-            f"http://127.0.0.1:{ledger_port}",
-            f"http://127.0.0.1:{internal_port}",
-        )
+        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{internal_port}"
     finally:
         process.terminate()
         assert process.wait(15) is not None
+        busy.close()
     assert "Running EMBEDDED" in (tmp_path / "up.log").read_text()
 
 
@@ -74,10 +75,9 @@ async def answering(base: str) -> None:
     raise AssertionError(f"{base} did not start")
 
 
-async def test_quick_play_embedded(embedded: tuple[str, str, str]) -> None:
-    base, ledger, _ = embedded
+async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
+    base, _ = embedded
     await answering(base)
-    await answering(ledger)
     player = Player(base, "Solo")
     await player.sign_up()
     await player.connect()
@@ -105,11 +105,11 @@ async def test_quick_play_embedded(embedded: tuple[str, str, str]) -> None:
         answer = await act(player, table, ready[0] if ready else options[-1])
         assert answer["type"] in ("ack", "reject")
     view = player.views[table]
-    auth = {"Authorization": f"Bearer {READ_TOKEN}"}
-    async with httpx.AsyncClient(base_url=ledger, headers=auth) as http:
+    operator = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    async with httpx.AsyncClient(base_url=base, headers=operator) as http:
         for _ in range(100):
-            health = (await http.get("/health")).json()
-            balance = (await http.get(f"/players/{player.id}/balance")).json()
+            health = (await http.get("/admin/status")).json()["ledger"]
+            balance = (await player.http("GET", "/api/me/balance")).json()
             if balance["balance"] == view["seats"][0]["stack"]:
                 break
             await asyncio.sleep(0.1)
@@ -118,10 +118,22 @@ async def test_quick_play_embedded(embedded: tuple[str, str, str]) -> None:
     await player.close()
 
 
-async def test_embedded_metrics(embedded: tuple[str, str, str]) -> None:
+def test_a_busy_port_stops_embedded_mode_at_once_naming_it(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        command = [sys.executable, "-m", "services.cli", "up", "--embedded", "--port", str(port)]
+        command += ["--data", str(tmp_path / "data")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert f"Port {port} on 127.0.0.1 is in use" in done.stderr, done.stderr
+
+
+async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
     """One process runs every service: its internal listener shows all their metrics, each
     family once, and the public port none."""
-    base, _, internal = embedded
+    base, internal = embedded
     await answering(base)
     async with httpx.AsyncClient() as http:
         shown = (await http.get(f"{internal}/metrics")).text

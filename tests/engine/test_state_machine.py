@@ -26,7 +26,10 @@ leave and new ones join, and ends and restarts games. After every accepted comma
   plays or discards is the lowest by rank, then a non-trump before a trump, then ♣ ♦ ♥ ♠;
 * every ante the dealer is offered can start a hand: set it, let everyone asked ready up, and
   the cards are dealt; a game ends by itself only without a carry, when players enough cover
-  the smallest ante but none what a dealer pays.
+  the smallest ante but none what a dealer pays;
+* a table closes only between hands, once asked after being left long enough or once no person
+  sits at it: any carry goes to the seated players, every seat is vacated, and it refuses
+  everything after (the machine then opens a new table).
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ from shared.games.swick.state import (
 from shared.games.swick.views import view_for
 
 TIMER_MS = 10_000
+ABANDON_MS = 300_000
 MAX_HAND_MOVES = 60
 ANTE_MENUS: tuple[tuple[int, ...], ...] = ((3, 6, 9, 12, 15), (3,), (6, 30), (15, 150, 300))
 # Mostly players who can afford many hands; now and then one who is (nearly) broke.
@@ -282,7 +286,19 @@ class SwickMachine(RuleBasedStateMachine):
         self.state = state
         self.events.extend(events)
         self.accepted.append(command.action_id)
+        if state.phase is Phase.CLOSED:
+            self._reopen()
         return events
+
+    def _reopen(self) -> None:
+        """A closed table refuses everything; the machine goes on at a new one."""
+        self.refuse(None, lc.TakeSeat(0, self._new_player(), 100), {"table_closed"})
+        self.teardown()
+        self.state = self.replayed = new_table(self.state.config)
+        self.events, self.accepted, self.bank, self.carry_at_deal = [], [], 0, 0
+        for seat in range(len(self.state.players)):
+            self.send(None, lc.TakeSeat(seat, self._new_player(), 50_000))
+        self._start(bytes(32))
 
     def refuse(
         self,
@@ -322,6 +338,11 @@ class SwickMachine(RuleBasedStateMachine):
             self._check_settlement(s, event.result)
         elif isinstance(event, ev.GameEnded):
             self._check_game_end(s, event)
+        elif isinstance(event, ev.CarryShared):
+            assert sum(event.shares) == s.carry
+            assert all(s.players[seat] for seat, share in enumerate(event.shares) if share)
+        elif isinstance(event, ev.TableClosed):
+            assert s.phase in BETWEEN_HANDS and not any(s.players) and s.pot == 0
         self.replayed = evolve(s, event)
 
     def _check_deal(self, s: State, e: ev.HandDealt, *, rigged: bool) -> None:
@@ -393,6 +414,8 @@ class SwickMachine(RuleBasedStateMachine):
         self.hands_settled += 1
 
     def _check_game_end(self, s: State, e: ev.GameEnded) -> None:
+        if e.reason == "closed" and not any(s.players):
+            return  # nobody to give the carry to: it stays with the closed table
         assert s.carry == 0, "a game ended while a carry was outstanding (rules §9)"
         if e.reason == "no_dealer":
             least = min(s.config.antes)
@@ -673,6 +696,33 @@ class SwickMachine(RuleBasedStateMachine):
             self.refuse(None, lc.SetConnected(seat, not s.connected[seat]), {"no_change"})
         elif not s.connected[seat] or go == 0:
             self.send(None, lc.SetConnected(seat, not s.connected[seat]))
+
+    @rule(late=st.integers(0, 10_000), go=st.integers(0, 5))
+    def abandon(self, late: int, go: int) -> None:
+        """Now and then every person drops; a table left long enough is closed on request,
+        at once between hands, else at the end of the hand (and refused before that)."""
+        s = self.state
+        if s.closing:
+            self.refuse(None, lc.CloseTable(ABANDON_MS), {"no_change"})
+            return
+        since = s.unattended_since
+        if since is None:
+            self.refuse(None, lc.CloseTable(ABANDON_MS), {"attended"})
+            if go == 0:
+                for seat, player in enumerate(s.players):
+                    if player is not None and self.state.connected[seat]:
+                        self.send(None, lc.SetConnected(seat, False))
+            return
+        if self.now < since + ABANDON_MS:
+            self.refuse(None, lc.CloseTable(ABANDON_MS), {"not_due"})
+            if go:
+                return
+            self.now = since + ABANDON_MS + late
+        events = self.send(None, lc.CloseTable(ABANDON_MS))
+        closed = any(isinstance(e, ev.TableClosed) for e in events)
+        assert closed == (s.phase in BETWEEN_HANDS), "a table closed during a hand"
+        if not closed:
+            assert self.state.closing
 
     @rule(pick=st.integers(0, 5), stack=STACKS, leave=st.integers(0, 5))
     def leave_or_join(self, pick: int, stack: int, leave: int) -> None:

@@ -137,17 +137,18 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     rng = random.Random(24)
     await play(players, table, rng, lambda v: v["phase"] in ("knock", "draw", "tricks"))
     seat = bob.views[table]["seat"]
+    # The other table opens while the ledger answers: its host sits down with their balance.
+    other = Player(cluster.base, "Other host")
+    await other.sign_up()
+    await other.connect()
+    reply = await other.http("POST", "/api/tables", json={"seats": 3})
+    assert reply.status_code == 200, reply.text
+    elsewhere = reply.json()["id"]
     assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
     [ledger] = cluster.running("ledger")
     ledger.send_signal(signal.SIGTERM)
     await asyncio.to_thread(ledger.wait)
     await play([alice, carol, bob], table, rng, lambda v: v["seats"][seat]["player"] is None)
-    other = Player(cluster.base, "Other host")
-    await other.sign_up()
-    await other.connect()
-    reply = await other.http("POST", "/api/tables", json={"seats": 3})
-    assert reply.status_code == 200
-    elsewhere = reply.json()["id"]
     await watch_when_created(bob, elsewhere)
     refused = await bob.request({"type": "join", "table": elsewhere}, within=20)
     assert refused["type"] == "reject" and refused["code"] == "cashier", refused

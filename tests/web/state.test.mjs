@@ -273,6 +273,13 @@ test('announcements: seats, connections and the end of the game', () => {
   assert.equal(describeChanges(view, ended).at(-1).text, `The game is over. ${why}. Final standings: D +6¢, L −6¢.`);
   ended.end_reason = 'host';
   assert.equal(derive(ended, NOW).endText, 'The host ended the game');
+  const closed = { ...structuredClone(ended), phase: 'closed', end_reason: 'closed', host: null };
+  closed.seats = closed.seats.map((s) => ({ ...s, player: null }));
+  const goneWhy = 'The table closed: nobody was left playing at it';
+  assert.equal(derive(closed, NOW).endText, goneWhy);
+  assert.equal(derive(closed, NOW).waiting, `${goneWhy}. Find another table in the lobby`);
+  assert.deepEqual(derive(closed, NOW).canJoin, []);
+  assert.equal(describeChanges(ended, closed).at(-1).text, `${goneWhy}.`);
 });
 
 test('host controls, sitting out and joining', () => {

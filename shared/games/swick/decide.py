@@ -72,6 +72,7 @@ def step(state: State, command: SwickCommand) -> tuple[State, list[ev.Event]]:
     work = _Work(state.copy(), command.at)
     work.emit(ev.Accepted(command.action_id, command.actor))
     handler(work, command.actor, command.action, command.seq)
+    _watch_attendance(work)
     _set_deadline(work)
     return work.state, work.events
 
@@ -92,6 +93,8 @@ def _check_envelope(state: State, command: SwickCommand) -> None:
         raise IllegalCommand("bad_seat", "There is no such seat at this table")
     if action_id in state.recent_ids:
         raise IllegalCommand("duplicate", "This action was already applied")
+    if state.phase is Phase.CLOSED:
+        raise IllegalCommand("table_closed", "This table has closed: find another in the lobby")
 
 
 # Checks shared by handlers.
@@ -230,6 +233,72 @@ def _set_connected(w: _Work, actor: int | None, a: lc.SetConnected, seq: int) ->
     w.emit(ev.ConnectionChanged(a.seat, a.connected))
 
 
+def _close_table(w: _Work, actor: int | None, a: lc.CloseTable, seq: int) -> None:
+    _table_only(actor)
+    s = w.state
+    if s.closing:
+        raise IllegalCommand("no_change", "The table is already closing")
+    if a.unattended_ms:
+        since = s.unattended_since
+        if since is None:
+            raise IllegalCommand("attended", "A player is present at this table")
+        if w.at < since + a.unattended_ms:
+            raise IllegalCommand("not_due", "The table has not been left long enough to close")
+    w.emit(ev.TableClosing())
+
+
+def _watch_attendance(w: _Work) -> None:
+    """After every command: a table with no person seated closes; one whose people are all
+    away notes since when; a closing table closes once between hands."""
+    s = w.state
+    if s.phase is Phase.CLOSED:
+        return
+    people = [seat for seat, p in enumerate(s.players) if p is not None and p.bot is None]
+    if not people and not s.closing:
+        w.emit(ev.TableClosing())  # bots never play on their own
+    if s.closing:
+        if s.phase in BETWEEN_HANDS:
+            _close(w)
+        return
+    present = any(s.connected[seat] for seat in people)
+    since = None if present else (w.at if s.unattended_since is None else s.unattended_since)
+    if since != s.unattended_since:
+        w.emit(ev.AttendanceChanged(since))
+
+
+def _close(w: _Work) -> None:
+    """End the game, give any carry to the seated players, vacate every seat and close."""
+    s = w.state
+    if s.carry:
+        shares = carry_shares(s)
+        if any(shares):
+            w.emit(ev.CarryShared(shares))
+    if s.phase not in (Phase.LOBBY, Phase.ENDED):
+        w.emit(ev.GameEnded(s.seed, _standings(s), "closed"))
+    for seat, player in enumerate(s.players):
+        if player is not None:
+            w.emit(ev.SeatLeft(seat))
+    if s.host is not None:
+        w.emit(ev.HostChanged(None))
+    w.emit(ev.TableClosed())
+
+
+def carry_shares(s: State) -> tuple[int, ...]:
+    """The carry split evenly among the seated players; the odd cents go one each to the
+    seats after the button, clockwise. Nobody seated: nothing (it stays with the table)."""
+    n = len(s.players)
+    seated = [seat for seat, p in enumerate(s.players) if p is not None]
+    shares = [0] * n
+    if not seated:
+        return tuple(shares)
+    each, odd = divmod(s.carry, len(seated))
+    start = 0 if s.button is None else s.button + 1
+    order = sorted(seated, key=lambda seat: (seat - start) % n)
+    for rank, seat in enumerate(order):
+        shares[seat] = each + (1 if rank < odd else 0)
+    return tuple(shares)
+
+
 def _eligible(s: State, pay: int) -> list[int]:
     """Seats that can be dealt in, paying ``pay``: seated, present, and covering it."""
     return [
@@ -340,6 +409,9 @@ def _open_hand(w: _Work) -> None:
     """Open the next hand; wait when fewer than 3 seats can be dealt in; end the game when they
     can but none of them can pay what a dealer pays."""
     s = w.state
+    if s.closing:
+        _close(w)
+        return
     free_ride = s.carry > 0
     least = 0 if free_ride else min(s.config.antes)
     players = _eligible(s, least)
@@ -599,6 +671,7 @@ _HANDLERS: dict[type[Any], Callable[[_Work, int | None, Any, int], None]] = {
     lc.StartGame: _start_game,
     lc.EndGame: _end_game,
     lc.HandOverHost: _hand_over_host,
+    lc.CloseTable: _close_table,
     lc.Timeout: _timeout,
     ac.ChooseAnte: _choose_ante,
     ac.Ready: _ready,

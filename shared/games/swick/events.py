@@ -200,6 +200,36 @@ class DeadlineSet:
 
 
 @dataclass(frozen=True, slots=True)
+class AttendanceChanged:
+    """Since when no seat has held a connected person (``None``: one does again)."""
+
+    unattended_since: int | None
+    kind: Literal["attendance_changed"] = "attendance_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosing:
+    """The table closes at its next hand boundary."""
+
+    kind: Literal["table_closing"] = "table_closing"
+
+
+@dataclass(frozen=True, slots=True)
+class CarryShared:
+    """The table closes with a carry: it goes to the seated players, ``shares`` by seat."""
+
+    shares: tuple[int, ...]
+    kind: Literal["carry_shared"] = "carry_shared"
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """Every seat is vacated; the table takes no more commands."""
+
+    kind: Literal["table_closed"] = "table_closed"
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     seed: str
     standings: tuple[Standing, ...]
@@ -234,4 +264,8 @@ Event: TypeAlias = (
     | TimedOut
     | DeadlineSet
     | GameEnded
+    | AttendanceChanged
+    | TableClosing
+    | CarryShared
+    | TableClosed
 )

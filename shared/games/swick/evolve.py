@@ -306,6 +306,26 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     _give_turn(s, None)
 
 
+def _attendance(s: State, e: ev.AttendanceChanged) -> None:
+    s.unattended_since = e.unattended_since
+
+
+def _closing(s: State, e: ev.TableClosing) -> None:
+    s.closing = True
+
+
+def _carry_shared(s: State, e: ev.CarryShared) -> None:
+    s.stacks = tuple(stack + share for stack, share in zip(s.stacks, e.shares, strict=True))
+    s.carry = 0
+
+
+def _closed(s: State, e: ev.TableClosed) -> None:
+    _clear_hand(s)
+    s.phase = Phase.CLOSED
+    s.dealer = None
+    _give_turn(s, None)
+
+
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.Accepted: _accepted,
     ev.SeatTaken: _seat_taken,
@@ -333,4 +353,8 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TimedOut: _timed_out,
     ev.DeadlineSet: _deadline,
     ev.GameEnded: _game_ended,
+    ev.AttendanceChanged: _attendance,
+    ev.TableClosing: _closing,
+    ev.CarryShared: _carry_shared,
+    ev.TableClosed: _closed,
 }

@@ -20,6 +20,7 @@ from shared.games.swick.state import (
     MAX_SEATS,
     MIN_SEATS,
     TIMER_RANGE_MS,
+    Phase,
     State,
     TableConfig,
     new_table,
@@ -97,6 +98,11 @@ class SwickGame:
 
     def deadline(self, state: State) -> int | None:
         return state.deadline
+
+    def unattended_since(self, state: State) -> int | None:
+        if state.closing or state.phase is Phase.CLOSED:
+            return None
+        return state.unattended_since
 
     def timeout(self, state: State, action_id: str, at: int) -> Command[ac.Action]:
         return Command(actor=None, action=Timeout(), action_id=action_id, seq=state.seq, at=at)

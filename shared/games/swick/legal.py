@@ -24,6 +24,7 @@ PHASE_NAMES = {
     Phase.FACE_TRUMP: "the dealer's face-trump decision",
     Phase.TRICKS: "the tricks",
     Phase.ENDED: "the end of the game",
+    Phase.CLOSED: "closed",
 }
 
 _DEALER_PHASES = frozenset(

@@ -51,5 +51,12 @@ def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
                             wallet, "carry", r.penalties[seat], f"{code}_{r.sets[seat]}", r.hand_no
                         )
                     )
+        elif isinstance(event, ev.CarryShared):
+            for seat, share in enumerate(event.shares):
+                player = s.players[seat]
+                if share and player is not None:
+                    moves.append(
+                        Transfer("carry", f"wallet:{player.id}", share, "carry_shared", s.hand_no)
+                    )
         apply(s, event)
     return moves

@@ -39,6 +39,7 @@ class Phase(StrEnum):
     FACE_TRUMP = "face_trump"  # a dealer who kept a face trump: Play or Set single
     TRICKS = "tricks"
     ENDED = "ended"  # the game is over and its seed revealed
+    CLOSED = "closed"  # the table closed: its game ended and every seat was vacated
 
 
 BETWEEN_HANDS = frozenset({Phase.LOBBY, Phase.WAITING, Phase.ANTE, Phase.READY, Phase.ENDED})
@@ -52,9 +53,9 @@ NOT_DEALT: tuple[SeatStatus] = ("",)
 NOT_SET: tuple[SetKind] = ("",)
 HandEnding: TypeAlias = Literal["tricks", "all_passed", "last_standing", "special"]
 SpecialKind: TypeAlias = Literal["three_aces", "three_sevens", "ace_king_queen_of_trump"]
-GameEndReason: TypeAlias = Literal["host", "no_dealer"]
-"""Why a game ended: the host ended it, or no player left at the table can pay what a dealer
-pays, so no hand can start."""
+GameEndReason: TypeAlias = Literal["host", "no_dealer", "closed"]
+"""Why a game ended: the host ended it; no player left at the table can pay what a dealer
+pays, so no hand can start; or the table closed, with no person left to play at it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,9 @@ class State:
     connected: tuple[bool, ...] = ()
     timeouts: tuple[int, ...] = ()
     host: int | None = None
+    # Since when (ms) no seat holds a connected person; ``None`` while one does.
+    unattended_since: int | None = None
+    closing: bool = False  # the table closes at its next hand boundary
     # The game.
     game_no: int = 0
     seed: str = ""  # secret until the game ends

@@ -128,7 +128,7 @@ def view_for(s: State, seat: int | None) -> SwickView:
         game_no=s.game_no,
         hand_no=s.hand_no,
         fingerprint=s.fingerprint,
-        seed=s.seed if s.phase is Phase.ENDED else None,
+        seed=s.seed if s.phase in (Phase.ENDED, Phase.CLOSED) else None,
         dealer=s.dealer,
         to_act=to_act(s),
         deadline=s.deadline,

@@ -125,11 +125,13 @@ export const PHASE_TEXT = {
   face_trump: 'Face trump',
   tricks: 'Tricks',
   ended: 'Game over',
+  closed: 'Closed',
 };
 
 /** Why the game ended, in words (`end_reason`: shared/games/swick/state.py GameEndReason). */
 export function endText(view) {
-  if (!view || view.phase !== 'ended') return '';
+  if (!view || (view.phase !== 'ended' && view.phase !== 'closed')) return '';
+  if (view.phase === 'closed') return 'The table closed: nobody was left playing at it';
   if (view.end_reason === 'host') return 'The host ended the game';
   if (view.end_reason === 'no_dealer') {
     const dealerPays = Math.min(...view.config.antes) + 3;
@@ -407,6 +409,8 @@ function waitingText(view, me) {
       return 'Waiting for players: a hand needs 3 who can cover the ante';
     case 'ended':
       return endText(view) || 'The game is over';
+    case 'closed':
+      return `${endText(view)}. Find another table in the lobby`;
     case 'ante':
       return `${dealer} deals and is setting the ante`;
     case 'ready':
@@ -622,7 +626,9 @@ export function describeChanges(prev, next) {
       say(`Your change this hand: ${signed(summary.mine)}.`);
     }
   }
-  if (next.phase === 'ended' && prev.phase !== 'ended') {
+  if (next.phase === 'closed' && prev.phase !== 'closed') {
+    say(`${endText(next)}.`);
+  } else if (next.phase === 'ended' && prev.phase !== 'ended') {
     const standings = next.standings.map((s) => `${s.name} ${signed(s.net)}`).join(', ');
     const why = endText(next);
     say(`The game is over.${why ? ` ${why}.` : ''} Final standings: ${standings}.`, 'win');
