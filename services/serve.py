@@ -10,6 +10,7 @@ import sys
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import uvicorn
 import uvloop
@@ -35,7 +36,7 @@ from shared.observability import (
     serve_in_task,
     serve_probes,
 )
-from shared.secrets import refuse_unsafe
+from shared.secrets import is_loopback, refuse_unsafe
 from shared.settings import Settings
 from shared.startup import EXIT_CONFIGURATION, EXIT_FAILED, Startup
 
@@ -46,16 +47,32 @@ INTERNAL_PORTS = {"gateway": 9102, "ledger": 9103}
 
 def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
     """Stop before listening on ``host`` if the secrets that ``service`` signs or checks with
-    are development defaults or placeholders (see ``shared.secrets``)."""
+    are development defaults or placeholders (see ``shared.secrets``). The ledger's
+    credentials count for a gateway or table worker only when the ledger it calls is on
+    another machine: one on loopback (``swick up``) is out of strangers' reach."""
+    ledger_is_remote = not is_loopback(urlparse(settings.ledger_url).hostname or "")
     if service == "gateway":
+        required = [("SWICK_SECRET", settings.secret)]
+        if ledger_is_remote:
+            required.append(("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token))
         refuse_unsafe(
             host,
-            required=[("SWICK_SECRET", settings.secret)],
+            required=required,
             optional=[
                 ("SWICK_ADMIN_TOKEN", settings.admin_token),
                 *(("SWICK_SECRET_PREVIOUS", old) for old in settings.previous_secrets),
             ],
         )
+    elif service == "ledger":
+        refuse_unsafe(
+            host,
+            required=[
+                ("SWICK_LEDGER_TOKEN", settings.ledger_token),
+                ("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token),
+            ],
+        )
+    elif service == "table" and ledger_is_remote:
+        refuse_unsafe(host, required=[("SWICK_LEDGER_TOKEN", settings.ledger_token)])
 
 
 def serve(
@@ -188,7 +205,7 @@ async def run_table(
     async with startup.step("migrating the database"):
         await store.migrate(settings.shards)
     bus = await startup.wait_for(broker(settings, robust=False))
-    wallets = LedgerWallets(settings.ledger_url)
+    wallets = LedgerWallets(settings.ledger_url, settings.ledger_token)
     worker = TableWorker(
         bus,
         store,

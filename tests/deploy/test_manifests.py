@@ -430,6 +430,9 @@ def secret_refs(container: Doc) -> dict[str, str]:
     """Environment variable -> the key of ``swick-secrets`` it takes."""
     refs = {}
     for variable in container.get("env", []):
+        if "value" in variable:  # a literal, such as uvicorn's FORWARDED_ALLOW_IPS: no setting
+            assert not variable["name"].startswith("SWICK_"), variable["name"]
+            continue
         ref = variable["valueFrom"]["secretKeyRef"]
         assert ref["name"] == "swick-secrets", variable["name"]
         refs[variable["name"]] = ref["key"]
@@ -446,14 +449,21 @@ SECRETS_OF = {
     "ledger": {
         "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
         "SWICK_AMQP_URL": role_variable("ledger"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
     },
-    "table": {"SWICK_DATABASE_URL": "SWICK_DATABASE_URL", "SWICK_AMQP_URL": role_variable("table")},
+    "table": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_AMQP_URL": role_variable("table"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+    },
     "bots": {variable: variable for variable in BOT_VARIABLES},
     "gateway": {
         "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
         "SWICK_AMQP_URL": role_variable("gateway"),
         "SWICK_SECRET": "SWICK_SECRET",
         "SWICK_ADMIN_TOKEN": "SWICK_ADMIN_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
     },
 }
 
