@@ -126,6 +126,13 @@ class BotService:
                     pause,
                     extra={"bot": name, "queue": queue},
                 )
+            except* Exception as group:
+                log.critical(
+                    "a bot's consumer failed: the process stops for its supervisor to restart it",
+                    exc_info=group,
+                    extra={"bot": name, "queue": queue},
+                )
+                raise
             finally:
                 self.consuming[name] = False
             self.metrics.restarts.labels(name).inc()
