@@ -15,8 +15,8 @@ class BotMetrics(ServiceMetrics):
         )
         self.failures = Counter(
             "swick_bot_strategy_failures",
-            "Turns answered with the rules' default because the strategy raised (error) or"
-            " answered an action that is not legal (illegal)",
+            "Turns answered with the rules' default because the strategy raised (error),"
+            " answered an action that is not legal (illegal) or took too long (timeout)",
             ["bot", "kind"],
             registry=self.registry,
         )

@@ -11,8 +11,9 @@ a late answer is refused by the table as stale.
 How a strategy is called: one instance per bot name in a process, for all its tables, called
 from one thread of its own, one decision at a time (so a strategy needs no locking, and one
 name's searches never compete with another's in this process). A strategy that raises, or
-answers with an action that is not legal, is logged once with the table and seat, and the
-seat gets the rules' default, the decision the table's timer would take, at once.
+answers with an action that is not legal, or does not answer within ``DECISION_LIMIT_S``, is
+logged once with the table and seat, and the seat gets the rules' default, the decision the
+table's timer would take, at once.
 
 A turn is stale, and dropped unanswered, when its deadline has passed by this service's clock
 (the table decides for the seat then), or when a newer turn for the same table and seat has
@@ -53,6 +54,11 @@ RETRY_FIRST_S = 0.5
 RETRY_CAP_S = 30.0
 # How many (table, seat) pairs the staleness check remembers the newest turn of.
 REMEMBERED_SEATS = 10_000
+# A decision that takes longer is given up: the seat gets the default, and the strategy a new
+# instance on a new thread (a thread cannot be stopped: the old one is left to finish). Past
+# a few such threads, the process stops, so that its supervisor starts a clean one.
+DECISION_LIMIT_S = 10.0
+MAX_ABANDONED_THREADS = 3
 # What a lost or refused connection raises: retrying can succeed. Anything else is a bug of
 # this service, and takes the process down for its supervisor to restart.
 BROKER_ERRORS: tuple[type[BaseException], ...] = (
@@ -72,6 +78,7 @@ class BotService:
         think_ms: int = DEFAULT_THINK_MS,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
+        decision_limit_s: float = DECISION_LIMIT_S,
     ) -> None:
         """``buses``: for each bot name of ``factories``, the bus connected as its user.
         ``clock``: seconds since the epoch, compared with the turns' deadlines."""
@@ -79,9 +86,12 @@ class BotService:
         self.rng = rng or random.Random()
         self.think_ms = think_ms
         self.clock = clock
+        self.decision_limit_s = decision_limit_s
+        self.factories = factories
         self.strategies: dict[str, Strategy] = {
             name: factory(random.Random(self.rng.random())) for name, factory in factories.items()
         }
+        self.abandoned_threads = 0
         self.turns_played = 0
         self.metrics = BotMetrics()
         self.consuming = dict.fromkeys(factories, False)
@@ -179,6 +189,8 @@ class BotService:
         self.turns_played += 1
         self.metrics.turns.labels(name).inc()
         await delivery.ack()
+        if self.abandoned_threads > MAX_ABANDONED_THREADS:  # once the seat has its answer
+            raise RuntimeError(f"{self.abandoned_threads} strategy threads hung: restarting")
 
     async def _choose(
         self, name: str, view: SwickView, legal: Sequence[Action], where: dict[str, object]
@@ -186,8 +198,18 @@ class BotService:
         """The strategy's choice if it is legal, else the rules' default."""
         strategy = self.strategies[name]
         loop = asyncio.get_running_loop()
+        decision = loop.run_in_executor(self._threads[name], strategy.choose, view, legal)
         try:
-            action = await loop.run_in_executor(self._threads[name], strategy.choose, view, legal)
+            action = await asyncio.wait_for(decision, self.decision_limit_s)
+        except TimeoutError:
+            log.error(
+                "a bot's strategy did not answer within %.0f s: the seat gets the default",
+                self.decision_limit_s,
+                extra=where,
+            )
+            self.metrics.failures.labels(name, "timeout").inc()
+            self._abandon(name)
+            return seat_default(view)
         except Exception:
             log.exception("a bot's strategy failed: the seat gets the default", extra=where)
             self.metrics.failures.labels(name, "error").inc()
@@ -201,6 +223,13 @@ class BotService:
             self.metrics.failures.labels(name, "illegal").inc()
             return seat_default(view)
         return action
+
+    def _abandon(self, name: str) -> None:
+        """Leave the hung decision's thread and instance behind; go on with new ones."""
+        self.abandoned_threads += 1
+        self._threads[name].shutdown(wait=False, cancel_futures=True)
+        self._threads[name] = ThreadPoolExecutor(1, thread_name_prefix=f"bot-{name}")
+        self.strategies[name] = self.factories[name](random.Random(self.rng.random()))
 
     def _received(self, turn: m.BotTurn) -> None:
         key = (turn.table_id, turn.seat)

@@ -12,10 +12,11 @@ import contextlib
 import logging
 import random
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import aio_pika
 import pytest
@@ -65,6 +66,23 @@ class Illegal:
         return ac.Ready() if ac.Ready() in legal else ac.PlayCard(64)
 
 
+class HangingOnce(Easy):
+    """The first instance never answers (until the test lets it); the later ones play."""
+
+    instances: ClassVar[list[HangingOnce]] = []
+    released = threading.Event()
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.hangs = not HangingOnce.instances
+        HangingOnce.instances.append(self)
+
+    def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
+        if self.hangs:
+            HangingOnce.released.wait()
+        return super().choose(view, legal)
+
+
 class Counting(Easy):
     """Any legal action; counts its calls."""
 
@@ -101,12 +119,15 @@ async def serving(
     clock: Callable[[], float] = time.time,
     *,
     wait_ready: bool = True,
+    decision_limit_s: float = 10.0,
 ) -> AsyncIterator[BotService]:
     """A bots service for ``bots`` (name -> (broker URL, strategy)) in this process."""
     topology = cluster.settings.topology
     buses = {name: await RabbitBus.connect(url, topology) for name, (url, _) in bots.items()}
     factories = {name: factory for name, (_, factory) in bots.items()}
-    service = BotService(buses, factories, think_ms=0, clock=clock)
+    service = BotService(
+        buses, factories, think_ms=0, clock=clock, decision_limit_s=decision_limit_s
+    )
     task = asyncio.create_task(service.run())
     try:
         if wait_ready:
@@ -304,3 +325,32 @@ async def test_serve_bots_only_hard_serves_the_hard_bot_alone(cluster: Cluster) 
         assert after == before | {"hard": before["hard"] + 1}
     finally:
         cluster.kill(process)
+
+
+async def test_a_strategy_that_hangs_gets_the_default_and_a_new_instance(
+    cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    name, url = await new_bot(cluster)
+    table = f"gone-{secrets.token_hex(4)}"
+    try:
+        async with (
+            as_the_tables(cluster) as tables,
+            serving(cluster, {name: (url, HangingOnce)}, decision_limit_s=3) as service,
+        ):
+            await tables.publish_bot_turn(name, turn(name, table, 3, None), ttl_ms=60_000)
+            await eventually(lambda: service.turns_played == 1)
+            assert (
+                sample(service, "swick_bot_strategy_failures_total", bot=name, kind="timeout") == 1
+            )
+            assert service.abandoned_threads == 1
+            assert service.strategies[name] is HangingOnce.instances[1]
+            # The next decision goes to the new instance, on a new thread.
+            await tables.publish_bot_turn(name, turn(name, table, 4, None), ttl_ms=60_000)
+            await eventually(lambda: service.turns_played == 2)
+            assert (
+                sample(service, "swick_bot_strategy_failures_total", bot=name, kind="timeout") == 1
+            )
+    finally:
+        HangingOnce.released.set()
+    [record] = [r for r in failures_logged(caplog.records, table) if "within" in r.msg]
+    assert (record.seat, record.seq) == (to_act(seated_table(3, seed=1))[0], 3)  # type: ignore[attr-defined]
