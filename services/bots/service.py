@@ -32,10 +32,10 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 from aiormq.exceptions import AMQPError, ChannelInvalidStateError
 
+from services.bots.decider import Decider
 from services.bots.metrics import BotMetrics
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
@@ -95,9 +95,7 @@ class BotService:
         self.turns_played = 0
         self.metrics = BotMetrics()
         self.consuming = dict.fromkeys(factories, False)
-        self._threads = {
-            name: ThreadPoolExecutor(1, thread_name_prefix=f"bot-{name}") for name in factories
-        }
+        self._threads = {name: Decider(f"bot-{name}") for name in factories}
         self._turns = {name: asyncio.Lock() for name in factories}
         self._newest: OrderedDict[tuple[str, int], int] = OrderedDict()
 
@@ -112,7 +110,7 @@ class BotService:
                     tasks.create_task(self._serve(name))
         finally:
             for thread in self._threads.values():
-                thread.shutdown(wait=False, cancel_futures=True)
+                thread.stop()
 
     async def _serve(self, name: str) -> None:
         """Consume ``name``'s turns; start again after a broker error, with a capped backoff."""
@@ -197,8 +195,7 @@ class BotService:
     ) -> Action:
         """The strategy's choice if it is legal, else the rules' default."""
         strategy = self.strategies[name]
-        loop = asyncio.get_running_loop()
-        decision = loop.run_in_executor(self._threads[name], strategy.choose, view, legal)
+        decision = self._threads[name].run(lambda: strategy.choose(view, legal))
         try:
             action = await asyncio.wait_for(decision, self.decision_limit_s)
         except TimeoutError:
@@ -227,8 +224,8 @@ class BotService:
     def _abandon(self, name: str) -> None:
         """Leave the hung decision's thread and instance behind; go on with new ones."""
         self.abandoned_threads += 1
-        self._threads[name].shutdown(wait=False, cancel_futures=True)
-        self._threads[name] = ThreadPoolExecutor(1, thread_name_prefix=f"bot-{name}")
+        self._threads[name].stop()
+        self._threads[name] = Decider(f"bot-{name}")
         self.strategies[name] = self.factories[name](random.Random(self.rng.random()))
 
     def _received(self, turn: m.BotTurn) -> None:
