@@ -200,7 +200,7 @@ class BotService:
             action = await asyncio.wait_for(decision, self.decision_limit_s)
         except TimeoutError:
             log.error(
-                "a bot's strategy did not answer within %.0f s: the seat gets the default",
+                "a bot's strategy did not answer within %g s: the seat gets the default",
                 self.decision_limit_s,
                 extra=where,
             )

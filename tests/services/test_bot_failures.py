@@ -354,3 +354,34 @@ async def test_a_strategy_that_hangs_gets_the_default_and_a_new_instance(
         HangingOnce.released.set()
     [record] = [r for r in failures_logged(caplog.records, table) if "within" in r.msg]
     assert (record.seat, record.seq) == (to_act(seated_table(3, seed=1))[0], 3)  # type: ignore[attr-defined]
+
+
+class AlwaysHanging(Easy):
+    released = threading.Event()
+
+    def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
+        AlwaysHanging.released.wait()
+        return super().choose(view, legal)
+
+
+async def test_a_service_whose_strategy_keeps_hanging_stops_for_a_clean_restart(
+    cluster: Cluster,
+) -> None:
+    """Each hung decision still gets the seat its default; past three hung threads the service
+    stops with an error (its process exits, for its supervisor to start a clean one)."""
+    name, url = await new_bot(cluster)
+    bus = await RabbitBus.connect(url, cluster.settings.topology)
+    service = BotService({name: bus}, {name: AlwaysHanging}, think_ms=0, decision_limit_s=0.2)
+    try:
+        async with as_the_tables(cluster) as tables:
+            for _ in range(4):  # four tables, so that none of the turns is stale
+                table = f"gone-{secrets.token_hex(4)}"
+                await tables.publish_bot_turn(name, turn(name, table, 3, None), ttl_ms=60_000)
+        with pytest.raises(ExceptionGroup) as stopped:
+            await asyncio.wait_for(service.run(), 120)
+        assert stopped.group_contains(RuntimeError, match="hung")
+        assert service.turns_played == 4
+        assert sample(service, "swick_bot_strategy_failures_total", bot=name, kind="timeout") == 4
+    finally:
+        AlwaysHanging.released.set()
+        await bus.close()
