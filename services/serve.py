@@ -82,6 +82,7 @@ def serve(
     port: int | None = None,
     internal_host: str | None = None,
     internal_port: int | None = None,
+    only: str | None = None,
 ) -> int:
     configure_logging()
     settings = Settings.from_env()
@@ -108,9 +109,27 @@ def serve(
         )
         uvloop.run(until_stopped(serve_started(service, app, settings, startup, public, internal)))
         return 0
-    runner = run_table if service == "table" else run_bots
-    uvloop.run(until_stopped(runner(settings, host=host, port=port, startup=startup)))
+    if service == "table":
+        uvloop.run(until_stopped(run_table(settings, host=host, port=port, startup=startup)))
+        return 0
+    try:
+        factories = built_in_bots(only)
+    except ValueError as error:
+        print(f"swick serve bots: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    uvloop.run(until_stopped(run_bots(settings, factories, host=host, port=port, startup=startup)))
     return 0
+
+
+def built_in_bots(only: str | None) -> dict[str, StrategyFactory]:
+    """The built-in bots named by ``only`` (``"hard"``, ``"easy,medium"``), or all of them."""
+    if not only:
+        return dict(LEVELS)
+    names = [name.strip() for name in only.split(",") if name.strip()]
+    unknown = [name for name in names if name not in LEVELS]
+    if unknown or not names:
+        raise ValueError(f"--only takes some of {', '.join(LEVELS)}; got {only!r}")
+    return {name: LEVELS[name] for name in names}
 
 
 async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
@@ -181,7 +200,7 @@ async def run_bots(
     service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
-        return all(bus.connected for bus in buses.values())
+        return service.ready() and all(bus.connected for bus in buses.values())
 
     try:
         async with asyncio.TaskGroup() as tasks:
