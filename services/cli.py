@@ -87,6 +87,7 @@ def _serve(args: argparse.Namespace) -> int:
             port=args.port,
             internal_host=args.internal_host,
             internal_port=args.internal_port,
+            only=args.only,
         ),
     )
 
@@ -328,6 +329,11 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--internal-host", help="gateway, ledger: its address (default: the --host one)"
+    )
+    serve.add_argument(
+        "--only",
+        metavar="NAME[,NAME]",
+        help="bots: serve only these built-in bots (easy, medium, hard); all by default",
     )
     serve.set_defaults(run=_serve)
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import uvicorn
 import uvloop
@@ -35,7 +36,7 @@ from shared.observability import (
     serve_in_task,
     serve_probes,
 )
-from shared.secrets import refuse_unsafe
+from shared.secrets import is_loopback, refuse_unsafe
 from shared.settings import Settings
 from shared.startup import EXIT_CONFIGURATION, EXIT_FAILED, Startup
 from shared.supervise import background
@@ -47,16 +48,32 @@ INTERNAL_PORTS = {"gateway": 9102, "ledger": 9103}
 
 def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
     """Stop before listening on ``host`` if the secrets that ``service`` signs or checks with
-    are development defaults or placeholders (see ``shared.secrets``)."""
+    are development defaults or placeholders (see ``shared.secrets``). The ledger's
+    credentials count for a gateway or table worker only when the ledger it calls is on
+    another machine: one on loopback (``swick up``) is out of strangers' reach."""
+    ledger_is_remote = not is_loopback(urlparse(settings.ledger_url).hostname or "")
     if service == "gateway":
+        required = [("SWICK_SECRET", settings.secret)]
+        if ledger_is_remote:
+            required.append(("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token))
         refuse_unsafe(
             host,
-            required=[("SWICK_SECRET", settings.secret)],
+            required=required,
             optional=[
                 ("SWICK_ADMIN_TOKEN", settings.admin_token),
                 *(("SWICK_SECRET_PREVIOUS", old) for old in settings.previous_secrets),
             ],
         )
+    elif service == "ledger":
+        refuse_unsafe(
+            host,
+            required=[
+                ("SWICK_LEDGER_TOKEN", settings.ledger_token),
+                ("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token),
+            ],
+        )
+    elif service == "table" and ledger_is_remote:
+        refuse_unsafe(host, required=[("SWICK_LEDGER_TOKEN", settings.ledger_token)])
 
 
 def serve(
@@ -66,6 +83,7 @@ def serve(
     port: int | None = None,
     internal_host: str | None = None,
     internal_port: int | None = None,
+    only: str | None = None,
 ) -> int:
     configure_logging()
     settings = Settings.from_env()
@@ -92,9 +110,27 @@ def serve(
         )
         uvloop.run(until_stopped(serve_started(service, app, settings, startup, public, internal)))
         return 0
-    runner = run_table if service == "table" else run_bots
-    uvloop.run(until_stopped(runner(settings, host=host, port=port, startup=startup)))
+    if service == "table":
+        uvloop.run(until_stopped(run_table(settings, host=host, port=port, startup=startup)))
+        return 0
+    try:
+        factories = built_in_bots(only)
+    except ValueError as error:
+        print(f"swick serve bots: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    uvloop.run(until_stopped(run_bots(settings, factories, host=host, port=port, startup=startup)))
     return 0
+
+
+def built_in_bots(only: str | None) -> dict[str, StrategyFactory]:
+    """The built-in bots named by ``only`` (``"hard"``, ``"easy,medium"``), or all of them."""
+    if not only:
+        return dict(LEVELS)
+    names = [name.strip() for name in only.split(",") if name.strip()]
+    unknown = [name for name in names if name not in LEVELS]
+    if unknown or not names:
+        raise ValueError(f"--only takes some of {', '.join(LEVELS)}; got {only!r}")
+    return {name: LEVELS[name] for name in names}
 
 
 async def serve_both(public: uvicorn.Config, internal: uvicorn.Config) -> None:
@@ -167,7 +203,7 @@ async def run_bots(
     service = BotService(buses, factories, think_ms=settings.bot_think_ms)
 
     async def ready() -> bool:
-        return all(bus.connected for bus in buses.values())
+        return service.ready() and all(bus.connected for bus in buses.values())
 
     try:
         async with asyncio.TaskGroup() as tasks:
@@ -191,7 +227,7 @@ async def run_table(
     async with startup.step("migrating the database"):
         await store.migrate(settings.shards)
     bus = await startup.wait_for(broker(settings, robust=False))
-    wallets = LedgerWallets(settings.ledger_url)
+    wallets = LedgerWallets(settings.ledger_url, settings.ledger_token)
     worker = TableWorker(
         bus,
         store,

@@ -2,10 +2,11 @@
 
 It migrates the databases and sets up the broker's users (their passwords made once and kept
 in ``.swick/broker.json``, readable by its owner only), then starts the ledger, ``--tables``
-table workers, the bots service and the gateway against the RabbitMQ and PostgreSQL named by
-the environment (the local ones by default), each with its own broker user. Every output line
-is prefixed with its service; a service that dies is reported and started again; Ctrl-C stops
-everything.
+table workers, a bots service per built-in bot (one bot's failure or load never touches
+another's; probes on 9120, 9121, 9122) and the gateway against the RabbitMQ and PostgreSQL
+named by the environment (the local ones by default), each with its own broker user. Every
+output line is prefixed with its service; a service that dies is reported and started again;
+Ctrl-C stops everything.
 """
 
 from __future__ import annotations
@@ -86,7 +87,6 @@ async def up(
     passwords = broker.kept_passwords(PASSWORDS)
     await prepare(settings, passwords, administrator(settings.rabbitmq_api))
     urls = broker.urls(settings, passwords)
-    bots = [f"bot-{bot}" for bot in broker.BUILT_IN_BOTS]
     ledger_port = settings.ledger_url.rsplit(":", 1)[-1]
     services = [
         Service(
@@ -98,7 +98,14 @@ async def up(
             Service(f"table-{i + 1}", ["table", "--port", str(9110 + i)], own_env(urls, "table"))
             for i in range(tables)
         ),
-        Service("bots", ["bots", "--port", "9101"], own_env(urls, *bots)),
+        *(
+            Service(
+                f"bots-{bot}",
+                ["bots", "--only", bot, "--port", str(9120 + i)],
+                own_env(urls, f"bot-{bot}"),
+            )
+            for i, bot in enumerate(broker.BUILT_IN_BOTS)
+        ),
         Service(
             "gateway",
             [

@@ -12,13 +12,15 @@ import ipaddress
 import sys
 from collections.abc import Iterable
 
-from shared.settings import DEV_SECRET
+from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, DEV_SECRET
 
 MIN_LENGTH = 16
 # Every value that the repository ships as an example, default or placeholder.
 PLACEHOLDERS = frozenset(
     {
         DEV_SECRET,
+        DEV_LEDGER_TOKEN,
+        DEV_LEDGER_READ_TOKEN,
         "fake-secret-for-local-use-only-change-me",
         "REPLACE-ME-with-a-long-random-string",
         "REPLACE-ME-or-leave-empty",

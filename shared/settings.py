@@ -12,6 +12,9 @@ from shared.bus import DEFAULT_BOT_TURN_TTL_MS, DEFAULT_SHARDS, DEFAULT_URL, Top
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEV_SECRET = "swick-development-secret-change-me"
+# The ledger's service credentials on a development machine: refused off loopback.
+DEV_LEDGER_TOKEN = "swick-development-ledger-token-change-me"
+DEV_LEDGER_READ_TOKEN = "swick-development-ledger-read-token-change-me"
 
 
 ROLE_URL_PREFIX = "SWICK_AMQP_URL_"
@@ -54,6 +57,10 @@ class Settings:
     ledger_url: str = "http://127.0.0.1:8001"
     bot_think_ms: int = 900
     admin_token: str = ""  # the operator page is off without one
+    ledger_token: str = DEV_LEDGER_TOKEN  # moves chips: the ledger and table workers
+    ledger_read_token: str = DEV_LEDGER_READ_TOKEN  # reads books: the ledger and gateways
+    grants_per_address: int = 3  # sign-ups (each a starting grant) per client address...
+    grant_period_hours: float = 24.0  # ... per this many hours
     abandon_seconds: float = 300.0  # a table no connected person attends closes after this
     host_tables: int = 3  # open tables one player may host at a time
     # Origins whose pages may open the gateway's WebSocket, comma-separated
@@ -68,6 +75,17 @@ class Settings:
     @property
     def topology(self) -> Topology:
         return Topology(self.namespace, self.shards)
+
+    @property
+    def trusted_poster(self) -> str:
+        """The broker user the ledger takes postings from: the table workers' own."""
+        return self.topology.user("table")
+
+    def ledger_auth(self, *, write: bool = False) -> dict[str, str]:
+        """The header that authenticates a call to the ledger's API: with the read credential,
+        or (``write``) the service credential that may seat players."""
+        token = self.ledger_token if write else self.ledger_read_token
+        return {"Authorization": f"Bearer {token}"}
 
     def amqp_url_for(self, role: str) -> str:
         """The broker URL of ``role`` (``gateway``, ``table``, ``ledger``, ``bot-<name>``):
@@ -97,6 +115,10 @@ class Settings:
             ledger_url=env.get("SWICK_LEDGER_URL", "http://127.0.0.1:8001"),
             bot_think_ms=int(env.get("SWICK_BOT_THINK_MS", 900)),
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
+            ledger_token=env.get("SWICK_LEDGER_TOKEN", DEV_LEDGER_TOKEN),
+            ledger_read_token=env.get("SWICK_LEDGER_READ_TOKEN", DEV_LEDGER_READ_TOKEN),
+            grants_per_address=int(env.get("SWICK_GRANTS_PER_ADDRESS", 3)),
+            grant_period_hours=float(env.get("SWICK_GRANT_PERIOD_HOURS", 24)),
             abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),
             host_tables=int(env.get("SWICK_HOST_TABLES", 3)),
             allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),

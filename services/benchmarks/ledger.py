@@ -63,7 +63,8 @@ class TableLoop:
 
     async def sit_down(self) -> None:
         for player in self.players:
-            self.stacks[player] = await self.ledger.open_wallet(player, player, bot=True)
+            # Bots, staked by the house, seated at this table (so its postings may name them).
+            self.stacks[player] = await self.ledger.seat(player, player, True, None, self.table_id)
 
     def _posting(self, legs: list[Leg], involved: list[str]) -> Posting:
         self.posting_no += 1

@@ -13,3 +13,28 @@ class BotMetrics(ServiceMetrics):
         self.turns = Counter(
             "swick_bot_turns", "Turns played by this bots service", ["bot"], registry=self.registry
         )
+        self.failures = Counter(
+            "swick_bot_strategy_failures",
+            "Turns answered with the rules' default because the strategy raised (error),"
+            " answered an action that is not legal (illegal) or took too long (timeout)",
+            ["bot", "kind"],
+            registry=self.registry,
+        )
+        self.stale = Counter(
+            "swick_bot_stale_turns",
+            "Turns dropped unanswered: their deadline had passed or a newer one had come",
+            ["bot"],
+            registry=self.registry,
+        )
+        self.set_aside = Counter(
+            "swick_bot_turns_set_aside",
+            "Turns that can never be played (they do not parse), rejected and logged",
+            ["bot"],
+            registry=self.registry,
+        )
+        self.restarts = Counter(
+            "swick_bot_consumer_restarts",
+            "Times a bot's consumer stopped on a broker error and was started again",
+            ["bot"],
+            registry=self.registry,
+        )

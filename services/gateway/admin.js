@@ -9,7 +9,14 @@ async function show() {
   if (!reply.ok) { out.textContent = `Refused (${reply.status})`; return; }
   const s = await reply.json();
   const health = s.ledger.ok ? '<span class="good">holds</span>' : '<span class="bad">BROKEN</span>';
+  const attention = s.ledger.attention ? '<span class="bad">NEEDS AN OPERATOR</span>' : '<span class="good">none</span>';
+  const problems = s.ledger_problems || {}, house = s.house || {};
   out.innerHTML = `<h2>Ledger invariants: ${health}</h2><pre>${esc(JSON.stringify(s.ledger, null, 1))}</pre>` +
+    `<h2>Postings set aside: ${attention}</h2>` +
+    `<h3>Dead letters (${s.ledger.dead_letters ?? "?"})</h3>${rows(problems.dead_letters || [], ["posting_id", "table_id", "posting_no", "reason", "times", "at"])}` +
+    `<h3>Conflicting duplicates (${s.ledger.conflicts ?? "?"})</h3>${rows(problems.conflicts || [], ["posting_id", "table_id", "posting_no", "digest", "applied_digest", "times", "at"])}` +
+    `<h3>Blocked tables</h3>${esc((s.ledger.blocked_tables || []).join(", ") || "none")}` +
+    `<h2>The house (bots' bankroll), in ¢</h2>${rows([house], ["staked", "balance", "held_by_bots", "result"])}` +
     `<h2>Players online on this gateway: ${s.players_online.length}</h2>${esc(s.players_online.join(", "))}` +
     `<h2>Live tables (${s.tables.length})</h2>${rows(s.tables, ["table_id", "phase", "seq", "shard", "players"])}` +
     `<h2>Workers</h2>${rows(s.workers, ["worker_id", "seen_s_ago"])}` +

@@ -1,4 +1,5 @@
-"""The operator page: live tables, players online, shard ownership and the ledger's health.
+"""The operator page: live tables, players online, shard ownership, the ledger's health, its
+dead-lettered and conflicting postings, and the house's exposure to the bots.
 
 Only for holders of the admin token (``SWICK_ADMIN_TOKEN``); without one configured, the page
 is off.
@@ -56,15 +57,21 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
     _check(request, authorization)
     gw = request.app.state.gateway
     overview: dict[str, Any] = await gw.store.overview()
+    problems: dict[str, Any] = {}
+    house: dict[str, Any] = {}
     try:
         async with gw.ledger_client() as ledger:
             health: dict[str, Any] = (await ledger.get("/health")).json()
-    except httpx.HTTPError as error:
+            problems = (await ledger.get("/problems", params={"limit": 20})).json()
+            house = (await ledger.get("/house")).json()
+    except (httpx.HTTPError, ValueError) as error:
         health = {"ok": False, "error": f"the ledger does not answer: {error}"}
     return {
         **overview,
         "players_online": sorted(conn.player.name for conn in gw.sockets.values()),
         "ledger": health,
+        "ledger_problems": problems,
+        "house": house,
     }
 
 

@@ -36,11 +36,11 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
 from pydantic import BaseModel, Field, ValidationError
 
-from services.gateway import admin
+from services.gateway import admin, signups
 from services.gateway import protocol as p
 from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Identity, Tokens
+from services.gateway.identity import Identity, Tokens, check_name
 from services.gateway.limits import TokenBucket
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.records import Records
@@ -82,7 +82,10 @@ class Gateway:
     def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
         """A client of the ledger service: over HTTP, or in this process when it runs here."""
         return httpx.AsyncClient(
-            base_url=self.settings.ledger_url, transport=self.ledger, timeout=timeout
+            base_url=self.settings.ledger_url,
+            transport=self.ledger,
+            timeout=timeout,
+            headers=self.settings.ledger_auth(),  # the read credential: gateways only read
         )
 
 
@@ -236,7 +239,14 @@ def create_app(
         return gw
 
     @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
-    async def new_player(body: NewPlayer) -> PlayerOut:
+    async def new_player(body: NewPlayer, request: Request) -> PlayerOut:
+        """A new player (a starting grant when they first sit): a few per address and period,
+        429 beyond."""
+        try:
+            check_name(body.name)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        await signups.admit(request)
         try:
             identity, token = gateway_of(app).tokens.issue(body.name)
         except ValueError as error:

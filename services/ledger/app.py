@@ -1,16 +1,24 @@
-"""The ledger service: applies the tables' postings from the bus, and answers over HTTP."""
+"""The ledger service: applies the tables' postings from the bus, and answers over HTTP.
+
+It takes postings only from the tables' broker user, and answers only holders of a service
+credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets) and
+``SWICK_LEDGER_READ_TOKEN`` (gateways: balances, transfers, the leaderboard, the operator's
+view). The probes (``/health``, ``/healthz``, ``/readyz``, ``/metrics``) stay open and name
+no player.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import Depends, FastAPI, Header, HTTPException, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
@@ -30,7 +38,7 @@ log = logging.getLogger("swick.ledger")
 CONCURRENCY = 16
 
 
-POISON_ATTEMPTS = 5  # a posting failing this often for no passing reason is set aside
+POISON_ATTEMPTS = 5  # a posting failing this often for no passing reason is dead-lettered
 CONSUMING = "consuming postings"
 
 
@@ -38,10 +46,13 @@ async def consume(
     bus: Bus,
     ledger: LedgerStorage,
     metrics: LedgerMetrics,
+    trusted: str,
     readiness: Readiness | None = None,
     backoff: Callable[[], Backoff] = Backoff,
 ) -> None:
-    """Apply postings as they come, several tables at once, each table's in order. Raises
+    """Apply postings as they come, several tables at once, each table's in order; only those
+    that the bus says the user ``trusted`` published (the broker, or in embedded mode the
+    in-process bus, stamps each delivery with its publisher's user). Raises
     ``ConnectionError`` if the broker ends the subscription (to be supervised)."""
     readiness = readiness or Readiness()
     locks: dict[str, asyncio.Lock] = {}
@@ -49,6 +60,15 @@ async def consume(
 
     async def handle(delivery: Any) -> None:
         try:
+            if delivery.user_id != trusted:
+                log.error(
+                    "dropped a posting published by %r, not by the tables' user %r",
+                    delivery.user_id,
+                    trusted,
+                )
+                metrics.postings.labels("forbidden").inc()
+                await delivery.ack()
+                return
             try:
                 posting = Posting.model_validate_json(delivery.body)
             except ValidationError as error:
@@ -77,12 +97,13 @@ async def consume(
 async def apply_patiently(ledger: LedgerStorage, posting: Posting, backoff: Backoff) -> Outcome:
     """Apply ``posting``, through the database's passing trouble (a lost connection, a restart:
     retried for as long as it lasts, the table's later postings waiting behind it). A posting
-    that keeps failing for another reason is set aside with it after ``POISON_ATTEMPTS``."""
+    that keeps failing for another reason is dead-lettered with it after ``POISON_ATTEMPTS``
+    (counted as rejected: its table's later postings wait for an operator)."""
     failures, reason = 0, ""
     while True:
         try:
             if failures >= POISON_ATTEMPTS:
-                await ledger.set_aside(posting, f"failed {failures} times: {reason}")
+                await ledger.dead_letter(posting, f"failed {failures} times: {reason}")
                 return "rejected"
             return await ledger.apply(posting)
         except Exception as error:
@@ -99,10 +120,14 @@ async def apply_patiently(ledger: LedgerStorage, posting: Posting, backoff: Back
 async def watch(
     bus: Bus, ledger: LedgerStorage, metrics: LedgerMetrics, every: float = 15.0
 ) -> None:
-    """Keep the invariants gauge and the postings queue depth current for the metrics."""
+    """Keep the invariants and set-aside gauges and the postings queue depth current."""
     while True:
         with contextlib.suppress(Exception):
-            metrics.invariants_ok.set(1 if (await ledger.check()).ok else 0)
+            health = await ledger.check()
+            metrics.invariants_ok.set(1 if health.ok else 0)
+            metrics.set_aside.labels("dead_letters").set(health.dead_letters)
+            metrics.set_aside.labels("conflicts").set(health.conflicts)
+            metrics.set_aside.labels("blocked_tables").set(len(health.blocked_tables))
             queue = bus.topology.postings
             metrics.queue_depth.labels(queue).set(await bus.depth(queue))
         await asyncio.sleep(every)
@@ -112,6 +137,18 @@ class SeatRequest(BaseModel):
     name: str = Field(max_length=64)
     bot: bool = False
     after: dict[str, Any] | None = None
+    table_id: str | None = Field(None, max_length=200, description="the table sat down at")
+
+
+def credential(expected: str, what: str) -> Any:
+    """A dependency that lets through only a Bearer token equal to ``expected``."""
+
+    def check(authorization: Annotated[str, Header()] = "") -> None:
+        given = authorization.removeprefix("Bearer ").strip()
+        if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+            raise HTTPException(401, f"This needs the ledger's {what} credential")
+
+    return Depends(check)
 
 
 class Balance(BaseModel):
@@ -128,6 +165,9 @@ def create_app(
     """The ledger's app, consuming postings from the bus; ``ledger`` and ``bus`` are given when
     it runs embedded, and made from ``settings`` otherwise."""
     settings = settings or Settings.from_env()
+    trusted = settings.trusted_poster
+    reader = credential(settings.ledger_read_token, "read")
+    writer = credential(settings.ledger_token, "service")
     metrics = LedgerMetrics()
     readiness = Readiness()
 
@@ -151,7 +191,7 @@ def create_app(
                 asyncio.create_task(
                     supervise(
                         "the ledger's postings consumer",
-                        lambda: consume(messages, books, metrics, readiness),
+                        lambda: consume(messages, books, metrics, trusted, readiness),
                         logger=log,
                     )
                 ),
@@ -192,14 +232,23 @@ def create_app(
     add_probes(app, ready)
     app.state.registries = (metrics.registry,)
 
-    @app.get("/players/{player_id}/balance", response_model=Balance, summary="A player's chips")
+    @app.get(
+        "/players/{player_id}/balance",
+        response_model=Balance,
+        summary="A player's chips",
+        dependencies=[reader],
+    )
     async def balance(player_id: str) -> Balance:
         value = await the_ledger().balance(player_id)
         if value is None:
             raise HTTPException(404, "This player has no wallet yet")
         return Balance(player_id=player_id, balance=value)
 
-    @app.get("/players/{player_id}/transfers", summary="A player's transfers, newest first")
+    @app.get(
+        "/players/{player_id}/transfers",
+        summary="A player's transfers, newest first",
+        dependencies=[reader],
+    )
     async def transfers(
         player_id: str,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -208,7 +257,9 @@ def create_app(
         page = await the_ledger().history(player_id, limit, before)
         return {"transfers": page, "next": page[-1]["id"] if len(page) == limit else None}
 
-    @app.get("/leaderboard", summary="Net winnings at the tables over a period")
+    @app.get(
+        "/leaderboard", summary="Net winnings at the tables over a period", dependencies=[reader]
+    )
     async def leaderboard(
         days: Annotated[int, Query(ge=1, le=3650)] = 7,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
@@ -216,22 +267,41 @@ def create_app(
         since = datetime.now(UTC) - timedelta(days=days)
         return {"days": days, "players": await the_ledger().leaderboard(since, limit)}
 
-    @app.get("/tables/{table_id}/reconciliation", summary="The ledger's wallets vs the table's")
+    @app.get(
+        "/tables/{table_id}/reconciliation",
+        summary="The ledger's wallets vs the table's",
+        dependencies=[reader],
+    )
     async def reconciliation(table_id: str) -> dict[str, Any]:
         return await the_ledger().reconciliation(table_id)
 
     @app.get("/health", summary="The ledger's invariants, checked now")
     async def health() -> JSONResponse:
+        """503 while an invariant fails; dead letters, conflicts and blocked tables are
+        reported beside them (``attention``) without failing the probe."""
         result = await the_ledger().check()
         return JSONResponse(result.as_dict(), status_code=200 if result.ok else 503)
 
-    @app.post("/wallets/{player_id}/seat", response_model=Balance, summary="For table workers")
+    @app.get("/problems", summary="Dead-lettered and conflicting postings", dependencies=[reader])
+    async def problems(limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
+        return await the_ledger().problems(limit)
+
+    @app.get("/house", summary="The house's exposure to the bots", dependencies=[reader])
+    async def house() -> dict[str, int]:
+        return await the_ledger().house()
+
+    @app.post(
+        "/wallets/{player_id}/seat",
+        response_model=Balance,
+        summary="For table workers",
+        dependencies=[writer],
+    )
     async def seat(player_id: str, body: SeatRequest) -> Balance:
         after = None
         if body.after is not None:
             after = (str(body.after["table_id"]), int(body.after["posting_no"]))
         try:
-            value = await the_ledger().seat(player_id, body.name, body.bot, after)
+            value = await the_ledger().seat(player_id, body.name, body.bot, after, body.table_id)
         except Pending as pending:
             raise HTTPException(409, f"earlier postings are not applied yet: {pending}") from None
         return Balance(player_id=player_id, balance=value)

@@ -8,7 +8,9 @@ read committed is enough and concurrent postings of different tables only ever w
 other on the accounts they share (a serializable transaction here failed on false conflicts of
 its predicate locks under load); a deadlock is retried. Postings are applied exactly once
 (their id) and, per table, in order (their number): one that arrives early waits in the
-``waiting`` table until the posting before it is applied, in whose transaction it is taken out.
+``waiting`` table (under its body's digest) until the posting before it is applied, in whose
+transaction it is taken out. A posting is checked before anything moves (``rules``); one that
+breaks a rule is dead-lettered, one whose number was applied with another body is a conflict.
 """
 
 from __future__ import annotations
@@ -27,12 +29,21 @@ from asyncpg.pool import PoolConnectionProxy
 
 from services.ledger.rules import (
     BANK,
+    HOUSE,
     KINDS,
     accounts,
+    check_seated,
+    check_table_posting,
+    digest,
     grant_posting,
+    house_report,
     kind_of,
+    players_of,
+    problems_report,
     reconciliation_report,
     settle,
+    stake_posting,
+    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -114,8 +125,8 @@ class Ledger:
                 " ON CONFLICT DO NOTHING RETURNING name",
                 wallet(player_id),
             )
-            if created and self.grant:
-                await self._write(conn, grant_posting(player_id, self.grant))
+            if created and self.grant and not bot:
+                await self._write(conn, grant_posting(player_id, self.grant), None)
             balance: int = await conn.fetchval(
                 "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
             )
@@ -123,8 +134,44 @@ class Ledger:
 
         return await _transaction(self.pool, work)
 
+    async def _stake(self, player_id: str, name: str) -> int:
+        """A bot's balance after the house fills its wallet up to the grant."""
+
+        async def work(conn: Conn) -> int:
+            await conn.execute(
+                "INSERT INTO ledger.players (player_id, name, bot) VALUES ($1, $2, true)"
+                " ON CONFLICT (player_id) DO UPDATE SET name = $2",
+                player_id,
+                name or player_id,
+            )
+            await conn.execute(
+                "INSERT INTO ledger.accounts (name, kind) VALUES ($1, 'wallet')"
+                " ON CONFLICT DO NOTHING",
+                wallet(player_id),
+            )
+            balance: int = await conn.fetchval(
+                "SELECT credits - debits FROM ledger.accounts WHERE name = $1 FOR UPDATE",
+                wallet(player_id),
+            )
+            if balance < self.grant:
+                serial = await conn.fetchval(
+                    "SELECT count(*) FROM ledger.transfers WHERE credit = $1 AND code = 'stake'",
+                    wallet(player_id),
+                )
+                stake = stake_posting(player_id, self.grant - balance, serial)
+                await self._write(conn, stake, None)
+                balance = self.grant
+            return balance
+
+        return await _transaction(self.pool, work)
+
     async def seat(
-        self, player_id: str, name: str, bot: bool, after: tuple[str, int] | None
+        self,
+        player_id: str,
+        name: str,
+        bot: bool,
+        after: tuple[str, int] | None,
+        table_id: str | None = None,
     ) -> int:
         """The balance a player sits down with; ``Pending`` while their last table's postings
         (up to ``after``) are not all applied."""
@@ -134,7 +181,17 @@ class Ledger:
                 "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
             )
             if (done or 0) < posting_no:
-                raise Pending(f"{table_id} is applied to {done or 0} of {posting_no}")
+                raise Pending(f"{after[0]} is applied to {done or 0} of {posting_no}")
+        if table_id:
+            await self.pool.execute(
+                "INSERT INTO ledger.seats (player_id, table_id, bot) VALUES ($1, $2, $3)"
+                " ON CONFLICT DO NOTHING",
+                player_id,
+                table_id,
+                bot,
+            )
+        if bot:
+            return await self._stake(player_id, name)
         return await self.open_wallet(player_id, name, bot)
 
     async def balance(self, player_id: str) -> int | None:
@@ -147,68 +204,131 @@ class Ledger:
 
     async def apply(self, posting: Posting) -> Outcome:
         """Apply ``posting`` (and any postings of its table that were waiting for it)."""
+        try:
+            check_table_posting(posting)
+        except Rejected as error:
+            await self.dead_letter(posting, str(error))
+            return "rejected"
         outcome, following = await self._apply_one(posting)
-        while following is not None:
+        seen: set[str] = set()
+        while following is not None and following not in seen:  # each waiting posting once
+            seen.add(following)
             _, following = await self._apply_one(Posting.model_validate_json(following))
         return outcome
 
     async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
         """The posting's outcome, and the body of the table's posting that may follow it now
-        (the next one waiting, after an applied posting; the one the table is stuck at, after a
-        duplicate or a posting that has to wait: so a redelivery finishes an interrupted drain).
-        """
+        (the next one waiting, after an applied or dead-lettered posting; the one the table is
+        stuck at otherwise: so a redelivery finishes an interrupted drain)."""
+        body = posting.model_dump_json()
+        fingerprint = digest(posting)
+        next_waiting = (
+            "SELECT body #>> '{}' FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
+            " ORDER BY arrived_at, digest LIMIT 1"
+        )
 
         async def work(conn: Conn) -> tuple[Outcome, str | None]:
-            if posting.table_id:
-                # Locks the table's progress (creating it at 0): its postings go one at a time.
-                done: int = await conn.fetchval(
-                    "INSERT INTO ledger.table_progress AS p (table_id, posting_no) VALUES ($1, 0)"
-                    " ON CONFLICT (table_id) DO UPDATE SET posting_no = p.posting_no"
-                    " RETURNING posting_no",
+            # Locks the table's progress (creating it at 0): its postings go one at a time.
+            done: int = await conn.fetchval(
+                "INSERT INTO ledger.table_progress AS p (table_id, posting_no) VALUES ($1, 0)"
+                " ON CONFLICT (table_id) DO UPDATE SET posting_no = p.posting_no"
+                " RETURNING posting_no",
+                posting.table_id,
+            )
+            if posting.posting_no <= done:
+                applied = await conn.fetchval(
+                    "SELECT digest FROM ledger.postings WHERE table_id = $1 AND posting_no = $2",
                     posting.table_id,
+                    posting.posting_no,
                 )
-                if posting.posting_no <= done:
-                    stuck = await conn.fetchval(
-                        "SELECT body #>> '{}' FROM ledger.waiting"
-                        " WHERE table_id = $1 AND posting_no = $2",
-                        posting.table_id,
-                        done + 1,
-                    )
+                stuck = await conn.fetchval(next_waiting, posting.table_id, done + 1)
+                if applied is None or applied == fingerprint:
                     return "duplicate", stuck
-                if posting.posting_no > done + 1:
-                    stuck = await conn.fetchval(
-                        "WITH early AS (INSERT INTO ledger.waiting (table_id, posting_no, body)"
-                        "  VALUES ($1, $2, $3::text::jsonb) ON CONFLICT DO NOTHING)"
-                        " SELECT body #>> '{}' FROM ledger.waiting"
-                        " WHERE table_id = $1 AND posting_no = $4",
-                        posting.table_id,
-                        posting.posting_no,
-                        posting.model_dump_json(),
-                        done + 1,
-                    )
-                    return "waiting", stuck
-            elif await conn.fetchval("SELECT 1 FROM ledger.postings WHERE id = $1", posting.id):
-                return "duplicate", None
-            return "applied", await self._write(conn, posting)
+                await self._conflict(conn, posting, fingerprint, body)
+                return "conflict", stuck
+            if posting.posting_no > done + 1:
+                await conn.execute(
+                    "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
+                    " VALUES ($1, $2, $3, $4::text::jsonb) ON CONFLICT DO NOTHING",
+                    posting.table_id,
+                    posting.posting_no,
+                    fingerprint,
+                    body,
+                )
+                return "waiting", await conn.fetchval(next_waiting, posting.table_id, done + 1)
+            # Who of its players sat here, and whether its id was used: one round trip.
+            known = await conn.fetchrow(
+                "SELECT ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
+                "  AND player_id = ANY($2::text[])) AS seated,"
+                " (SELECT posting_no FROM ledger.postings WHERE id = $3) AS taken",
+                posting.table_id,
+                list(players_of(posting)),
+                posting.id,
+            )
+            assert known is not None
+            check_seated(posting, known["seated"])
+            if known["taken"] is not None:
+                raise Rejected(f"posting id {posting.id} was applied as number {known['taken']}")
+            return "applied", await self._write(conn, posting, fingerprint)
 
         try:
-            return await _transaction(self.pool, work)
-        except asyncpg.UniqueViolationError:
-            if posting.table_id:
-                raise
-            return "duplicate", None  # the same posting (not a table's) applied concurrently
+            try:
+                return await _transaction(self.pool, work)
+            except asyncpg.UniqueViolationError as error:  # its id, taken at the same moment
+                raise Rejected(f"posting id {posting.id} is taken: {error}") from None
         except Rejected as error:
-            log.error("rejected posting %s: %s", posting.id, error)
-            await self.set_aside(posting, str(error))
-            return "rejected", None
+            await self.dead_letter(posting, str(error))
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute(
+                    "DELETE FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
+                    " AND (digest = $3 OR body = $4::text::jsonb)",
+                    posting.table_id,
+                    posting.posting_no,
+                    fingerprint,
+                    body,
+                )
+                done = await conn.fetchval(
+                    "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1",
+                    posting.table_id,
+                )
+                following = await conn.fetchval(next_waiting, posting.table_id, (done or 0) + 1)
+            return "rejected", following
 
-    async def set_aside(self, posting: Posting, reason: str) -> None:
-        await self.pool.execute(
-            "INSERT INTO ledger.rejected (posting_id, body, reason)"
-            " VALUES ($1, $2::text::jsonb, $3) ON CONFLICT DO NOTHING",
+    async def _conflict(self, conn: Conn, posting: Posting, fingerprint: str, body: str) -> None:
+        """Record a posting whose number was applied with another body: loudly, never applied."""
+        log.error(
+            "CONFLICT: posting %s of table %s differs from the one applied as number %s",
             posting.id,
-            posting.model_dump_json(),
-            reason,
+            posting.table_id,
+            posting.posting_no,
+        )
+        await conn.execute(
+            "INSERT INTO ledger.conflicts (table_id, posting_no, digest, posting_id, body)"
+            " VALUES ($1, $2, $3, $4, $5::text::jsonb)"
+            " ON CONFLICT (table_id, posting_no, digest)"
+            " DO UPDATE SET times = ledger.conflicts.times + 1, last_at = now()",
+            posting.table_id,
+            posting.posting_no,
+            fingerprint,
+            posting.id,
+            body,
+        )
+
+    async def dead_letter(self, posting: Posting, reason: str) -> None:
+        """Set aside a posting that breaks a rule (or keeps failing), with its reason (once by
+        its body)."""
+        log.error("dead-lettered posting %r: %s", posting.id[:200], reason)
+        await self.pool.execute(
+            "INSERT INTO ledger.dead_postings (digest, posting_id, table_id, posting_no, body,"
+            " reason) VALUES ($1, $2, $3, $4, $5::text::jsonb, $6)"
+            " ON CONFLICT (digest) DO UPDATE SET times = ledger.dead_postings.times + 1,"
+            " last_at = now()",
+            digest(posting),
+            storable(posting.id[:400]),
+            storable(posting.table_id[:400]),
+            min(max(posting.posting_no, -(2**63)), 2**63 - 1),
+            storable(posting.model_dump_json()),
+            storable(reason),
         )
 
     async def _lock_accounts(self, conn: Conn, names: list[str]) -> dict[str, int]:
@@ -229,16 +349,17 @@ class Ledger:
             rows = await conn.fetch(lock, names)
         return {row["name"]: row["balance"] for row in rows}
 
-    async def _write(self, conn: Conn, posting: Posting) -> str | None:
+    async def _write(self, conn: Conn, posting: Posting, fingerprint: str | None) -> str | None:
         """Write one posting inside the caller's transaction (which holds its table's progress
-        row); the body of the table's next posting if it is waiting."""
+        row); the body of the table's next posting if it is waiting. Other bodies waiting under
+        its number (or an earlier one) become conflicts."""
         names = accounts(posting)  # checks the legs (Rejected) before locking anything
         effect = settle(posting, await self._lock_accounts(conn, names))  # or Rejected
         table_id = posting.table_id or None
         following: str | None = await conn.fetchval(
             "WITH posting AS ("
-            "  INSERT INTO ledger.postings (id, table_id, posting_no, hand_no)"
-            "  VALUES ($1, $2, $3, $4)),"
+            "  INSERT INTO ledger.postings (id, table_id, posting_no, hand_no, digest)"
+            "  VALUES ($1, $2, $3, $4, $19)),"
             " legs AS ("
             "  INSERT INTO ledger.transfers"
             "   (id, posting_id, debit, credit, amount, code, table_id, hand_no)"
@@ -254,6 +375,11 @@ class Ledger:
             "  UPDATE ledger.table_progress SET posting_no = $3 WHERE table_id = $2),"
             " taken AS ("
             "  DELETE FROM ledger.waiting WHERE table_id = $2 AND posting_no <= $3),"
+            " conflicting AS ("
+            "  INSERT INTO ledger.conflicts (table_id, posting_no, digest, posting_id, body)"
+            "  SELECT w.table_id, w.posting_no, w.digest, w.body ->> 'id', w.body"
+            "  FROM ledger.waiting w WHERE w.table_id = $2 AND w.posting_no <= $3"
+            "  AND w.digest <> $19 AND w.digest NOT LIKE 'legacy:%' ON CONFLICT DO NOTHING),"
             " named AS ("
             "  INSERT INTO ledger.players (player_id, name, bot)"
             "  SELECT * FROM unnest($13::text[], $14::text[], $15::boolean[])"
@@ -267,7 +393,8 @@ class Ledger:
             "  ON CONFLICT (table_id, player_id) DO UPDATE SET posting_no = excluded.posting_no,"
             "   table_says = excluded.table_says, ledger_says = excluded.ledger_says,"
             "   checked_at = now())"
-            " SELECT body #>> '{}' FROM ledger.waiting WHERE table_id = $2 AND posting_no = $3 + 1",
+            " SELECT body #>> '{}' FROM ledger.waiting WHERE table_id = $2 AND posting_no = $3 + 1"
+            " ORDER BY arrived_at, digest LIMIT 1",
             posting.id,
             table_id,
             posting.posting_no if table_id else None,
@@ -286,6 +413,7 @@ class Ledger:
             [pid for pid, _, _ in effect.reconciled],
             [stack for _, stack, _ in effect.reconciled],
             [says for _, _, says in effect.reconciled],
+            fingerprint,
         )
         return following
 
@@ -331,10 +459,10 @@ class Ledger:
         rows = await self.pool.fetch(
             "WITH moves AS ("
             "  SELECT credit AS account, amount FROM ledger.transfers"
-            "   WHERE code <> 'grant' AND created_at >= $1 AND credit LIKE 'wallet:%'"
+            "   WHERE table_id IS NOT NULL AND created_at >= $1 AND credit LIKE 'wallet:%'"
             "  UNION ALL"
             "  SELECT debit, -amount FROM ledger.transfers"
-            "   WHERE code <> 'grant' AND created_at >= $1 AND debit LIKE 'wallet:%')"
+            "   WHERE table_id IS NOT NULL AND created_at >= $1 AND debit LIKE 'wallet:%')"
             " SELECT substr(account, 8) AS player_id, sum(amount)::bigint AS net,"
             "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, false) AS bot"
             " FROM moves LEFT JOIN ledger.players p ON p.player_id = substr(account, 8)"
@@ -360,6 +488,34 @@ class Ledger:
         )
         return reconciliation_report(table_id, rows, progress or 0)
 
+    async def problems(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
+        dead = await self.pool.fetch(
+            "SELECT posting_id, table_id, posting_no, reason, times, last_at"
+            " FROM ledger.dead_postings ORDER BY last_at DESC LIMIT $1",
+            limit,
+        )
+        conflicts = await self.pool.fetch(
+            "SELECT c.posting_id, c.table_id, c.posting_no, c.digest, p.digest AS applied,"
+            " c.times, c.last_at FROM ledger.conflicts c LEFT JOIN ledger.postings p"
+            " ON p.table_id = c.table_id AND p.posting_no = c.posting_no"
+            " ORDER BY c.last_at DESC LIMIT $1",
+            limit,
+        )
+        return problems_report(dead, conflicts, lambda at: at.isoformat())
+
+    async def house(self) -> dict[str, int]:
+        row = await self.pool.fetchrow(
+            "SELECT (SELECT credits - debits FROM ledger.accounts WHERE name = $1) AS balance,"
+            " (SELECT coalesce(sum(amount), 0) FROM ledger.transfers WHERE debit = $1"
+            "  AND code = 'stake')::bigint AS staked,"
+            " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger.accounts a"
+            "  JOIN ledger.players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)::bigint"
+            "  AS held",
+            HOUSE,
+        )
+        assert row is not None
+        return house_report(row["staked"], row["balance"] or 0, row["held"])
+
     async def check(self) -> Health:
         """The ledger's invariants, recomputed from scratch."""
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
@@ -384,9 +540,23 @@ class Ledger:
                 " HAVING bool_or(code NOT IN ('ante', 'carry_in'))"
                 " AND sum(CASE WHEN credit LIKE 'pot:%' THEN amount ELSE -amount END) <> 0"
             )
-            rejected = await conn.fetchval("SELECT count(*) FROM ledger.rejected")
             mismatches = await conn.fetchval(
                 "SELECT count(*) FROM ledger.reconciliations WHERE table_says <> ledger_says"
+            )
+            # Chips enter only as grants (from the bank) and bots' stakes (from the house).
+            issued = await conn.fetchval(
+                "SELECT count(*) FROM ledger.transfers WHERE (debit = $1 AND code <> 'grant')"
+                " OR (debit = $2 AND code <> 'stake') OR credit IN ($1, $2)",
+                BANK,
+                HOUSE,
+            )
+            dead = await conn.fetchval("SELECT count(*) FROM ledger.dead_postings")
+            conflicts = await conn.fetchval("SELECT count(*) FROM ledger.conflicts")
+            blocked = await conn.fetch(
+                "SELECT DISTINCT d.table_id FROM ledger.dead_postings d"
+                " LEFT JOIN ledger.table_progress p ON p.table_id = d.table_id"
+                " WHERE d.table_id <> '' AND d.posting_no = coalesce(p.posting_no, 0) + 1"
+                " ORDER BY d.table_id LIMIT 100"
             )
         assert totals is not None
         health = Health(
@@ -395,14 +565,17 @@ class Ledger:
             credits=totals["credits"],
             accounts_match_transfers=drift == 0,
             open_pots=[f"{r['table_id']}#{r['hand_no']}" for r in open_pots],
-            rejected=rejected,
             mismatches=mismatches,
+            issued_outside_grants=issued,
+            dead_letters=dead,
+            conflicts=conflicts,
+            blocked_tables=[r["table_id"] for r in blocked],
         )
         ok = (
             health.debits == health.credits
             and health.accounts_match_transfers
             and not health.open_pots
-            and not rejected
             and not mismatches
+            and not issued
         )
         return replace(health, ok=ok)

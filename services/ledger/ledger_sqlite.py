@@ -6,7 +6,8 @@ The same books and guarantees as the PostgreSQL ``Ledger``, with the same rules
 before it commits) that reads its table's progress, its accounts' balances, and writes its
 transfers, the accounts' new totals and the table's progress; or rolls back whole. Postings
 are applied exactly once (their id) and, per table, in order (their number): one that arrives
-early waits in ``ledger_waiting`` until the posting before it is applied.
+early waits in ``ledger_waiting`` (under its body's digest) until the posting before it is
+applied. Postings are checked as ``rules`` says: dead letters and conflicts as in ``Ledger``.
 
 Its tables carry the prefix ``ledger_``, so the ledger can share the table service's file
 (give both stores one ``Database``), or have a file of its own.
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,11 +24,21 @@ from typing import Any
 import aiosqlite
 
 from services.ledger.rules import (
+    BANK,
+    HOUSE,
     accounts,
+    check_seated,
+    check_table_posting,
+    digest,
     grant_posting,
+    house_report,
     kind_of,
+    players_of,
+    problems_report,
     reconciliation_report,
     settle,
+    stake_posting,
+    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -78,21 +88,69 @@ class SqliteLedger:
                 " ON CONFLICT DO NOTHING",
                 wallet(player_id),
             )
-            if created and self.grant:
-                await self._write(conn, grant_posting(player_id, self.grant))
+            if created and self.grant and not bot:
+                await self._write(conn, grant_posting(player_id, self.grant), None)
             balance = await self._balance(conn, player_id)
         assert balance is not None
         return balance
 
+    async def _stake(self, player_id: str, name: str) -> int:
+        """A bot's balance after the house fills its wallet up to the grant."""
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO ledger_players (player_id, name, bot) VALUES (?1, ?2, 1)"
+                " ON CONFLICT (player_id) DO UPDATE SET name = ?2",
+                player_id,
+                name or player_id,
+            )
+            await run(
+                conn,
+                "INSERT INTO ledger_accounts (name, kind) VALUES (?, 'wallet')"
+                " ON CONFLICT DO NOTHING",
+                wallet(player_id),
+            )
+            balance = await self._balance(conn, player_id)
+            assert balance is not None
+            if balance < self.grant:
+                staked = await first(
+                    conn,
+                    "SELECT count(*) AS n FROM ledger_transfers"
+                    " WHERE credit = ? AND code = 'stake'",
+                    wallet(player_id),
+                )
+                serial = 0 if staked is None else int(staked["n"])
+                await self._write(
+                    conn, stake_posting(player_id, self.grant - balance, serial), None
+                )
+                balance = self.grant
+        return balance
+
     async def seat(
-        self, player_id: str, name: str, bot: bool, after: tuple[str, int] | None
+        self,
+        player_id: str,
+        name: str,
+        bot: bool,
+        after: tuple[str, int] | None,
+        table_id: str | None = None,
     ) -> int:
         if after is not None:
-            table_id, posting_no = after
             async with self.db.read() as conn:
-                done = await self._progress(conn, table_id)
-            if done < posting_no:
-                raise Pending(f"{table_id} is applied to {done} of {posting_no}")
+                done = await self._progress(conn, after[0])
+            if done < after[1]:
+                raise Pending(f"{after[0]} is applied to {done} of {after[1]}")
+        if table_id:
+            async with self.db.write() as conn:
+                await run(
+                    conn,
+                    "INSERT INTO ledger_seats (player_id, table_id, bot) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    player_id,
+                    table_id,
+                    bot,
+                )
+        if bot:
+            return await self._stake(player_id, name)
         return await self.open_wallet(player_id, name, bot)
 
     async def balance(self, player_id: str) -> int | None:
@@ -116,74 +174,152 @@ class SqliteLedger:
     # Postings.
 
     async def apply(self, posting: Posting) -> Outcome:
+        try:
+            check_table_posting(posting)
+        except Rejected as error:
+            await self.dead_letter(posting, str(error))
+            return "rejected"
         outcome, following = await self._apply_one(posting)
-        while following is not None:
+        seen: set[str] = set()
+        while following is not None and following not in seen:  # each waiting posting once
+            seen.add(following)
             _, following = await self._apply_one(Posting.model_validate_json(following))
         return outcome
 
+    async def _next_waiting(
+        self, conn: aiosqlite.Connection, table_id: str, posting_no: int
+    ) -> str | None:
+        record = await first(
+            conn,
+            "SELECT body FROM ledger_waiting WHERE table_id = ? AND posting_no = ?"
+            " ORDER BY arrived_at, digest LIMIT 1",
+            table_id,
+            posting_no,
+        )
+        return None if record is None else str(record["body"])
+
     async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
         """The posting's outcome, and the body of the table's posting that may follow it now
-        (the next one waiting, after an applied posting; the one the table is stuck at, after a
-        duplicate or a posting that has to wait: so a redelivery finishes an interrupted drain).
-        """
+        (the next one waiting, after an applied or dead-lettered posting; the one the table is
+        stuck at otherwise: so a redelivery finishes an interrupted drain)."""
+        body = posting.model_dump_json()
+        fingerprint = digest(posting)
+        table_id = posting.table_id
         try:
             async with self.db.write() as conn:
-                if posting.table_id:
+                await run(
+                    conn,
+                    "INSERT INTO ledger_table_progress (table_id, posting_no) VALUES (?, 0)"
+                    " ON CONFLICT DO NOTHING",
+                    table_id,
+                )
+                done = await self._progress(conn, table_id)
+                if posting.posting_no <= done:
+                    applied = await first(
+                        conn,
+                        "SELECT digest FROM ledger_postings WHERE table_id = ? AND posting_no = ?",
+                        table_id,
+                        posting.posting_no,
+                    )
+                    stuck = await self._next_waiting(conn, table_id, done + 1)
+                    if applied is None or applied["digest"] in (None, fingerprint):
+                        return "duplicate", stuck
+                    await self._conflict(conn, posting, fingerprint, body)
+                    return "conflict", stuck
+                if posting.posting_no > done + 1:
                     await run(
                         conn,
-                        "INSERT INTO ledger_table_progress (table_id, posting_no) VALUES (?, 0)"
-                        " ON CONFLICT DO NOTHING",
-                        posting.table_id,
+                        "INSERT INTO ledger_waiting"
+                        " (table_id, posting_no, digest, body, arrived_at)"
+                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        table_id,
+                        posting.posting_no,
+                        fingerprint,
+                        body,
+                        self.db.now(),
                     )
-                    done = await self._progress(conn, posting.table_id)
-                    if posting.posting_no > done + 1:
-                        await run(
-                            conn,
-                            "INSERT INTO ledger_waiting (table_id, posting_no, body)"
-                            " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                            posting.table_id,
-                            posting.posting_no,
-                            posting.model_dump_json(),
-                        )
-                    if posting.posting_no != done + 1:
-                        stuck = await first(
-                            conn,
-                            "SELECT body FROM ledger_waiting WHERE table_id = ? AND posting_no = ?",
-                            posting.table_id,
-                            done + 1,
-                        )
-                        outcome: Outcome = "duplicate" if posting.posting_no <= done else "waiting"
-                        return outcome, None if stuck is None else str(stuck["body"])
-                elif await first(conn, "SELECT 1 FROM ledger_postings WHERE id = ?", posting.id):
-                    return "duplicate", None
-                return "applied", await self._write(conn, posting)
-        except sqlite3.IntegrityError as error:
-            if posting.table_id or error.sqlite_errorcode not in (
-                sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY,
-                sqlite3.SQLITE_CONSTRAINT_UNIQUE,
-            ):
-                raise
-            return "duplicate", None  # the same posting (not a table's) applied already
+                    return "waiting", await self._next_waiting(conn, table_id, done + 1)
+                seated = await conn.execute_fetchall(
+                    "SELECT player_id FROM ledger_seats WHERE table_id = ?"
+                    " AND player_id IN (SELECT value FROM json_each(?))",
+                    (table_id, json.dumps(list(players_of(posting)))),
+                )
+                check_seated(posting, (str(row["player_id"]) for row in seated))
+                taken = await first(
+                    conn, "SELECT posting_no FROM ledger_postings WHERE id = ?", posting.id
+                )
+                if taken is not None:
+                    raise Rejected(
+                        f"posting id {posting.id} was already applied as number {taken[0]}"
+                    )
+                return "applied", await self._write(conn, posting, fingerprint)
         except Rejected as error:
-            log.error("rejected posting %s: %s", posting.id, error)
-            await self.set_aside(posting, str(error))
-            return "rejected", None
+            await self.dead_letter(posting, str(error))
+            async with self.db.write() as conn:
+                await run(
+                    conn,
+                    "DELETE FROM ledger_waiting WHERE table_id = ? AND posting_no = ?"
+                    " AND (digest = ? OR body = ?)",
+                    table_id,
+                    posting.posting_no,
+                    fingerprint,
+                    body,
+                )
+                following = await self._next_waiting(
+                    conn, table_id, await self._progress(conn, table_id) + 1
+                )
+            return "rejected", following
 
-    async def set_aside(self, posting: Posting, reason: str) -> None:
+    async def _conflict(
+        self, conn: aiosqlite.Connection, posting: Posting, fingerprint: str, body: str
+    ) -> None:
+        """Record a posting whose number was applied with another body: loudly, never applied."""
+        log.error(
+            "CONFLICT: posting %s of table %s differs from the one applied as number %s",
+            posting.id,
+            posting.table_id,
+            posting.posting_no,
+        )
+        now = self.db.now()
+        await run(
+            conn,
+            "INSERT INTO ledger_conflicts"
+            " (table_id, posting_no, digest, posting_id, body, first_at, last_at)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (table_id, posting_no, digest)"
+            " DO UPDATE SET times = times + 1, last_at = ?6",
+            posting.table_id,
+            posting.posting_no,
+            fingerprint,
+            posting.id,
+            body,
+            now,
+        )
+
+    async def dead_letter(self, posting: Posting, reason: str) -> None:
+        """Set aside a posting that breaks a rule (or keeps failing), with its reason (once by
+        its body)."""
+        log.error("dead-lettered posting %r: %s", posting.id[:200], reason)
         async with self.db.write() as conn:
             await run(
                 conn,
-                "INSERT INTO ledger_rejected (posting_id, body, reason, at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                posting.id,
-                posting.model_dump_json(),
-                reason,
+                "INSERT INTO ledger_dead_postings (digest, posting_id, table_id, posting_no,"
+                " body, reason, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)"
+                " ON CONFLICT (digest) DO UPDATE SET times = times + 1, last_at = ?7",
+                digest(posting),
+                storable(posting.id[:400]),
+                storable(posting.table_id[:400]),
+                min(max(posting.posting_no, -(2**63)), 2**63 - 1),
+                storable(posting.model_dump_json()),
+                storable(reason),
                 self.db.now(),
             )
 
-    async def _write(self, conn: aiosqlite.Connection, posting: Posting) -> str | None:
+    async def _write(
+        self, conn: aiosqlite.Connection, posting: Posting, fingerprint: str | None
+    ) -> str | None:
         """Write one posting inside the caller's write transaction; the body of the table's
-        next posting if it is waiting."""
+        next posting if it is waiting. Other bodies waiting under its number (or an earlier
+        one) become conflicts."""
         names = accounts(posting)
         await run_many(
             conn,
@@ -201,13 +337,14 @@ class SqliteLedger:
         posting_no = posting.posting_no if table_id else None
         await run(
             conn,
-            "INSERT INTO ledger_postings (id, table_id, posting_no, hand_no, applied_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO ledger_postings (id, table_id, posting_no, hand_no, applied_at, digest)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             posting.id,
             table_id,
             posting_no,
             posting.hand_no,
             now,
+            fingerprint,
         )
         await run_many(
             conn,
@@ -250,6 +387,18 @@ class SqliteLedger:
         )
         await run(
             conn,
+            "INSERT INTO ledger_conflicts"
+            " (table_id, posting_no, digest, posting_id, body, first_at, last_at)"
+            " SELECT table_id, posting_no, digest, json_extract(body, '$.id'), body, ?3, ?3"
+            " FROM ledger_waiting WHERE table_id = ?1 AND posting_no <= ?2 AND digest <> ?4"
+            " AND substr(digest, 1, 7) <> 'legacy:' ON CONFLICT DO NOTHING",
+            table_id,
+            posting_no,
+            now,
+            fingerprint,
+        )
+        await run(
+            conn,
             "DELETE FROM ledger_waiting WHERE table_id = ? AND posting_no <= ?",
             table_id,
             posting_no,
@@ -267,13 +416,7 @@ class SqliteLedger:
                 for pid, stack, says in effect.reconciled
             ],
         )
-        following = await first(
-            conn,
-            "SELECT body FROM ledger_waiting WHERE table_id = ? AND posting_no = ?",
-            table_id,
-            posting.posting_no + 1,
-        )
-        return None if following is None else str(following["body"])
+        return await self._next_waiting(conn, table_id, posting.posting_no + 1)
 
     # Reading.
 
@@ -311,11 +454,11 @@ class SqliteLedger:
             rows = await conn.execute_fetchall(
                 "WITH moves AS ("
                 "  SELECT credit AS account, amount FROM ledger_transfers"
-                "   WHERE code <> 'grant' AND created_at >= ?1"
+                "   WHERE table_id IS NOT NULL AND created_at >= ?1"
                 "   AND substr(credit, 1, 7) = 'wallet:'"
                 "  UNION ALL"
                 "  SELECT debit, -amount FROM ledger_transfers"
-                "   WHERE code <> 'grant' AND created_at >= ?1"
+                "   WHERE table_id IS NOT NULL AND created_at >= ?1"
                 "   AND substr(debit, 1, 7) = 'wallet:')"
                 " SELECT substr(account, 8) AS player_id, sum(amount) AS net,"
                 "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, 0) AS bot"
@@ -345,6 +488,39 @@ class SqliteLedger:
             progress = await self._progress(conn, table_id)
         return reconciliation_report(table_id, rows, progress)
 
+    async def problems(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
+        async with self.db.read() as conn:
+            dead = await conn.execute_fetchall(
+                "SELECT posting_id, table_id, posting_no, reason, times, last_at"
+                " FROM ledger_dead_postings ORDER BY last_at DESC LIMIT ?",
+                (limit,),
+            )
+            conflicts = await conn.execute_fetchall(
+                "SELECT c.posting_id, c.table_id, c.posting_no, c.digest, p.digest AS applied,"
+                " c.times, c.last_at FROM ledger_conflicts c LEFT JOIN ledger_postings p"
+                " ON p.table_id = c.table_id AND p.posting_no = c.posting_no"
+                " ORDER BY c.last_at DESC LIMIT ?",
+                (limit,),
+            )
+        return problems_report(
+            dead, conflicts, lambda at: datetime.fromtimestamp(at, UTC).isoformat()
+        )
+
+    async def house(self) -> dict[str, int]:
+        async with self.db.read() as conn:
+            row = await first(
+                conn,
+                "SELECT (SELECT credits - debits FROM ledger_accounts WHERE name = ?1) AS balance,"
+                " (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE debit = ?1"
+                "  AND code = 'stake') AS staked,"
+                " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger_accounts a"
+                "  JOIN ledger_players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)"
+                "  AS held",
+                HOUSE,
+            )
+        assert row is not None
+        return house_report(row["staked"], row["balance"] or 0, row["held"])
+
     async def check(self) -> Health:
         async with self.db.read() as conn:
             totals = await first(
@@ -370,21 +546,35 @@ class SqliteLedger:
                 " AND sum(CASE WHEN substr(credit, 1, 4) = 'pot:' THEN amount ELSE -amount END)"
                 " <> 0"
             )
-            rejected = await first(conn, "SELECT count(*) AS n FROM ledger_rejected")
             mismatches = await first(
                 conn,
                 "SELECT count(*) AS n FROM ledger_reconciliations WHERE table_says <> ledger_says",
             )
-        assert totals is not None and drift is not None
-        assert rejected is not None and mismatches is not None
+            issued = await first(
+                conn,
+                "SELECT count(*) AS n FROM ledger_transfers WHERE (debit = ?1 AND code <> 'grant')"
+                " OR (debit = ?2 AND code <> 'stake') OR credit IN (?1, ?2)",
+                BANK,
+                HOUSE,
+            )
+            dead = await first(conn, "SELECT count(*) AS n FROM ledger_dead_postings")
+            conflicts = await first(conn, "SELECT count(*) AS n FROM ledger_conflicts")
+            blocked = await conn.execute_fetchall(
+                "SELECT DISTINCT d.table_id FROM ledger_dead_postings d"
+                " LEFT JOIN ledger_table_progress p ON p.table_id = d.table_id"
+                " WHERE d.table_id <> '' AND d.posting_no = coalesce(p.posting_no, 0) + 1"
+                " ORDER BY d.table_id LIMIT 100"
+            )
+        assert totals is not None and drift is not None and mismatches is not None
+        assert issued is not None and dead is not None and conflicts is not None
         debits, credits = int(totals["debits"]), int(totals["credits"])
         pots = [f"{r['table_id']}#{r['hand_no']}" for r in open_pots]
         ok = (
             debits == credits
             and drift["n"] == 0
             and not pots
-            and not rejected["n"]
             and not mismatches["n"]
+            and not issued["n"]
         )
         return Health(
             ok=ok,
@@ -392,6 +582,9 @@ class SqliteLedger:
             credits=credits,
             accounts_match_transfers=drift["n"] == 0,
             open_pots=pots,
-            rejected=int(rejected["n"]),
             mismatches=int(mismatches["n"]),
+            issued_outside_grants=int(issued["n"]),
+            dead_letters=int(dead["n"]),
+            conflicts=int(conflicts["n"]),
+            blocked_tables=[str(r["table_id"]) for r in blocked],
         )

@@ -28,3 +28,9 @@ class LedgerMetrics(ServiceMetrics):
             ["queue"],
             registry=self.registry,
         )
+        self.set_aside = Gauge(
+            "swick_ledger_set_aside",
+            "Dead-lettered postings, conflicting duplicates, tables blocked by a dead letter",
+            ["kind"],
+            registry=self.registry,
+        )

@@ -1,12 +1,17 @@
 """The ledger's rules, the same whichever database holds the books: pure functions.
 
-A storage reads the balances of the accounts a posting touches (``accounts``, locked in that
-order where the database locks rows), asks ``settle`` what the posting does to them, and
-writes that; ``settle`` raises ``Rejected`` for a posting that breaks a rule.
+A storage checks a table's posting on arrival (``check_table_posting``: its shape, bounds and
+accounts) and again in its turn (``check_seated``: every player it names was seated at its
+table by the ledger), reads the balances of the accounts it touches (``accounts``, locked in
+that order where the database locks rows), asks ``settle`` what the posting does to them, and
+writes that; each raises ``Rejected`` for a posting that breaks a rule. See docs/chips.md.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -14,9 +19,19 @@ from typing import Any, Protocol
 from services.ledger.storage import Rejected
 from shared.messages import Leg, Posting
 
-BANK = "bank"
+BANK = "bank"  # issues the starting grants
+HOUSE = "bank:house"  # stakes the bots: its balance below zero is the house's exposure
 KINDS = frozenset({"bank", "wallet", "pot", "carry"})
 NEVER_NEGATIVE = frozenset({"pot", "carry"})
+
+MAX_AMOUNT = 10**9  # cents a single leg may move
+MAX_LEGS = 64  # a Swick command moves at most 6 antes, a carry, 6 payouts and 6 penalties
+MAX_PLAYERS = 16  # players one posting may name
+MAX_NUMBER = 10**15  # posting numbers (far below PostgreSQL's bigint)
+MAX_HAND = 2**31 - 1  # hand numbers (PostgreSQL's integer)
+MAX_STACK = 10**12  # a stack the table reports, either way of zero
+MAX_ID = 200  # characters of a table, posting or player id
+CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 
 def wallet(player_id: str) -> str:
@@ -40,14 +55,88 @@ def grant_posting(player_id: str, amount: int) -> Posting:
     )
 
 
+def stake_posting(player_id: str, amount: int, serial: int) -> Posting:
+    """A bot's stake: ``amount`` from the house to the bot's wallet (its ``serial``-th stake)."""
+    return Posting(
+        id=f"stake:{player_id}:{serial}",
+        table_id="",
+        posting_no=0,
+        hand_no=0,
+        legs=(Leg(debit=HOUSE, credit=wallet(player_id), amount=amount, code="stake"),),
+        stacks={},
+        names={},
+    )
+
+
+def digest(posting: Posting) -> str:
+    """A fingerprint of the posting's whole body, the same however its JSON was ordered."""
+    canonical = json.dumps(posting.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def players_of(posting: Posting) -> set[str]:
+    """Every player a posting names: whose wallet it moves, whose stack, name or bot it gives."""
+    moved = {
+        name.removeprefix("wallet:")
+        for leg in posting.legs
+        for name in (leg.debit, leg.credit)
+        if name.startswith("wallet:")
+    }
+    return moved | set(posting.stacks) | set(posting.names) | set(posting.bots)
+
+
+def check_table_posting(posting: Posting) -> None:
+    """What a table's posting must be, whatever the books hold. Raises ``Rejected`` unless:
+    it names its table and its id is the table's (``<table>:<n>``); its numbers are in bounds;
+    it has 1 to ``MAX_LEGS`` legs, each moving 1 to ``MAX_AMOUNT`` cents under a plain code,
+    only between the table's own pot and carry and players' wallets (never the bank or the
+    house); it names at most ``MAX_PLAYERS`` players; its stacks are in bounds.
+    """
+    table = posting.table_id
+    if not table or len(table) > MAX_ID:
+        raise Rejected("a posting names its table")
+    if not posting.id.startswith(f"{table}:") or len(posting.id) > 2 * MAX_ID:
+        raise Rejected(f"posting id {posting.id[:MAX_ID]!r} is not one of table {table}")
+    if not 1 <= posting.posting_no <= MAX_NUMBER or not 0 <= posting.hand_no <= MAX_HAND:
+        raise Rejected("a posting or hand number out of bounds")
+    if "\\u0000" in posting.model_dump_json():
+        raise Rejected("a posting with a NUL character")  # no database stores one in text
+    if not 1 <= len(posting.legs) <= MAX_LEGS:
+        raise Rejected(f"a posting moves 1 to {MAX_LEGS} legs, not {len(posting.legs)}")
+    players = players_of(posting)
+    if len(players) > MAX_PLAYERS or any(not 0 < len(pid) <= MAX_ID for pid in players):
+        raise Rejected("too many players, or an id empty or too long")
+    if any(not -MAX_STACK <= stack <= MAX_STACK for stack in posting.stacks.values()):
+        raise Rejected("a stack out of bounds")
+    if any(len(name) > 64 for name in posting.names.values()):
+        raise Rejected("a name longer than 64 characters")
+    own = {f"pot:{table}", f"carry:{table}"} | {wallet(pid) for pid in players}
+    for leg in posting.legs:
+        if not 1 <= leg.amount <= MAX_AMOUNT:
+            raise Rejected(f"leg {leg.code[:32]} moves {leg.amount}, not 1 to {MAX_AMOUNT}")
+        if not CODE.fullmatch(leg.code):
+            raise Rejected(f"leg code {leg.code[:32]!r} is not a plain code")
+        for name in (leg.debit, leg.credit):
+            if name not in own:
+                raise Rejected(f"leg {leg.code} moves {name[:MAX_ID]}: not of this table")
+
+
+def check_seated(posting: Posting, seated: Iterable[str]) -> None:
+    """Raises ``Rejected`` unless every player the posting names (``players_of``) was seated at
+    its table (``seated``: the players the ledger seated there)."""
+    strangers = sorted(players_of(posting) - set(seated))
+    if strangers:
+        raise Rejected(f"{', '.join(strangers)} never sat at table {posting.table_id}")
+
+
 def accounts(posting: Posting) -> list[str]:
     """The accounts the posting moves chips between, sorted (the order to lock them in).
 
-    Raises ``Rejected`` if a leg moves nothing, or moves between an account and itself, or
-    from or to an account of no known kind.
+    Raises ``Rejected`` if a leg moves nothing (or more than ``MAX_AMOUNT``), or moves between
+    an account and itself, or from or to an account of no known kind.
     """
     for leg in posting.legs:
-        if leg.amount <= 0:
+        if not 1 <= leg.amount <= MAX_AMOUNT:
             raise Rejected(f"leg {leg.code} moves {leg.amount}")
         if leg.debit == leg.credit or not {kind_of(leg.debit), kind_of(leg.credit)} <= KINDS:
             raise Rejected(f"leg {leg.code} moves from {leg.debit} to {leg.credit}")
@@ -121,3 +210,48 @@ def reconciliation_report(
         "players": players,
         "matches": all(p["matches"] for p in players),
     }
+
+
+def problems_report(
+    dead: Iterable[Row], conflicts: Iterable[Row], time: Any
+) -> dict[str, list[dict[str, Any]]]:
+    """Dead letters and conflicts as the ledger's API shows them (``time`` formats a time)."""
+    return {
+        "dead_letters": [
+            {
+                "posting_id": r["posting_id"],
+                "table_id": r["table_id"],
+                "posting_no": r["posting_no"],
+                "reason": r["reason"],
+                "times": r["times"],
+                "at": time(r["last_at"]),
+            }
+            for r in dead
+        ],
+        "conflicts": [
+            {
+                "posting_id": r["posting_id"],
+                "table_id": r["table_id"],
+                "posting_no": r["posting_no"],
+                "digest": r["digest"],
+                "applied_digest": r["applied"],
+                "times": r["times"],
+                "at": time(r["last_at"]),
+            }
+            for r in conflicts
+        ],
+    }
+
+
+def house_report(staked: int, balance: int, held_by_bots: int) -> dict[str, int]:
+    return {
+        "staked": int(staked),
+        "balance": int(balance),
+        "held_by_bots": int(held_by_bots),
+        "result": int(balance) + int(held_by_bots),
+    }
+
+
+def storable(text: str) -> str:
+    """``text`` (JSON or plain) without NUL characters, which PostgreSQL's text refuses."""
+    return text.replace("\\u0000", "\\ufffd").replace("\x00", "\ufffd")

@@ -8,17 +8,18 @@ against both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from shared.messages import Posting
 
-Outcome = Literal["applied", "duplicate", "waiting", "rejected"]
+Outcome = Literal["applied", "duplicate", "waiting", "rejected", "conflict"]
 
 
 class Rejected(Exception):
-    """A posting that breaks a rule of the ledger (an ante the wallet cannot cover)."""
+    """A posting that breaks a rule of the ledger (an ante the wallet cannot cover, a leg out
+    of bounds, an account not of its table): it is dead-lettered with this reason."""
 
 
 class Pending(Exception):
@@ -27,13 +28,19 @@ class Pending(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Health:
+    """The invariants (``ok`` when all hold) and, apart from them, what needs an operator:
+    dead-lettered postings, conflicting duplicates, and tables blocked behind a dead letter."""
+
     ok: bool
     debits: int
     credits: int
     accounts_match_transfers: bool
     open_pots: list[str]
-    rejected: int
     mismatches: int
+    issued_outside_grants: int  # transfers out of the bank or the house that are no grant/stake
+    dead_letters: int = 0
+    conflicts: int = 0
+    blocked_tables: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -43,16 +50,20 @@ class Health:
             "balanced": self.debits == self.credits,
             "accounts_match_transfers": self.accounts_match_transfers,
             "open_pots": self.open_pots,
-            "rejected_postings": self.rejected,
             "reconciliation_mismatches": self.mismatches,
+            "issued_outside_grants": self.issued_outside_grants,
+            "attention": bool(self.dead_letters or self.conflicts or self.blocked_tables),
+            "dead_letters": self.dead_letters,
+            "conflicts": self.conflicts,
+            "blocked_tables": self.blocked_tables,
         }
 
 
 class LedgerStorage(Protocol):
-    """Double-entry books: accounts ('bank', 'wallet:<player>', 'pot:<table>',
+    """Double-entry books: accounts ('bank', 'bank:house', 'wallet:<player>', 'pot:<table>',
     'carry:<table>') whose balance is credits - debits, moved only by the transfers (legs) of
     postings; every account's totals equal the sums of its transfers, and all debits equal
-    all credits."""
+    all credits. The bank only pays starting grants, the house only stakes bots."""
 
     async def migrate(self) -> None:
         """Create or update the schema (with the bank's account). Safe to call again."""
@@ -61,16 +72,25 @@ class LedgerStorage(Protocol):
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
         """The wallet's balance, opening it the first time with the starting grant (a posting
-        ``grant:<player>`` from the bank, code 'grant'; none if the grant is 0). A ``name``
-        records (or renames) the player; ``bot`` counts only when the player is new. Opened
-        once, however many calls race."""
+        ``grant:<player>`` from the bank, code 'grant'; none if the grant is 0, or for a
+        ``bot``: bots are staked by the house when seated). A ``name`` records (or renames) the
+        player; ``bot`` counts only when the player is new. Opened once, however many calls
+        race. Only the ledger's service credential reaches this (through ``seat``)."""
 
     async def seat(
-        self, player_id: str, name: str, bot: bool, after: tuple[str, int] | None
+        self,
+        player_id: str,
+        name: str,
+        bot: bool,
+        after: tuple[str, int] | None,
+        table_id: str | None = None,
     ) -> int:
-        """``open_wallet``'s balance, for a player sitting down; raises ``Pending`` (nothing
-        opened) while their last table's postings up to ``after`` (table, posting number) are
-        not all applied."""
+        """The balance of a player sitting down at ``table_id`` (recorded: only the players
+        seated at a table may appear in its postings); raises ``Pending`` (nothing done) while
+        their last table's postings up to ``after`` (table, posting number) are not all applied.
+        A person's wallet opens as ``open_wallet`` does; a bot's (``bot``) is never granted: it
+        is filled up to the grant from the house (a posting ``stake:<player>:<n>``, code
+        'stake')."""
 
     async def balance(self, player_id: str) -> int | None:
         """The wallet's balance (below zero after set penalties), ``None`` if never opened."""
@@ -85,17 +105,32 @@ class LedgerStorage(Protocol):
         order. 'duplicate': applied before (nothing changes, but a posting of the table still
         waiting for its turn is applied now: a redelivery finishes an interrupted drain).
         'waiting': it comes after one not applied yet; kept (once) until that one is.
-        'rejected': it breaks a rule (a leg moving nothing, or between an account and itself
-        or an account of no known kind; an ante its wallet cannot cover; a pot or carry going
-        below zero); nothing moves, it is kept (once) for an operator with its reason, and its
-        table's later postings wait. Accounts a posting names are opened at 0. After an applied
-        table posting, each player of its ``stacks`` whose wallet it moved gets a
-        reconciliation row (the table's stack against the wallet), and its ``names`` name
-        players."""
+        'rejected': it breaks a rule (``rules.check_table_posting`` and ``check_seated``; an
+        ante its wallet cannot cover; a pot or carry going below zero); nothing moves, it is
+        dead-lettered (once, by its body) for an operator with its reason, and takes no place
+        in its table's order: a valid posting of that number still applies, and until one
+        does, the table's later postings wait (the table shows as blocked).
+        'conflict': a posting of that number with another body was applied (or is applied
+        while this one waits): it is never applied, and recorded (once by its body) and
+        logged as a conflict. Accounts a posting names are opened at 0. After an applied table
+        posting, each player of its ``stacks`` whose wallet it moved gets a reconciliation row
+        (the table's stack against the wallet), and its ``names`` name players."""
 
-    async def set_aside(self, posting: Posting, reason: str) -> None:
-        """Keep ``posting`` (once) for an operator with ``reason``, unapplied: a posting that
-        could not be applied after repeated attempts. It counts as a rejected posting."""
+    async def problems(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
+        """What needs an operator, newest first: ``{"dead_letters": [{"posting_id",
+        "table_id", "posting_no", "reason", "times", "at"}], "conflicts": [{"posting_id",
+        "table_id", "posting_no", "digest", "applied_digest", "times", "at"}]}``."""
+
+    async def house(self) -> dict[str, int]:
+        """The house's exposure: ``{"staked"`` (all it put into bots' wallets), ``"balance"``
+        (its account: minus what it staked), ``"held_by_bots"`` (the bots' wallets now),
+        ``"result"`` (balance + held_by_bots: what the house is up or down against players)``}``.
+        """
+
+    async def dead_letter(self, posting: Posting, reason: str) -> None:
+        """Set ``posting`` aside unapplied for an operator with ``reason``, as ``apply`` does a
+        'rejected' one (once by its body; counted in ``check``'s ``dead_letters``, listed by
+        ``problems``): also for a posting that could not be applied after repeated attempts."""
 
     # Reading.
 
@@ -121,5 +156,6 @@ class LedgerStorage(Protocol):
     async def check(self) -> Health:
         """The books' invariants, recomputed from scratch as of one moment (over the whole
         database): debits equal credits, each account equals its transfers, every hand's pot
-        that paid out nets to zero, no rejected posting, no reconciliation mismatch; ``ok`` if
-        all hold."""
+        that paid out nets to zero, no reconciliation mismatch, nothing left the bank or the
+        house but grants and stakes; ``ok`` if all hold. Apart from them: how many postings
+        are dead-lettered or in conflict, and which tables are blocked by a dead letter."""

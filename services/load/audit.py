@@ -74,7 +74,9 @@ async def audit(
     finally:
         await conn.close()
     await _reconcile(settings, postings, result, within)
-    async with httpx.AsyncClient(base_url=settings.ledger_url, timeout=10) as ledger:
+    async with httpx.AsyncClient(
+        base_url=settings.ledger_url, timeout=10, headers=settings.ledger_auth()
+    ) as ledger:
         for player_id, stack in stacks.items():
             balance = (await ledger.get(f"/players/{player_id}/balance")).json()["balance"]
             if balance != stack:
@@ -88,7 +90,9 @@ async def _reconcile(
     """Wait for the ledger to apply every table's postings, then compare the books."""
     deadline = time.monotonic() + within
     waiting = dict(postings)
-    async with httpx.AsyncClient(base_url=settings.ledger_url, timeout=10) as ledger:
+    async with httpx.AsyncClient(
+        base_url=settings.ledger_url, timeout=10, headers=settings.ledger_auth()
+    ) as ledger:
         while waiting:
             for table_id, count in list(waiting.items()):
                 try:

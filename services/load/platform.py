@@ -59,9 +59,17 @@ async def fresh_database(dsn: str, label: str = "test") -> AsyncIterator[str]:
 
 @asynccontextmanager
 async def isolated(
-    amqp_url: str, database_url: str, *, shards: int = 8, bot_think_ms: int = 50, label: str = "run"
+    amqp_url: str,
+    database_url: str,
+    *,
+    shards: int = 8,
+    bot_think_ms: int = 50,
+    label: str = "run",
+    grants_per_address: int = 1_000_000,
 ) -> AsyncIterator[Settings]:
-    """Settings for a fresh database and bus namespace, removed again afterwards.
+    """Settings for a fresh database and bus namespace (with ledger credentials of their own),
+    removed again afterwards. Sign-ups are limited per address only as ``grants_per_address``
+    says: a load test signs everyone up from one address.
 
     The namespace's broker users (one per service kind and built-in bot, with new passwords)
     are made first: ``amqp_url`` stays the administrator's, and ``amqp_url_for(role)`` gives
@@ -78,6 +86,9 @@ async def isolated(
             ledger_url=f"http://127.0.0.1:{free_port()}",
             bot_think_ms=bot_think_ms,
             admin_token=secrets.token_hex(8),
+            ledger_token=secrets.token_hex(16),
+            ledger_read_token=secrets.token_hex(16),
+            grants_per_address=grants_per_address,
             rabbitmq_api=os.environ.get("SWICK_RABBITMQ_API", ""),
         )
         admin = administrator(settings.rabbitmq_api)
@@ -186,6 +197,10 @@ class Platform:
             "SWICK_BOT_THINK_MS": str(s.bot_think_ms),
             "SWICK_BOT_TURN_TTL_MS": str(s.bot_turn_ttl_ms),
             "SWICK_ADMIN_TOKEN": s.admin_token,
+            "SWICK_LEDGER_TOKEN": s.ledger_token,
+            "SWICK_LEDGER_READ_TOKEN": s.ledger_read_token,
+            "SWICK_GRANTS_PER_ADDRESS": str(s.grants_per_address),
+            "SWICK_GRANT_PERIOD_HOURS": str(s.grant_period_hours),
             "SWICK_ABANDON_SECONDS": str(s.abandon_seconds),
             "SWICK_HOST_TABLES": str(s.host_tables),
             "PYTHONUNBUFFERED": "1",

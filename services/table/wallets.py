@@ -3,7 +3,9 @@
 A player holds one seat at a time, so while seated their stack is their whole balance and no
 other table can spend it. Before a player sits down again, the ledger must have applied every
 posting of the table they left (up to the one that settled them there); it answers with the
-balance, opening a new player's wallet with the starting grant.
+balance, opening a new player's wallet with the starting grant (a bot's is staked by the house)
+and recording that the player sat at the table (only such players appear in its postings).
+The ledger's HTTP API needs the service credential (``SWICK_LEDGER_TOKEN``).
 """
 
 from __future__ import annotations
@@ -23,24 +25,27 @@ class WalletUnavailable(Exception):
 
 
 class Wallets(Protocol):
-    async def seat(self, player: Player, after: tuple[str, int] | None) -> int: ...
+    async def seat(self, player: Player, after: tuple[str, int] | None, table_id: str) -> int: ...
 
 
 class LedgerWallets:
     """Asks the ledger service over HTTP, waiting a little for it to catch up."""
 
-    def __init__(self, base_url: str, *, patience: float = 3.0) -> None:
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=5.0)
+    def __init__(self, base_url: str, token: str, *, patience: float = 3.0) -> None:
+        self.http = httpx.AsyncClient(
+            base_url=base_url, timeout=5.0, headers={"Authorization": f"Bearer {token}"}
+        )
         self.patience = patience
 
     async def close(self) -> None:
         await self.http.aclose()
 
-    async def seat(self, player: Player, after: tuple[str, int] | None) -> int:
+    async def seat(self, player: Player, after: tuple[str, int] | None, table_id: str) -> int:
         body = {
             "name": player.name,
             "bot": player.bot is not None,
             "after": None if after is None else {"table_id": after[0], "posting_no": after[1]},
+            "table_id": table_id,
         }
         deadline = time.monotonic() + self.patience
         while True:
@@ -65,11 +70,12 @@ class LocalWallets:
         self.ledger = ledger
         self.patience = patience
 
-    async def seat(self, player: Player, after: tuple[str, int] | None) -> int:
+    async def seat(self, player: Player, after: tuple[str, int] | None, table_id: str) -> int:
         deadline = time.monotonic() + self.patience
         while True:
             try:
-                return await self.ledger.seat(player.id, player.name, player.bot is not None, after)
+                bot = player.bot is not None
+                return await self.ledger.seat(player.id, player.name, bot, after, table_id)
             except Pending:
                 if time.monotonic() > deadline:
                     raise WalletUnavailable(

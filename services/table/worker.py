@@ -504,7 +504,7 @@ class TableWorker:
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
             await self._registered(level)
             bot = bot_player(table.row.table_id, seat, level)
-            return AddBot(seat, bot, await self._stack(bot))
+            return AddBot(seat, bot, await self._stack(bot, table.row.table_id))
         if kind in ("take_seat", "set_connected", "timeout", "close_table"):
             raise Refused("not_allowed", "Only the table itself can do that")
         try:
@@ -517,10 +517,11 @@ class TableWorker:
         if await self.store.bot_account(name) is None:
             raise Refused("unknown_bot", f"No bot named {name}: seat easy, medium, hard...")
 
-    async def _stack(self, player: Player) -> int:
-        """The chips ``player`` sits down with: their whole balance."""
+    async def _stack(self, player: Player, table_id: str) -> int:
+        """The chips ``player`` sits down with at ``table_id``: their whole balance."""
         try:
-            return await self.wallets.seat(player, await self.store.departure(player.id))
+            departure = await self.store.departure(player.id)
+            return await self.wallets.seat(player, departure, table_id)
         except WalletUnavailable as error:
             raise Refused("cashier", str(error)) from None
 
@@ -579,13 +580,13 @@ class TableWorker:
         try:
             if g.players(table.state)[0] is None:
                 host = Player(request.host_id, request.host_name)
-                seat_host = TakeSeat(0, host, await self._stack(host))
+                seat_host = TakeSeat(0, host, await self._stack(host, table.row.table_id))
                 done = await self._apply(table, None, seat_host, f"{rid}:host", 0, request, False)
             for seat, level in sorted(request.bots.items()):
                 if done and g.players(table.state)[seat] is None:
                     await self._registered(level)
                     bot = bot_player(table.row.table_id, seat, level)
-                    action = AddBot(seat, bot, await self._stack(bot))
+                    action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
                     done = await self._apply(
                         table, 0, action, f"{rid}:bot:{seat}", 0, request, False
                     )
@@ -613,7 +614,7 @@ class TableWorker:
             if seat is None:
                 raise Refused("table_full", "Every seat at this table is taken")
         player = Player(request.player_id, request.name)
-        action = TakeSeat(seat, player, await self._stack(player))
+        action = TakeSeat(seat, player, await self._stack(player, table.row.table_id))
         await self._apply(table, None, action, request.request_id, 0, request)
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:

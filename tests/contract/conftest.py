@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from services.ledger.storage import LedgerStorage
 from shared.messages import Leg, Posting
 
 BACKENDS = ["postgres", "sqlite"]
@@ -46,3 +47,10 @@ def posting(
         names=names or {},
         bots=bots,
     )
+
+
+async def sit(ledger: LedgerStorage, table_id: str, *players: str) -> None:
+    """Seat ``players`` at ``table_id`` (opening their wallets): only then may its postings
+    name them."""
+    for player in players:
+        await ledger.seat(player, "", False, None, table_id)

@@ -19,7 +19,7 @@ import pytest
 
 from services.ledger.ledger import Ledger
 from services.ledger.ledger_sqlite import SqliteLedger
-from services.ledger.rules import wallet
+from services.ledger.rules import digest, wallet
 from services.ledger.storage import LedgerStorage, Pending
 from services.load.platform import fresh_database
 from services.table.storage import TableRow, TableStorage, Write
@@ -28,7 +28,7 @@ from services.table.store_sqlite import SqliteTableStore
 from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
-from tests.contract.conftest import BACKENDS, leg, posting, uid
+from tests.contract.conftest import BACKENDS, leg, posting, sit, uid
 
 GRANT = 4000
 
@@ -94,10 +94,11 @@ async def postgres_books(settings: Settings) -> AsyncIterator[Books]:
 
             async def wait(early: Posting) -> None:
                 await pool.execute(
-                    "INSERT INTO ledger.waiting (table_id, posting_no, body)"
-                    " VALUES ($1, $2, $3::text::jsonb)",
+                    "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
+                    " VALUES ($1, $2, $3, $4::text::jsonb)",
                     early.table_id,
                     early.posting_no,
+                    digest(early),
                     early.model_dump_json(),
                 )
 
@@ -122,8 +123,9 @@ async def sqlite_books(tmp_path: Path) -> AsyncIterator[Books]:
         async def wait(early: Posting) -> None:
             async with db.write() as conn:
                 await conn.execute(
-                    "INSERT INTO ledger_waiting (table_id, posting_no, body) VALUES (?, ?, ?)",
-                    (early.table_id, early.posting_no, early.model_dump_json()),
+                    "INSERT INTO ledger_waiting (table_id, posting_no, digest, body, arrived_at)"
+                    " VALUES (?, ?, ?, ?, 0)",
+                    (early.table_id, early.posting_no, digest(early), early.model_dump_json()),
                 )
 
         yield Books(lambda grant: SqliteLedger(db, grant), skew, wait)
@@ -180,7 +182,7 @@ async def test_no_grant_opens_an_empty_wallet(books: Books) -> None:
 
 async def test_seating_waits_for_the_last_tables_postings(ledger: LedgerStorage) -> None:
     table, ann = uid("seat"), uid("ann")
-    await ledger.open_wallet(ann)
+    await sit(ledger, table, ann)
     pot = f"pot:{table}"
     await ledger.apply(posting(table, 1, [leg(wallet(ann), pot, 40, "ante")]))
     with pytest.raises(Pending):
@@ -191,7 +193,9 @@ async def test_seating_waits_for_the_last_tables_postings(ledger: LedgerStorage)
     assert await ledger.seat(ann, "Ann", False, after=(table, 2)) == GRANT
     assert await ledger.seat(ann, "Ann", False, after=(table, 1)) == GRANT
     bob = uid("bob")
-    assert await ledger.seat(bob, "Bob", True, after=None) == GRANT  # opens the wallet
+    assert await ledger.seat(bob, "Bob", True, after=None) == GRANT  # staked by the house
+    [stake] = await ledger.history(bob)
+    assert (stake["code"], stake["amount"]) == ("stake", GRANT)
 
 
 # Postings.
@@ -199,8 +203,7 @@ async def test_seating_waits_for_the_last_tables_postings(ledger: LedgerStorage)
 
 async def test_a_posting_applies_once(ledger: LedgerStorage) -> None:
     table, ann, bob = uid("once"), uid("ann"), uid("bob")
-    for player in (ann, bob):
-        await ledger.open_wallet(player)
+    await sit(ledger, table, ann, bob)
     pot = f"pot:{table}"
     first = posting(
         table, 1, [leg(wallet(ann), pot, 70, "ante"), leg(wallet(bob), pot, 70, "ante")]
@@ -219,8 +222,7 @@ async def test_a_posting_applies_once(ledger: LedgerStorage) -> None:
 
 async def test_postings_that_arrive_early_wait_for_their_turn(ledger: LedgerStorage) -> None:
     table, ann, bob = uid("late"), uid("ann"), uid("bob")
-    for player in (ann, bob):
-        await ledger.open_wallet(player)
+    await sit(ledger, table, ann, bob)
     pot, carry = f"pot:{table}", f"carry:{table}"
     first = posting(
         table, 1, [leg(wallet(ann), pot, 50, "ante"), leg(wallet(bob), pot, 50, "ante")]
@@ -262,7 +264,7 @@ async def test_an_interrupted_drain_is_finished_by_the_next_delivery(books: Book
     ledger = books.ledger
     for redelivered in (1, 3):
         table, ann = uid("stalled"), uid("ann")
-        await ledger.open_wallet(ann)
+        await sit(ledger, table, ann)
         pot = f"pot:{table}"
         hand = [
             posting(table, 1, [leg(wallet(ann), pot, 25, "ante")]),
@@ -281,10 +283,11 @@ async def test_an_interrupted_drain_is_finished_by_the_next_delivery(books: Book
 
 async def test_tables_paying_one_wallet_at_once_lose_no_update(ledger: LedgerStorage) -> None:
     winner = uid("winner")
-    await ledger.open_wallet(winner)
     tables = [uid("busy") for _ in range(10)]
     funders = [f"{table}-funder" for table in tables]
-    assert await asyncio.gather(*(ledger.open_wallet(f) for f in funders)) == [GRANT] * 10
+    for table, funder in zip(tables, funders, strict=True):
+        await sit(ledger, table, winner, funder)  # the winner's seat record at each, one by one
+    assert [await ledger.balance(f) for f in funders] == [GRANT] * 10
 
     async def play(k: int) -> list[str]:
         table, funder = tables[k], funders[k]
@@ -307,12 +310,11 @@ async def test_tables_paying_one_wallet_at_once_lose_no_update(ledger: LedgerSto
     await assert_books_balance(ledger)
 
 
-async def test_postings_that_break_a_rule_are_rejected_whole(books: Books) -> None:
+async def test_postings_that_break_a_rule_are_set_aside_whole(books: Books) -> None:
     ledger = books.with_grant(100)
     ann, bob = uid("ann"), uid("bob")
-    await ledger.open_wallet(ann)
-    await ledger.open_wallet(bob)
     table = uid("poor")
+    await sit(ledger, table, ann, bob)
     pot, carry = f"pot:{table}", f"carry:{table}"
     # A set penalty may leave a wallet below zero...
     await ledger.apply(posting(table, 1, [leg(wallet(ann), pot, 20, "ante")]))
@@ -320,30 +322,41 @@ async def test_postings_that_break_a_rule_are_rejected_whole(books: Books) -> No
     assert await ledger.apply(posting(table, 2, settle)) == "applied"
     assert await ledger.balance(ann) == 100 - 20 - 150
     assert (await ledger.check()).ok
-    # ... but an ante it cannot cover is rejected, with the legs before it.
+    # ... but an ante it cannot cover is dead-lettered, with the legs before it.
     antes = [leg(wallet(bob), pot, 5, "ante"), leg(wallet(ann), pot, 5, "ante")]
     overdraw = posting(table, 3, antes, hand_no=2)
     assert await ledger.apply(overdraw) == "rejected"
     assert (await ledger.balance(ann), await ledger.balance(bob)) == (-70, 120)
     health = await ledger.check()
-    assert (health.ok, health.rejected, health.debits == health.credits) == (False, 1, True)
-    assert health.as_dict()["rejected_postings"] == 1
+    assert (health.ok, health.dead_letters, health.debits == health.credits) == (True, 1, True)
+    assert health.as_dict()["dead_letters"] == 1
+    assert health.as_dict()["attention"] is True
+    assert health.blocked_tables == [table]
     assert await ledger.apply(overdraw) == "rejected"
-    assert (await ledger.check()).rejected == 1  # kept once
+    assert (await ledger.check()).dead_letters == 1  # kept once
+    [dead] = (await ledger.problems())["dead_letters"]
+    assert (dead["posting_id"], dead["posting_no"], dead["times"]) == (overdraw.id, 3, 2)
+    assert "cannot cover an ante" in dead["reason"]
     assert (await ledger.reconciliation(table))["postings_applied"] == 2
-    # The table stops there: its later postings wait.
+    # The table waits there: its later postings wait, and a valid posting 3 still applies.
     later = posting(table, 4, [leg(pot, wallet(bob), 5, "trick_payout")], hand_no=2)
     assert await ledger.apply(later) == "waiting"
+    covered = posting(table, 3, [leg(wallet(bob), pot, 5, "ante")], hand_no=2)
+    assert await ledger.apply(covered) == "applied"  # and the one waiting after it
+    assert (await ledger.balance(bob), (await ledger.check()).blocked_tables) == (120, [])
     # An ante covered by an earlier leg of the same posting is fine.
     funded = uid("funded")
-    covered = [
-        leg(f"carry:{table}", wallet(ann), 100, "refund"),
+    await sit(ledger, funded, ann, bob)
+    covered_legs = [
+        leg(wallet(bob), f"pot:{funded}", 100, "ante"),
+        leg(f"pot:{funded}", wallet(ann), 100, "refund"),
         leg(wallet(ann), f"pot:{funded}", 25, "ante"),
+        leg(f"pot:{funded}", wallet(bob), 25, "trick_payout"),
     ]
-    assert await ledger.apply(posting(funded, 1, covered)) == "applied"
-    assert await ledger.balance(ann) == -70 + 100 - 25
+    assert await ledger.apply(posting(funded, 1, covered_legs)) == "applied"
+    assert (await ledger.balance(ann), await ledger.balance(bob)) == (-70 + 100 - 25, 45)
     # A pot or a carry never goes below zero, and a leg moves something, between two
-    # different accounts of known kinds.
+    # different accounts of the table (or its players' wallets).
     other = uid("empty")
     broken_legs = [
         [leg(f"pot:{other}", wallet(bob), 1, "trick_payout")],
@@ -354,13 +367,61 @@ async def test_postings_that_break_a_rule_are_rejected_whole(books: Books) -> No
         [leg(wallet(bob), f"jar:{other}", 5, "tip")],
         [leg(wallet(bob), f"pot:{other}", 5, "ante"), leg(f"pot:{other}", "bank", 6, "rake")],
     ]
-    for number, broken in enumerate(broken_legs, start=1):
-        assert await ledger.apply(posting(f"{other}{number}", 1, broken)) == "rejected"
-    assert await ledger.balance(bob) == 120
+    await sit(ledger, other, bob)
+    for broken in broken_legs:  # each takes no place: the next one is number 1 again
+        assert await ledger.apply(posting(other, 1, broken)) == "rejected"
+    assert await ledger.balance(bob) == 45
     health = await ledger.check()
-    assert (health.rejected, health.accounts_match_transfers) == (1 + len(broken_legs), True)
+    assert (health.dead_letters, health.accounts_match_transfers) == (1 + len(broken_legs), True)
     assert health.debits == health.credits
     assert health.open_pots == []
+    assert health.ok
+
+
+async def test_a_conflicting_body_is_recorded_and_never_applied(ledger: LedgerStorage) -> None:
+    """Two bodies wait for number 2: the first valid one applies, the other is a conflict (as
+    is another body for an applied number), and one that breaks a rule is dead-lettered
+    without taking the number."""
+    table, ann, stranger = uid("rival"), uid("ann"), uid("stranger")
+    await sit(ledger, table, ann)
+    pot = f"pot:{table}"
+    before = await ledger.check()
+    invalid = posting(table, 2, [leg(wallet(stranger), pot, 500, "ante")])
+    real = posting(table, 2, [leg(pot, wallet(ann), 10, "trick_payout")])
+    rival = posting(table, 2, [leg(pot, wallet(ann), 5, "trick_payout")])
+    assert [await ledger.apply(p) for p in (invalid, real, rival)] == ["waiting"] * 3
+    first = posting(table, 1, [leg(wallet(ann), pot, 10, "ante")])
+    assert await ledger.apply(first) == "applied"  # then 2: invalid set aside, real applied
+    assert await ledger.balance(ann) == GRANT
+    assert (await ledger.reconciliation(table))["postings_applied"] == 2
+    assert await ledger.apply(rival) == "conflict"
+    assert await ledger.apply(real) == "duplicate"
+    other = posting(table, 1, [leg(wallet(ann), pot, 999, "ante")])
+    assert await ledger.apply(other) == "conflict"
+    assert await ledger.apply(other) == "conflict"  # recorded once, counted twice
+    assert await ledger.balance(ann) == GRANT
+    health = await ledger.check()
+    assert health.dead_letters == before.dead_letters + 1
+    assert health.conflicts == before.conflicts + 2
+    mine = [c for c in (await ledger.problems(1000))["conflicts"] if c["table_id"] == table]
+    assert sorted((c["posting_no"], c["times"]) for c in mine) == [(1, 2), (2, 2)]
+    assert all(c["digest"] != c["applied_digest"] for c in mine)
+    await assert_books_balance(ledger)
+
+
+async def test_bots_are_staked_by_the_house(ledger: LedgerStorage) -> None:
+    table, bot = uid("bots"), f"bot:{uid('t')}:1"
+    before = await ledger.house()
+    assert await ledger.seat(bot, "Easy bot", True, None, table) == GRANT
+    assert await ledger.seat(bot, "Easy bot", True, None, table) == GRANT  # staked once
+    await ledger.apply(posting(table, 1, [leg(wallet(bot), f"pot:{table}", 40, "ante")]))
+    after = await ledger.house()
+    assert after["staked"] - before["staked"] == GRANT
+    assert after["balance"] - before["balance"] == -GRANT
+    assert after["held_by_bots"] - before["held_by_bots"] == GRANT - 40
+    assert after["result"] == after["balance"] + after["held_by_bots"]
+    assert (await ledger.check()).issued_outside_grants == 0
+    await assert_books_balance(ledger)
 
 
 # Reading.
@@ -369,8 +430,7 @@ async def test_postings_that_break_a_rule_are_rejected_whole(books: Books) -> No
 async def test_history_pages_through_every_transfer_once(ledger: LedgerStorage) -> None:
     """Pages cut anywhere, also between two legs of one posting (which share their time)."""
     table, ann, bob = uid("pages"), uid("ann"), uid("bob")
-    for player in (ann, bob):
-        await ledger.open_wallet(player)
+    await sit(ledger, table, ann, bob)
     pot, carry = f"pot:{table}", f"carry:{table}"
     number = 0
     for hand in range(1, 5):
@@ -417,12 +477,12 @@ async def test_history_pages_through_every_transfer_once(ledger: LedgerStorage) 
 async def test_the_leaderboard_counts_table_winnings_not_grants(ledger: LedgerStorage) -> None:
     table = uid("board")
     ann, ben, cal, ida = (uid(name) for name in ("ann", "ben", "cal", "ida"))
-    await ledger.open_wallet(ann, "Ann")
-    await ledger.open_wallet(ben, "Ben")
-    await ledger.open_wallet(cal, "Cal", bot=True)
+    await ledger.seat(ann, "Ann", False, None, table)
+    await ledger.seat(ben, "Ben", False, None, table)
+    await ledger.seat(cal, "Cal", True, None, table)  # a bot: staked by the house
     await ledger.open_wallet(ida, "Ida")
     unnamed = uid("dan")
-    await ledger.open_wallet(unnamed)
+    await sit(ledger, table, unnamed)
     since = datetime.fromisoformat((await ledger.history(ann))[0]["at"])
     pot, carry = f"pot:{table}", f"carry:{table}"
     antes = [leg(wallet(p), pot, 100, "ante") for p in (ann, ben, cal, unnamed)]
@@ -444,8 +504,7 @@ async def test_the_leaderboard_counts_table_winnings_not_grants(ledger: LedgerSt
     assert not [row for row in await ledger.leaderboard(later, 1000) if row["player_id"] in mine]
     # Names come with postings too.
     fresh, bot = uid("fay"), uid("bot")
-    await ledger.open_wallet(fresh)
-    await ledger.open_wallet(bot)
+    await sit(ledger, table, fresh, bot)
     named = posting(
         table,
         3,
@@ -461,8 +520,7 @@ async def test_the_leaderboard_counts_table_winnings_not_grants(ledger: LedgerSt
 
 async def test_reconciliation_matches_the_tables_stacks(ledger: LedgerStorage) -> None:
     table, ann, bob, cy = uid("recon"), uid("a"), uid("b"), uid("c")
-    for player in (ann, bob, cy):
-        await ledger.open_wallet(player)
+    await sit(ledger, table, ann, bob, cy)
     pot = f"pot:{table}"
     antes = [leg(wallet(ann), pot, 60, "ante"), leg(wallet(bob), pot, 60, "ante")]
     # Cy's stack is left out: the posting does not touch his wallet.
@@ -495,8 +553,7 @@ async def test_check_recomputes_the_invariants(books: Books) -> None:
     health = await ledger.check()
     assert (health.ok, health.debits, health.credits, health.open_pots) == (True, 0, 0, [])
     table, ann, bob = uid("t"), uid("ann"), uid("bob")
-    await ledger.open_wallet(ann)
-    await ledger.open_wallet(bob)
+    await sit(ledger, table, ann, bob)
     pot = f"pot:{table}"
     await ledger.apply(posting(table, 1, [leg(wallet(ann), pot, 60, "ante")], stacks={ann: 999}))
     # A reconciliation mismatch...
@@ -543,7 +600,7 @@ async def test_the_ledger_and_the_table_store_share_one_file(tmp_path: Path) -> 
     assert await store.create(row)
     epoch = await store.acquire(0, "w", 30.0)
     assert epoch is not None
-    await ledger.open_wallet("ann")
+    await sit(ledger, "t1", "ann")
     body = posting("t1", 1, [leg(wallet("ann"), "pot:t1", 10, "ante")])
     write = Write(1, "a1", [], "play", [], None, posting=lambda n: body.model_dump(mode="json"))
     queued = await store.append("t1", 0, "w", epoch, write)

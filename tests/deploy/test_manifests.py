@@ -111,7 +111,6 @@ def setting_names() -> set[str]:
 
 # The broker URL of each role, and the user it must name (namespace "swick").
 ROLE_VARIABLES = {role_variable(role): f"swick-{role}" for role in roles()}
-BOT_VARIABLES = {name for name in ROLE_VARIABLES if name.startswith(f"{ROLE_URL_PREFIX}BOT_")}
 # What each service's own broker URL is, and which role URLs it may hold (only its own).
 OWN_BROKER_USER = {"gateway": "gateway", "table": "table", "ledger": "ledger"}
 BROKER_ONLY = {"SWICK_AMQP_URL", "SWICK_RABBITMQ_API", *ROLE_VARIABLES}
@@ -212,7 +211,9 @@ def test_compose_services() -> None:
         "ledger",
         "table-1",
         "table-2",
-        "bots",
+        "bots-easy",
+        "bots-medium",
+        "bots-hard",
         "gateway",
     }
     assert services["postgres"]["image"] == "postgres:15"
@@ -265,9 +266,10 @@ def test_compose_services_connect_as_their_own_broker_users() -> None:
             for variable, user in ROLE_VARIABLES.items():
                 assert user_in(env[variable]) == user, variable
         elif kind == "bots":
-            assert held == BOT_VARIABLES, name
-            for variable in BOT_VARIABLES:
-                assert user_in(env[variable]) == ROLE_VARIABLES[variable]
+            # A process per bot, holding that bot's URL only.
+            variable = role_variable(f"bot-{option(command_args(service), '--only')}")
+            assert held == {variable}, name
+            assert user_in(env[variable]) == ROLE_VARIABLES[variable]
         else:
             assert held == {"SWICK_AMQP_URL"}, name
             assert user_in(env["SWICK_AMQP_URL"]) == f"swick-{OWN_BROKER_USER[kind]}", name
@@ -430,6 +432,9 @@ def secret_refs(container: Doc) -> dict[str, str]:
     """Environment variable -> the key of ``swick-secrets`` it takes."""
     refs = {}
     for variable in container.get("env", []):
+        if "value" in variable:  # a literal, such as uvicorn's FORWARDED_ALLOW_IPS: no setting
+            assert not variable["name"].startswith("SWICK_"), variable["name"]
+            continue
         ref = variable["valueFrom"]["secretKeyRef"]
         assert ref["name"] == "swick-secrets", variable["name"]
         refs[variable["name"]] = ref["key"]
@@ -446,16 +451,44 @@ SECRETS_OF = {
     "ledger": {
         "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
         "SWICK_AMQP_URL": role_variable("ledger"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
     },
-    "table": {"SWICK_DATABASE_URL": "SWICK_DATABASE_URL", "SWICK_AMQP_URL": role_variable("table")},
-    "bots": {variable: variable for variable in BOT_VARIABLES},
+    "table": {
+        "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
+        "SWICK_AMQP_URL": role_variable("table"),
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
+    },
+    # bots: each Deployment its own bot's URL only (see bot_secrets).
     "gateway": {
         "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
         "SWICK_AMQP_URL": role_variable("gateway"),
         "SWICK_SECRET": "SWICK_SECRET",
         "SWICK_ADMIN_TOKEN": "SWICK_ADMIN_TOKEN",
+        "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
     },
 }
+
+
+def bot_secrets(container: Doc) -> dict[str, str]:
+    variable = role_variable(f"bot-{option(container['args'], '--only')}")
+    return {variable: variable}
+
+
+def test_each_built_in_bot_runs_apart() -> None:
+    """A Deployment and a Compose service per built-in bot, serving that bot only."""
+    deployed = sorted(
+        str(option(container["args"], "--only"))
+        for workload in workloads()
+        if workload["metadata"]["labels"]["app.kubernetes.io/component"] == "bots"
+        for container in pod_spec(workload)["containers"]
+    )
+    composed = sorted(
+        str(option(command_args(service), "--only"))
+        for service in our_compose_services().values()
+        if command_args(service)[:2] == ["serve", "bots"]
+    )
+    assert deployed == composed == sorted(BUILT_IN_BOTS)
 
 
 def test_pods_take_config_and_only_their_own_secrets() -> None:
@@ -476,7 +509,8 @@ def test_pods_take_config_and_only_their_own_secrets() -> None:
                 (kind, source[kind]["name"]) for source in container["envFrom"] for kind in source
             }
             assert refs == {("configMapRef", "swick-config")}
-            assert secret_refs(container) == SECRETS_OF[component], component
+            expected = bot_secrets(container) if component == "bots" else SECRETS_OF[component]
+            assert secret_refs(container) == expected, component
     assert config["data"]["SWICK_LEDGER_URL"] == "http://swick-ledger:8001"
     named("Service", "swick-ledger")
 

@@ -2,8 +2,10 @@
 
 * A hypothesis state machine plays tables' hands through the ledger (antes and the carry into
   the pot, the whole pot paid out, set penalties into the carry that may leave a wallet below
-  zero), delivers postings twice, at once and out of order, and throws overdrawing antes and
-  payouts of empty pots at it, against a plain model of every account's balance. It runs in a
+  zero), delivers postings twice, at once and out of order, and throws overdrawing antes,
+  payouts of empty pots, forged postings (other tables' accounts, strangers' wallets, the bank,
+  amounts out of bounds, taken numbers) and conflicting duplicates at it, against a plain model
+  of every account's balance: nothing but the valid postings ever moves a chip. It runs in a
   database of its own, emptied for every example, so ``check()`` can be compared exactly.
 * Concurrency: tables paying the same wallet at once lose no update; the same posting (or the
   same first wallet opening) delivered many times at once takes effect once.
@@ -38,6 +40,7 @@ from hypothesis.stateful import (
 )
 
 from services.ledger.ledger import BANK, Ledger, wallet
+from services.ledger.rules import HOUSE, digest
 from services.load.platform import fresh_database
 from services.table.store import connect_pool
 from shared.messages import Leg, Posting
@@ -117,6 +120,57 @@ def project(balances: dict[str, int], legs: Sequence[Leg]) -> dict[str, int]:
     return after
 
 
+def _forgeries() -> dict[str, Any]:
+    """Ways to forge a table's posting number ``n``, each breaking one rule."""
+
+    def legs_of(*legs: Leg) -> tuple[Leg, ...]:
+        return legs
+
+    def forged(table: TableModel, n: int, legs: tuple[Leg, ...], **extra: Any) -> Posting:
+        return posting(table.table_id, n, legs, hand_no=table.hand_no, **extra)
+
+    def mint(t: TableModel, victim: str, n: int) -> Posting:
+        return forged(t, n, legs_of(leg(BANK, wallet(t.players[0]), 10**6, "trick_payout")))
+
+    def drain(t: TableModel, victim: str, n: int) -> Posting:
+        return forged(t, n, legs_of(leg(wallet("lone-victim"), t.pot, 10_000, "ante")))
+
+    def stranger(t: TableModel, victim: str, n: int) -> Posting:
+        to = t.players[0]
+        return forged(t, n, legs_of(leg(wallet(f"{victim}-elsewhere"), wallet(to), 5, "set_1")))
+
+    def other_table(t: TableModel, victim: str, n: int) -> Posting:
+        return forged(t, n, legs_of(leg("carry:elsewhere", wallet(t.players[0]), 5, "refund")))
+
+    def huge(t: TableModel, victim: str, n: int) -> Posting:
+        return forged(t, n, legs_of(leg(wallet(t.players[0]), t.carry, 2**63, "set_1")))
+
+    def house(t: TableModel, victim: str, n: int) -> Posting:
+        return forged(t, n, legs_of(leg(HOUSE, wallet(t.players[0]), 100, "stake")))
+
+    def foreign_id(t: TableModel, victim: str, n: int) -> Posting:
+        good = posting(t.table_id, n, legs_of(leg(t.pot, t.carry, 1, "carry_in")))
+        return good.model_copy(update={"id": f"grant:{t.players[0]}"})
+
+    def renames(t: TableModel, victim: str, n: int) -> Posting:
+        legs = legs_of(leg(wallet(t.players[0]), t.pot, 1, "ante"))
+        return forged(t, n, legs, names={f"{victim}-elsewhere": "Mallory"})
+
+    return {
+        "mint from the bank": mint,
+        "drain a stranger's wallet": drain,
+        "pay from a wallet never seated here": stranger,
+        "move another table's carry": other_table,
+        "move 2**63": huge,
+        "take from the house": house,
+        "use another posting's id": foreign_id,
+        "rename a stranger": renames,
+    }
+
+
+FORGERIES = _forgeries()
+
+
 class LedgerMachine(RuleBasedStateMachine):
     """The ledger against a model of every account's balance, in a database of its own."""
 
@@ -132,16 +186,19 @@ class LedgerMachine(RuleBasedStateMachine):
             self.pool.execute(
                 "TRUNCATE ledger.transfers, ledger.postings, ledger.accounts,"
                 " ledger.table_progress, ledger.waiting, ledger.reconciliations,"
-                " ledger.rejected, ledger.players;"
-                " INSERT INTO ledger.accounts (name, kind) VALUES ('bank', 'bank')"
+                " ledger.dead_postings, ledger.conflicts, ledger.seats, ledger.players;"
+                " INSERT INTO ledger.accounts (name, kind)"
+                " VALUES ('bank', 'bank'), ('bank:house', 'bank')"
             )
         )
-        self.balances: dict[str, int] = {BANK: 0}  # every account
+        self.balances: dict[str, int] = {BANK: 0, HOUSE: 0}  # every account
         self.players: list[str] = []
         self.tables: list[TableModel] = []
         self.applied: list[Posting] = []
         self.moved = 0  # every transfer's amount, grants included
         self.rejected = 0
+        self.dead: set[str] = set()  # digests of the postings set aside
+        self.conflicting: set[str] = set()  # digests of the conflicting duplicates
         self.throwaway = 0
 
     def run(self, work: Coroutine[Any, Any, T]) -> T:
@@ -160,8 +217,9 @@ class LedgerMachine(RuleBasedStateMachine):
         self.moved += sum(move.amount for move in applied.legs)
         self.applied.append(applied)
 
-    def open(self, player: str) -> None:
-        balance = self.run(self.ledger.open_wallet(player, player.upper(), bot=False))
+    def open(self, player: str, table_id: str | None = None) -> None:
+        name = player.upper()
+        balance = self.run(self.ledger.seat(player, name, False, None, table_id))
         self.balances[BANK] -= self.grant
         self.balances[wallet(player)] = self.grant
         self.moved += self.grant
@@ -250,7 +308,7 @@ class LedgerMachine(RuleBasedStateMachine):
         table = TableModel(f"t{len(self.tables)}", [])
         for seat in range(seats):
             table.players.append(f"{table.table_id}s{seat}")
-            self.open(table.players[-1])
+            self.open(table.players[-1], table.table_id)
         self.tables.append(table)
 
     @precondition(lambda self: any(t.idle for t in self.tables))
@@ -327,6 +385,8 @@ class LedgerMachine(RuleBasedStateMachine):
         table_id = f"x{self.throwaway}"
         pot = f"pot:{table_id}"
         others = [p for p in self.players if p != player and self.balances[wallet(p)] >= 1]
+        for sitter in [player, *others[:1]]:
+            self.run(self.ledger.seat(sitter, sitter.upper(), False, None, table_id))
         legs = [leg(wallet(others[0]), pot, 1, "ante")] if others else []
         if empty_pot:
             legs.append(
@@ -338,7 +398,33 @@ class LedgerMachine(RuleBasedStateMachine):
         broken = posting(table_id, 1, legs)
         assert self.run(self.ledger.apply(broken)) == "rejected"
         self.rejected += 1
+        self.dead.add(digest(broken))
         assert self.run(self.ledger.apply(broken)) == "rejected"  # kept once
+
+    @precondition(lambda self: any(t.idle for t in self.tables) and self.rejected < 12)
+    @rule(data=st.data(), forgery=st.sampled_from(sorted(FORGERIES)))
+    def forge_a_posting(self, data: st.DataObject, forgery: str) -> None:
+        """A posting that takes the table's next number but breaks a rule: dead-lettered, no
+        chip moves, and the number stays free for the table's real posting."""
+        table = self.pick(data, [t for t in self.tables if t.idle])
+        stranger = data.draw(st.sampled_from(self.players), label="victim")
+        forged = FORGERIES[forgery](table, stranger, table.posting_no + 1)
+        assert self.run(self.ledger.apply(forged)) == "rejected"
+        self.rejected += 1
+        self.dead.add(digest(forged))
+        assert self.run(self.ledger.apply(forged)) == "rejected"  # set aside once
+
+    @precondition(lambda self: any(p.table_id.startswith("t") for p in self.applied))
+    @rule(data=st.data(), amount=st.integers(1, 10**6))
+    def deliver_a_conflicting_duplicate(self, data: st.DataObject, amount: int) -> None:
+        """Another body under an applied posting's number: recorded loudly, never applied."""
+        real = data.draw(st.sampled_from([p for p in self.applied if p.table_id[0] == "t"]))
+        first = real.legs[0]
+        changed = first.model_copy(update={"amount": first.amount + amount})
+        forged = real.model_copy(update={"legs": (changed, *real.legs[1:])})
+        assert self.run(self.ledger.apply(forged)) == "conflict"
+        assert self.run(self.ledger.apply(real)) == "duplicate"
+        self.conflicting.add(digest(forged))
 
     # Invariants.
 
@@ -366,8 +452,10 @@ class LedgerMachine(RuleBasedStateMachine):
         assert health.accounts_match_transfers
         assert health.open_pots == []
         assert health.mismatches == 0
-        assert health.rejected == self.rejected
-        assert health.ok == (self.rejected == 0)
+        assert health.issued_outside_grants == 0
+        assert health.dead_letters == len(self.dead)
+        assert health.conflicts == len(self.conflicting)
+        assert health.ok
 
 
 @pytest.fixture
@@ -396,7 +484,7 @@ TestLedgerMachine = pytest.mark.usefixtures("machine_database")(LedgerMachine.Te
 async def test_the_same_posting_delivered_ten_times_at_once_applies_once(ledger: Ledger) -> None:
     table, a, b = uid("twin"), uid("twin-a"), uid("twin-b")
     for player in (a, b):
-        await ledger.open_wallet(player)
+        await ledger.seat(player, "", False, None, table)
     pot = f"pot:{table}"
     first = posting(table, 1, [leg(wallet(a), pot, 70, "ante"), leg(wallet(b), pot, 70, "ante")])
     outcomes = await asyncio.gather(*(ledger.apply(first) for _ in range(10)))
@@ -421,7 +509,7 @@ async def test_a_tables_postings_delivered_all_at_once_all_apply_in_order(ledger
     tables = [uid("rush") for _ in range(12)]
     players = {table: [f"{table}-{seat}" for seat in range(3)] for table in tables}
     for table in tables:
-        await asyncio.gather(*(ledger.open_wallet(p) for p in players[table]))
+        await asyncio.gather(*(ledger.seat(p, "", False, None, table) for p in players[table]))
     deliveries = []
     for table in tables:
         pot, (a, b, c) = f"pot:{table}", players[table]
@@ -454,7 +542,7 @@ async def test_a_tables_postings_delivered_all_at_once_all_apply_in_order(ledger
 async def test_a_reconciliation_mismatch_fails_the_check(settings: Settings) -> None:
     async with fresh_ledger(settings) as ledger:
         table, a = uid("off"), uid("off-a")
-        await ledger.open_wallet(a)
+        await ledger.seat(a, "", False, None, table)
         pot = f"pot:{table}"
         assert (await ledger.check()).ok
         await ledger.apply(posting(table, 1, [leg(wallet(a), pot, 60, "ante")], stacks={a: 999}))

@@ -224,7 +224,11 @@ async def test_validation_errors_never_echo_the_input(
         assert MARKER not in reply.text
         problem = reply.json()["detail"][0]
         assert problem["loc"][0] == "body" and problem["msg"]
-        seat = await http.post(f"{cluster.settings.ledger_url}/wallets/p-1/seat", json=body)
+        seat = await http.post(
+            f"{cluster.settings.ledger_url}/wallets/p-1/seat",
+            json=body,
+            headers=cluster.settings.ledger_auth(write=True),
+        )
         assert seat.status_code == 422 and MARKER not in seat.text
 
 

@@ -3,9 +3,6 @@ the turns so that losing one loses no turn."""
 
 from __future__ import annotations
 
-import asyncio
-import signal
-import time
 from typing import Any
 
 from tests.services.client import Player
@@ -25,7 +22,7 @@ async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     reply = await host.http(
         "POST",
         "/api/tables",
-        json={"seats": 4, "timer_seconds": 30, "bots": {"1": "medium", "2": "easy", "3": "hard"}},
+        json={"seats": 4, "timer_seconds": 120, "bots": {"1": "medium", "2": "easy", "3": "hard"}},
     )
     assert reply.status_code == 200, reply.text
     table = reply.json()["id"]
@@ -33,25 +30,27 @@ async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
     assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
     assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
-    await host.until(table, lambda v: v["hand_no"] >= 6, within=60)
+    # Deadlines are generous: they catch a table that stopped, not a slow machine.
+    await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
     assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))
     [first, _] = cluster.running("bots")
-    first.send_signal(signal.SIGKILL)
-    await asyncio.to_thread(first.wait)
-    killed_at = time.monotonic()
-    view = await host.until(table, lambda v: v["hand_no"] >= 12, within=90)
-    print(f"6 more bot hands in {time.monotonic() - killed_at:.1f} s after a bots service died")
-    events = await logged_events(cluster, table, after=0)
-    assert not [e for e in events if e["kind"] == "timed_out"], "a bot turn was lost"
-    await check_log(cluster, table, view["seq"])
-    # The host comes back: the next hand waits for them (to ready up, or to set the ante when
-    # the deal comes to them), so the table holds still.
-    assert (await act(host, table, {"kind": "sit_out", "sitting_out": False}))["type"] == "ack"
-    await host.until(
-        table, lambda v: v["phase"] in ("ante", "ready") and 0 in v["to_act"], within=60
-    )
-    await ledger_agrees(cluster, table, [host])
-    cluster.start_bots()
+    cluster.kill(first)
+    try:
+        hand = host.views[table]["hand_no"]
+        view = await host.until(table, lambda v: v["hand_no"] >= hand + 3, within=300)
+        events = await logged_events(cluster, table, after=0)
+        assert not [e for e in events if e["kind"] == "timed_out"], "a bot turn was lost"
+        # The bots play on meanwhile: the log holds at least what the host saw.
+        await check_log(cluster, table, view["seq"], growing=True)
+        # The host comes back: the next hand waits for them (to ready up, or to set the ante when
+        # the deal comes to them), so the table holds still.
+        assert (await act(host, table, {"kind": "sit_out", "sitting_out": False}))["type"] == "ack"
+        await host.until(
+            table, lambda v: v["phase"] in ("ante", "ready") and 0 in v["to_act"], within=300
+        )
+        await ledger_agrees(cluster, table, [host], within=120)
+    finally:
+        cluster.start_bots()
     await host.close()
 
 

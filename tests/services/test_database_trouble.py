@@ -84,18 +84,35 @@ async def refusing_connections(
 
 
 def posting(table: str, number: int) -> bytes:
-    """The table's posting ``number``: ``number`` chips from the bank to the table's player,
-    so that the player's balance tells whether each was applied exactly once."""
+    """The table's posting ``number``: ``number`` chips from its player p to its player q
+    through the pot, so that their balances tell whether each was applied exactly once."""
     body = Posting(
         id=f"{table}:{number}",
         table_id=table,
         posting_no=number,
         hand_no=number,
-        legs=(Leg(debit="bank", credit=f"wallet:{table}-p", amount=number, code="win"),),
+        legs=(
+            Leg(debit=f"wallet:{table}-p", credit=f"pot:{table}", amount=number, code="ante"),
+            Leg(debit=f"pot:{table}", credit=f"wallet:{table}-q", amount=number, code="win"),
+        ),
         stacks={},
         names={},
     )
     return body.model_dump_json().encode()
+
+
+async def seat_players(cluster: Cluster, tables: list[str]) -> None:
+    """Seat each table's players p and q with the ledger: only seated players' wallets may
+    appear in a table's postings."""
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth(write=True)
+    ) as ledger:
+        for table in tables:
+            for player in (f"{table}-p", f"{table}-q"):
+                reply = await ledger.post(
+                    f"/wallets/{player}/seat", json={"name": player, "table_id": table}
+                )
+                assert reply.status_code == 200, reply.text
 
 
 async def applied(cluster: Cluster, tables: list[str]) -> int:
@@ -146,10 +163,15 @@ async def each_applied_once_in_order(cluster: Cluster, tables: list[str], per_ta
         tables, (per_table, per_table, per_table)
     )
     assert {r["table_id"]: r["posting_no"] for r in progress} == dict.fromkeys(tables, per_table)
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+    moved = per_table * (per_table + 1) // 2
+    grant = cluster.settings.starting_grant
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
         for table in tables:
-            balance = (await ledger.get(f"/players/{table}-p/balance")).json()["balance"]
-            assert balance == per_table * (per_table + 1) // 2, (table, balance)
+            for player, balance in ((f"{table}-p", grant - moved), (f"{table}-q", grant + moved)):
+                reply = (await ledger.get(f"/players/{player}/balance")).json()
+                assert reply["balance"] == balance, (player, reply)
         health = await ledger.get("/health")
         assert health.status_code == 200, health.json()
 
@@ -159,6 +181,7 @@ async def test_the_ledger_applies_every_posting_once_while_its_connections_are_k
 ) -> None:
     run = secrets.token_hex(3)
     tables = [f"trouble-{run}-{k}" for k in range(TABLES)]
+    await seat_players(cluster, tables)
     bus = await RabbitBus.connect(
         cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
     )
@@ -194,6 +217,7 @@ async def test_the_ledger_is_not_ready_while_its_database_refuses_it_and_then_ca
 ) -> None:
     run = secrets.token_hex(3)
     tables = [f"refused-{run}-{k}" for k in range(3)]
+    await seat_players(cluster, tables)
     ledger = cluster.settings.ledger_url
 
     async def ready() -> bool:
@@ -225,55 +249,57 @@ async def test_the_ledger_is_not_ready_while_its_database_refuses_it_and_then_ca
     assert await consumers(cluster, cluster.settings.topology.postings) >= 1
 
 
-async def test_a_posting_that_keeps_failing_is_set_aside_and_the_rest_go_on(
+async def test_a_posting_that_keeps_failing_is_dead_lettered_and_the_rest_go_on(
     cluster: Cluster,
 ) -> None:
-    """A posting the database refuses every time (here: a leg's code too long for its column
-    would be refused by the client too; instead an amount beyond bigint) is set aside with its
-    reason after a few attempts, visible on /health, while other tables' postings are applied.
-    """
+    """A valid posting the database refuses every time (here a trigger refuses its table's
+    postings) is dead-lettered with its reason after a few attempts, counted on /health and
+    listed by /problems, while other tables' postings are applied."""
     run = secrets.token_hex(3)
     poison_table, good_table = f"poison-{run}", f"good-{run}"
-    poison = Posting(
-        id=f"{poison_table}:1",
-        table_id=poison_table,
-        posting_no=1,
-        hand_no=1,
-        legs=(Leg(debit="bank", credit=f"wallet:{poison_table}-p", amount=2**63, code="win"),),
-        stacks={},
-        names={},
+    await seat_players(cluster, [poison_table, good_table])
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    await conn.execute(
+        "CREATE FUNCTION ledger.refuse_poison() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$BEGIN RAISE EXCEPTION 'refused by the test'; END$$"
+    )
+    await conn.execute(
+        "CREATE TRIGGER refuse_poison BEFORE INSERT ON ledger.postings FOR EACH ROW"
+        f" WHEN (NEW.table_id = '{poison_table}') EXECUTE FUNCTION ledger.refuse_poison()"
     )
     bus = await RabbitBus.connect(
         cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
     )
     try:
-        async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
-            rejected_before = (await ledger.get("/health")).json()["rejected_postings"]
-            await bus.publish_posting(poison.model_dump_json().encode())
+        async with httpx.AsyncClient(
+            base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+        ) as ledger:
+            dead_before = (await ledger.get("/health")).json()["dead_letters"]
+            await bus.publish_posting(posting(poison_table, 1))
             for number in range(1, 6):
                 await bus.publish_posting(posting(good_table, number))
 
             async def good_applied() -> bool:
                 return await applied(cluster, [good_table]) == 5
 
-            async def set_aside() -> bool:
+            async def dead_lettered() -> bool:
                 health = (await ledger.get("/health")).json()
-                return bool(health["rejected_postings"] > rejected_before)
+                return bool(health["dead_letters"] > dead_before and health["attention"])
 
             await eventually(good_applied, "the other table's postings applied")
-            await eventually(set_aside, "the failing posting set aside")
-            conn = await asyncpg.connect(cluster.settings.database_url)
-            try:
-                reason = await conn.fetchval(
-                    "SELECT reason FROM ledger.rejected WHERE posting_id = $1", poison.id
-                )
-                # Set aside: the books no longer count as healthy until an operator acts.
-                await conn.execute("DELETE FROM ledger.rejected WHERE posting_id = $1", poison.id)
-            finally:
-                await conn.close()
-            assert reason is not None and "failed" in reason, reason
+            await eventually(dead_lettered, "the failing posting dead-lettered")
+            problems = (await ledger.get("/problems")).json()["dead_letters"]
+            reasons = [p["reason"] for p in problems if p["table_id"] == poison_table]
+            assert len(reasons) == 1 and "failed 5 times" in reasons[0], problems
+            assert "refused by the test" in reasons[0], reasons
+            assert await applied(cluster, [poison_table]) == 0
     finally:
         await bus.close()
+        # Leave the shared books as they were: no trigger, no dead letter to look at.
+        await conn.execute("DROP TRIGGER refuse_poison ON ledger.postings")
+        await conn.execute("DROP FUNCTION ledger.refuse_poison()")
+        await conn.execute("DELETE FROM ledger.dead_postings WHERE table_id = $1", poison_table)
+        await conn.close()
     assert await status(cluster.settings.ledger_url, "/readyz") == 200
     assert await consumers(cluster, cluster.settings.topology.postings) >= 1
 

@@ -12,6 +12,7 @@ import aio_pika
 import asyncpg
 import httpx
 
+from shared.bus import url_user
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play, watch_when_created
@@ -36,7 +37,9 @@ async def ledger_agrees(
     finally:
         await conn.close()
     deadline = time.monotonic() + within
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
         while True:
             report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
             if report["postings_applied"] >= postings:
@@ -60,7 +63,9 @@ async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[
     await act(players[0], table, {"kind": "start_game"})
     await play(players, table, random.Random(21), between_hands_after(4))  # type: ignore[arg-type]
     await ledger_agrees(cluster, table, players)
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
         history = (
             await ledger.get(f"/players/{players[0].id}/transfers", params={"limit": 5})
         ).json()
@@ -96,20 +101,28 @@ async def test_postings_delivered_twice_apply_once(cluster: Cluster, players: li
 
 
 async def double_every_posting(cluster: Cluster) -> int:
-    """Take every posting waiting in the queue and put it back twice."""
-    connection = await aio_pika.connect(cluster.settings.amqp_url)
+    """Take every posting waiting in the queue (as an administrator) and put it back twice, as
+    the table workers publish it: as their broker user, to the postings exchange."""
+    s = cluster.settings
+    bodies = []
+    connection = await aio_pika.connect(s.amqp_url)
     async with connection:
         channel = await connection.channel()
-        queue = await channel.get_queue(cluster.settings.topology.postings)
-        bodies = []
+        queue = await channel.get_queue(s.topology.postings)
         while (message := await queue.get(no_ack=True, fail=False)) is not None:
             bodies.append(message.body)
+    tables = await aio_pika.connect(s.amqp_url_for("table"))
+    async with tables:
+        channel = await tables.channel()
+        exchange = await channel.get_exchange(s.topology.postings, ensure=False)
         for body in bodies:
             for _ in range(2):
-                await channel.default_exchange.publish(
-                    aio_pika.Message(body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT),
-                    routing_key=cluster.settings.topology.postings,
+                again = aio_pika.Message(
+                    body,
+                    delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+                    user_id=url_user(s.amqp_url_for("table")),
                 )
+                await exchange.publish(again, routing_key=s.topology.postings)
     return len(bodies)
 
 
@@ -143,11 +156,15 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     joined = await bob.request({"type": "join", "table": elsewhere}, within=20)
     assert joined["type"] == "ack", joined
     view = await bob.until(elsewhere, lambda v: v["seat"] is not None)
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as http:
         balance = (await http.get(f"/players/{bob.id}/balance")).json()["balance"]
     assert view["seats"][view["seat"]]["stack"] == balance
     await ledger_agrees(cluster, table, [alice])
-    async with httpx.AsyncClient(base_url=cluster.settings.ledger_url) as http:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth(write=True)
+    ) as http:
         ahead = {"name": "Bob", "after": {"table_id": table, "posting_no": 10**6}}
         pending = await http.post(f"/wallets/{bob.id}/seat", json=ahead)
         assert pending.status_code == 409  # postings not applied yet: no balance to sit with

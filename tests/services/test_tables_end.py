@@ -79,7 +79,9 @@ async def reconciled(platform: Platform, table: str) -> bool:
         )
     finally:
         await conn.close()
-    async with httpx.AsyncClient(base_url=platform.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=platform.settings.ledger_url, headers=platform.settings.ledger_auth()
+    ) as ledger:
         report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
     return bool(report["postings_applied"] >= postings and report["matches"])
 
@@ -105,7 +107,9 @@ async def test_a_quick_play_table_its_person_left_closes_settled(platform: Platf
         return await reconciled(platform, table)
 
     await eventually("the ledger settles the closed table", settled)
-    async with httpx.AsyncClient(base_url=platform.settings.ledger_url) as ledger:
+    async with httpx.AsyncClient(
+        base_url=platform.settings.ledger_url, headers=platform.settings.ledger_auth()
+    ) as ledger:
         health = await ledger.get("/health")
         assert health.status_code == 200 and health.json()["balanced"], health.json()
         balance = await ledger.get(f"/players/{player.id}/balance")
