@@ -28,7 +28,7 @@ async def test_faults_lose_nothing(service_urls: tuple[str, str], tmp_path: Path
         database_url=database,
         logs=tmp_path,
     )
-    report = await chaos.run(options, every=2.0, calm=10.0, each_kind=True)
+    report = await chaos.run(options, every=1.0, calm=10.0, each_kind=True)
     summary = chaos.describe(report)
     assert all(report.faults[kind] >= 1 for kind in chaos.FAULTS), summary
     assert report.connections_cut >= 1, summary
