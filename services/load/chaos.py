@@ -156,8 +156,8 @@ class Faults:
             await asyncio.sleep(pause)
             self._revive(platform)
             kind = self.forced.pop() if self.forced else self.rng.choice(STRUCK)
+            self.counts[kind] += 1  # struck, even if the run ends while it does
             await getattr(self, kind)(platform)
-            self.counts[kind] += 1
         self.calm_flag.touch()
         await self._restore(platform)
         self.restored = {table: seq for table, (seq, _) in load.progress.items()}
@@ -196,16 +196,20 @@ class Faults:
         assert self.load is not None
         load, faulty = self.load, self._faulty_tables()
         before = {t: seq for t, (seq, _) in load.progress.items() if t not in faulty}
-        deadline = time.monotonic() + self.patience
-        while time.monotonic() < deadline:
-            still = [t for t, seq in before.items() if load.progress[t][0] == seq]
-            if not still:
-                return
+        deadline, still = time.monotonic() + self.patience, list(before)
+        while still and time.monotonic() < deadline:
             await asyncio.sleep(0.5)
+            still = [t for t, seq in before.items() if load.progress[t][0] == seq]
+        if not still:
+            return
         self.problems.append(
             f"{len(still)} table(s) did not move within {self.patience:.0f} s of the workers'"
             " database connections being terminated"
         )
+        for worker in platform.running("table"):  # so that the other faults still tell
+            await asyncio.to_thread(platform.kill, worker)
+        for _ in range(self.options.workers):
+            platform.start_worker()
 
     def _faulty_tables(self) -> set[str]:
         assert self.load is not None
