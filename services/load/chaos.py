@@ -49,6 +49,7 @@ FAULTY_BOTS = {  # bot name -> its strategy
 BUILT_IN_BOT = "easy"  # seated too, so that the built-in bots service is killed as well
 STALL_AFTER = 15.0  # seconds without progress; a worker's tables move within ~2 s of its death
 CUT_FOR, CUT_EVERY = 3.0, 0.02  # seconds a service's database connections are cut, and how often
+CUT_AT_MOST = 10.0  # seconds of cutting, waiting for a connection caught busy
 CARRY_ON_WITHIN = 10.0  # seconds for the ledger to catch up, and tables to move, after a cut
 READY_WITHIN = 30.0  # seconds for the gateway to find the broker again after the last fault
 
@@ -217,13 +218,16 @@ class Faults:
 
     async def _terminate(self, platform: Platform, service: str) -> None:
         """End every database connection of ``service`` (as an operator, a failover or an idle
-        timeout may), again and again for ``CUT_FOR`` seconds: a pool replaces an idle one
-        unnoticed, so the cut must also catch some in the middle of a query or transaction;
-        the service must notice and carry on with new ones."""
+        timeout may), again and again for ``CUT_FOR`` seconds, and on until one was caught in
+        the middle of a query or transaction (a pool replaces an idle one unnoticed), for at
+        most ``CUT_AT_MOST``; the service must notice and carry on with new ones."""
         conn = await asyncpg.connect(platform.settings.database_url)
+        busy = self.terminated_in_use[service]
         try:
-            until = time.monotonic() + CUT_FOR
-            while time.monotonic() < until:
+            start = time.monotonic()
+            while (now := time.monotonic()) < start + CUT_FOR or (
+                self.terminated_in_use[service] == busy and now < start + CUT_AT_MOST
+            ):
                 ended = await conn.fetch(  # chosen first, so that no other is ended
                     "WITH chosen AS MATERIALIZED (SELECT pid, state FROM pg_stat_activity"
                     " WHERE datname = current_database() AND application_name = $1"

@@ -21,7 +21,7 @@ async def test_faults_lose_nothing(service_urls: tuple[str, str], tmp_path: Path
     options = LoadOptions(
         tables=TABLES,
         seats=SEATS,
-        seconds=40,
+        seconds=45,
         warmup=2,
         seed=7,
         amqp_url=amqp,
