@@ -39,6 +39,7 @@ STRUCK = (
     "poison_posting",
     "bots_killed",
 )
+SLOW = ("ledger_db_cut", "workers_db_cut")
 # Struck by the faulty bots themselves, on their own turns (services.load.faulty_bots).
 MISBEHAVED = {"strategy_raised": faulty_bots.RAISED, "strategy_illegal": faulty_bots.ILLEGAL}
 FAULTS = (*STRUCK, *MISBEHAVED)
@@ -115,7 +116,11 @@ class Faults:
         self.every = every
         self.calm = calm
         self.patience = CARRY_ON_WITHIN
-        self.forced = self.rng.sample(STRUCK, len(STRUCK)) if each_kind else []
+        # Owed kinds, struck from the end: the database cuts last, as they take longest (and
+        # longer still when a service does not carry on), so that the others all strike.
+        quick = [kind for kind in STRUCK if kind not in SLOW]
+        owed = self.rng.sample(SLOW, len(SLOW)) + self.rng.sample(quick, len(quick))
+        self.forced = owed if each_kind else []
         self.counts: Counter[str] = Counter()
         self.terminated: Counter[str] = Counter()  # database connections, by service
         self.terminated_in_use: Counter[str] = Counter()  # of those: in a query or transaction
