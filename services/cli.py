@@ -446,8 +446,9 @@ def parser() -> argparse.ArgumentParser:
 
     chaos = commands.add_parser(
         "chaos",
-        help="the load test while workers are killed, the ledger restarted and the gateway's"
-        " broker connection cut; then checks that nothing was lost",
+        help="the load test while workers and bots services are killed, the ledger restarted,"
+        " the gateway's broker connection and the services' database connections cut, a poison"
+        " posting sent and faulty bots play; then checks that nothing was lost",
     )
     _load_arguments(chaos, tables=60, seconds=120)
     chaos.add_argument(

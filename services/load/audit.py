@@ -24,6 +24,8 @@ class Audit:
     tables_reconciled: int = 0
     tables_not_reconciled: list[str] = field(default_factory=list)
     wallets_differing: list[str] = field(default_factory=list)  # ledger balance != table stack
+    set_aside: int = 0  # postings the ledger dead-lettered (refused, kept for an operator)
+    conflicts: int = 0  # postings whose number was applied with another body
 
     @property
     def ok(self) -> bool:
@@ -84,6 +86,35 @@ async def audit(
     return result
 
 
+async def behind(settings: Settings, tables: Collection[str], within: float) -> list[str]:
+    """The tables whose postings, as many as they have made now, the ledger has not all
+    applied within ``within`` seconds (none: it keeps up)."""
+    conn = await asyncpg.connect(settings.database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_id, postings FROM tables.tables WHERE table_id = ANY($1::text[])",
+            list(tables),
+        )
+    finally:
+        await conn.close()
+    waiting = {row["table_id"]: row["postings"] for row in rows}
+    deadline = time.monotonic() + within
+    async with httpx.AsyncClient(
+        base_url=settings.ledger_url, timeout=10, headers=settings.ledger_auth()
+    ) as ledger:
+        while waiting and time.monotonic() < deadline:
+            for table_id, count in list(waiting.items()):
+                try:
+                    reply = await ledger.get(f"/tables/{table_id}/reconciliation")
+                except httpx.TransportError:
+                    break  # the ledger may be restarting
+                if reply.status_code == 200 and reply.json()["postings_applied"] >= count:
+                    del waiting[table_id]
+            if waiting:
+                await asyncio.sleep(0.5)
+    return sorted(waiting)
+
+
 async def _reconcile(
     settings: Settings, postings: dict[str, int], result: Audit, within: float
 ) -> None:
@@ -113,5 +144,7 @@ async def _reconcile(
                 await asyncio.sleep(0.5)
         health = (await ledger.get("/health")).json()
     result.ledger_ok = bool(health.get("balanced"))
+    result.set_aside = int(health.get("dead_letters", 0))
+    result.conflicts = int(health.get("conflicts", 0))
     if not result.ledger_ok:
         result.ledger_problems = [f"{key}: {value}" for key, value in health.items()]

@@ -1,26 +1,57 @@
 """``swick chaos``: the load test's people at their tables while faults strike at random (table
-workers killed with SIGKILL, the ledger restarted, the gateway's broker connection cut), then
-the checks that matter: nothing acknowledged was lost or applied twice, no table stalled, and
-the ledger's books agree with every table."""
+workers killed with SIGKILL, the ledger restarted, the gateway's broker connection cut, the
+ledger's and the workers' database connections terminated, a poison posting sent, a bots
+service killed) and bots with bugs of their own play some seats (a strategy that raises, one
+that answers illegally); then the checks that matter: nothing acknowledged was lost or applied
+twice, no table stalled, no service died on its own, the ledger set aside exactly the poison
+postings, and its books agree with every table."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import signal
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from services.load import loadtest
+import asyncpg
+
+from services.load import faulty_bots, loadtest
+from services.load.audit import behind
 from services.load.loadtest import Load, LoadOptions
-from services.load.platform import Platform
+from services.load.platform import Platform, application_name
 from services.load.proxy import Proxy
 from services.progress import SILENT, Progress
+from shared.bus import RabbitBus
+from shared.messages import Leg, Posting
 
-FAULTS = ("worker_killed", "ledger_restarted", "gateway_cut")
+# Struck by the run, at random moments.
+STRUCK = (
+    "worker_killed",
+    "ledger_restarted",
+    "gateway_cut",
+    "ledger_db_cut",
+    "workers_db_cut",
+    "poison_posting",
+    "bots_killed",
+)
+SLOW = ("ledger_db_cut", "workers_db_cut")
+# Struck by the faulty bots themselves, on their own turns (services.load.faulty_bots).
+MISBEHAVED = {"strategy_raised": faulty_bots.RAISED, "strategy_illegal": faulty_bots.ILLEGAL}
+FAULTS = (*STRUCK, *MISBEHAVED)
+FAULTY_BOTS = {  # bot name -> its strategy
+    "chaos-raise": "services.load.faulty_bots:Raising",
+    "chaos-illegal": "services.load.faulty_bots:Illegal",
+}
+BUILT_IN_BOT = "easy"  # seated too, so that the built-in bots service is killed as well
 STALL_AFTER = 15.0  # seconds without progress; a worker's tables move within ~2 s of its death
+CUT_FOR, CUT_EVERY = 3.0, 0.02  # seconds a service's database connections are cut, and how often
+CUT_AT_MOST = 10.0  # seconds of cutting, waiting for a connection caught busy
+CARRY_ON_WITHIN = 10.0  # seconds for the ledger to catch up, and tables to move, after a cut
 READY_WITHIN = 30.0  # seconds for the gateway to find the broker again after the last fault
 
 # Refusals a person may meet under faults without anything being wrong; any other error fails
@@ -40,6 +71,9 @@ class ChaosReport:
     seed: int
     faults: dict[str, int]
     connections_cut: int  # broker connections of the gateway aborted
+    database_connections_terminated: dict[str, int]  # by service
+    database_connections_terminated_in_use: dict[str, int]  # in a query or transaction
+    bot_seats: dict[str, int]  # seats played by each bot
     commands: int
     hands: int
     resent: int
@@ -55,6 +89,10 @@ class ChaosReport:
     tables_not_reconciled: list[str]
     wallets: int
     wallets_differing: list[str]
+    poison_postings: int  # sent: each must be set aside, none may block a table
+    set_aside: int  # postings the ledger dead-lettered
+    conflicts: int  # postings whose number was applied with another body
+    exited: dict[str, int]  # services that died on their own (restarted), by service
     errors: dict[str, int]  # by code, as the people saw them
     unexpected_errors: dict[str, int]  # any of these fails the run
     problems: list[str] = field(default_factory=list)  # the platform failed to come back
@@ -77,27 +115,171 @@ class Faults:
         self.rng = random.Random(f"chaos-{options.seed}")
         self.every = every
         self.calm = calm
-        self.forced = self.rng.sample(FAULTS, len(FAULTS)) if each_kind else []
+        self.patience = CARRY_ON_WITHIN
+        # Owed kinds, struck from the end: the database cuts last, as they take longest (and
+        # longer still when a service does not carry on), so that the others all strike.
+        quick = [kind for kind in STRUCK if kind not in SLOW]
+        owed = self.rng.sample(SLOW, len(SLOW)) + self.rng.sample(quick, len(quick))
+        self.forced = owed if each_kind else []
         self.counts: Counter[str] = Counter()
+        self.terminated: Counter[str] = Counter()  # database connections, by service
+        self.terminated_in_use: Counter[str] = Counter()  # of those: in a query or transaction
+        self.exited: Counter[str] = Counter()
         self.problems: list[str] = []
         self.load: Load | None = None
         self.restored: dict[str, int] | None = None  # table -> seq once the faults ended
+        self.misbehaviours = Path()  # the faulty bots' notes (in the run's logs)
+        self.calm_flag = Path()  # made when the faults end: the faulty bots behave then
+
+    async def prepare(self, platform: Platform) -> None:
+        """Register the faulty bots and start their services and the built-in bots'."""
+        self.misbehaviours = platform.logs / "misbehaviours.log"
+        self.calm_flag = platform.logs / "calm"
+        for name, strategy in FAULTY_BOTS.items():
+            await platform.register_bot(name, strategy)
+        for name in FAULTY_BOTS:
+            self._start_bot(platform, name)
+        platform.start_bots()
+
+    def _start_bot(self, platform: Platform, name: str) -> None:
+        platform.start_bot(
+            name,
+            env={
+                faulty_bots.LOG_VARIABLE: str(self.misbehaviours),
+                faulty_bots.CALM_VARIABLE: str(self.calm_flag),
+            },
+        )
 
     async def strike(self, load: Load) -> None:
         self.load, platform = load, load.platform
         until = time.monotonic() + self.options.seconds - self.calm
-        while (left := until - time.monotonic()) > 0:
+        while (left := until - time.monotonic()) > 0 or self.forced:
             pause = self.rng.uniform(0.5, 1.5) * self.every
             if self.forced:  # leave room for every kind still owed
-                pause = min(pause, left / (len(self.forced) + 1))
+                pause = min(pause, max(left, 0.0) / (len(self.forced) + 1))
             elif pause >= left:
                 break
             await asyncio.sleep(pause)
-            kind = self.forced.pop() if self.forced else self.rng.choice(FAULTS)
+            self._revive(platform)
+            kind = self.forced.pop() if self.forced else self.rng.choice(STRUCK)
+            self.counts[kind] += 1  # struck, even if the run ends while it does
             await getattr(self, kind)(platform)
-            self.counts[kind] += 1
+        self.calm_flag.touch()
         await self._restore(platform)
         self.restored = {table: seq for table, (seq, _) in load.progress.items()}
+
+    def _revive(self, platform: Platform) -> None:
+        """Restart the bots services that died on their own (a strategy's exception must not
+        take its service down), and count them."""
+        for name in FAULTY_BOTS:
+            if not platform.running(f"bot-{name}"):
+                self.exited[f"bot-{name}"] += 1
+                self._start_bot(platform, name)
+        if not platform.running("bots"):
+            self.exited["bots"] += 1
+            platform.start_bots()
+
+    async def ledger_db_cut(self, platform: Platform) -> None:
+        """Then the ledger must go on applying postings (its consumer must not die quietly
+        while the process, and its health probe, live on). Checked before any other fault
+        strikes: a restart would hide it."""
+        await self._terminate(platform, "ledger")
+        assert self.load is not None
+        late = await behind(platform.settings, list(self.load.tables), within=self.patience)
+        if late:
+            self.problems.append(
+                f"the ledger did not catch up with {len(late)} table(s) within"
+                f" {self.patience:.0f} s of its database connections being terminated"
+            )
+            for ledger in platform.running("ledger"):  # so that the other faults still tell
+                await asyncio.to_thread(platform.kill, ledger)
+            await platform.start_ledger()
+
+    async def workers_db_cut(self, platform: Platform) -> None:
+        """Then every table of people must move on (the faulty bots' tables have faults of
+        their own), before any other fault strikes."""
+        await self._terminate(platform, "table")
+        assert self.load is not None
+        load, faulty = self.load, self._faulty_tables()
+        before = {t: seq for t, (seq, _) in load.progress.items() if t not in faulty}
+        deadline, still = time.monotonic() + self.patience, list(before)
+        while still and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            still = [t for t, seq in before.items() if load.progress[t][0] == seq]
+        if not still:
+            return
+        self.problems.append(
+            f"{len(still)} table(s) did not move within {self.patience:.0f} s of the workers'"
+            " database connections being terminated"
+        )
+        for worker in platform.running("table"):  # so that the other faults still tell
+            await asyncio.to_thread(platform.kill, worker)
+        for _ in range(self.options.workers):
+            platform.start_worker()
+
+    def _faulty_tables(self) -> set[str]:
+        assert self.load is not None
+        return {t for t, bots in self.load.bots.items() if set(bots.values()) & set(FAULTY_BOTS)}
+
+    async def _terminate(self, platform: Platform, service: str) -> None:
+        """End every database connection of ``service`` (as an operator, a failover or an idle
+        timeout may), again and again for ``CUT_FOR`` seconds, and on until one was caught in
+        the middle of a query or transaction (a pool replaces an idle one unnoticed), for at
+        most ``CUT_AT_MOST``; the service must notice and carry on with new ones."""
+        conn = await asyncpg.connect(platform.settings.database_url)
+        busy = self.terminated_in_use[service]
+        try:
+            start = time.monotonic()
+            while (now := time.monotonic()) < start + CUT_FOR or (
+                self.terminated_in_use[service] == busy and now < start + CUT_AT_MOST
+            ):
+                ended = await conn.fetch(  # chosen first, so that no other is ended
+                    "WITH chosen AS MATERIALIZED (SELECT pid, state FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = $1"
+                    " AND pid <> pg_backend_pid())"
+                    " SELECT state FROM chosen WHERE pg_terminate_backend(pid)",
+                    application_name(service),
+                )
+                self.terminated[service] += len(ended)
+                self.terminated_in_use[service] += sum(1 for r in ended if r["state"] != "idle")
+                await asyncio.sleep(CUT_EVERY)
+        finally:
+            await conn.close()
+
+    async def poison_posting(self, platform: Platform) -> None:
+        """A posting that breaks the ledger's rules (2**63 chips), from the tables' own broker
+        user: the ledger must set it aside and go on with every other posting."""
+        table = f"poison-{secrets.token_hex(4)}"
+        poison = Posting(
+            id=f"{table}:1",
+            table_id=table,
+            posting_no=1,
+            hand_no=1,
+            legs=(Leg(debit="wallet:nobody", credit=f"pot:{table}", amount=2**63, code="ante"),),
+            stacks={},
+            names={},
+        )
+        settings = platform.settings
+        bus = await RabbitBus.connect(settings.amqp_url_for("table"), settings.topology)
+        try:
+            await bus.publish_posting(poison.model_dump_json().encode())
+        finally:
+            await bus.close()
+
+    async def bots_killed(self, platform: Platform) -> None:
+        services = [f"bot-{name}" for name in FAULTY_BOTS] + ["bots"]
+        service = self.rng.choice(services)
+        for process in platform.running(service):
+            platform.kill(process)
+        await asyncio.sleep(self.rng.uniform(0.5, 2.0))
+        if service == "bots":
+            platform.start_bots()
+        else:
+            self._start_bot(platform, service.removeprefix("bot-"))
+
+    def misbehaved(self) -> dict[str, int]:
+        noted = faulty_bots.count(str(self.misbehaviours))
+        return {kind: noted[fault] for kind, fault in MISBEHAVED.items()}
 
     async def worker_killed(self, platform: Platform) -> None:
         workers = platform.running("table")
@@ -120,7 +302,8 @@ class Faults:
         if not platform.running("gateway"):
             self.problems.append("the gateway exited")
             await platform.start_gateway(self.proxy.url(self.options.amqp_url))
-        await platform.restore(workers=self.options.workers, bots=0)
+        self._revive(platform)
+        await platform.restore(workers=self.options.workers, bots=1)
         try:  # ready: connected to the broker again
             await platform.answering(platform.base, "/readyz", within=READY_WITHIN)
         except TimeoutError:
@@ -139,7 +322,7 @@ async def run(
     """``options.seconds`` of play: faults every ``every`` s or so (randomly, by
     ``options.seed``), then ``calm`` s without any, in which every table must move on.
     ``each_kind``: strike each kind of fault at least once."""
-    options = replace(options, stall_after=stall_after)
+    options = replace(options, stall_after=stall_after, bots=bot_seats(options))
     calm = max(10.0, options.seconds / 6) if calm is None else calm
     async with Proxy.to(options.amqp_url) as proxy:
         faults = Faults(proxy, options, every=every, calm=calm, each_kind=each_kind)
@@ -148,9 +331,18 @@ async def run(
             faults.strike,
             label="chaos",
             gateway_amqp_url=proxy.url(options.amqp_url),
+            prepare=faults.prepare,
             progress=progress,
         )
     return _report(options, figures, faults)
+
+
+def bot_seats(options: LoadOptions) -> dict[int, dict[int, str]]:
+    """A bot in seat 1 of each of the first tables: the faulty ones, then a built-in one."""
+    if options.seats < 2:
+        return {}
+    names = [*FAULTY_BOTS, BUILT_IN_BOT]
+    return {number: {1: name} for number, name in enumerate(names[: options.tables])}
 
 
 def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> ChaosReport:
@@ -172,8 +364,11 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
         workers=options.workers,
         seconds=figures.seconds,
         seed=options.seed,
-        faults={kind: faults.counts[kind] for kind in FAULTS},
+        faults={kind: faults.counts[kind] for kind in STRUCK} | faults.misbehaved(),
         connections_cut=faults.proxy.cuts,
+        database_connections_terminated=dict(faults.terminated),
+        database_connections_terminated_in_use=dict(faults.terminated_in_use),
+        bot_seats=dict(Counter(n for seats in options.bots.values() for n in seats.values())),
         commands=figures.commands,
         hands=figures.hands,
         resent=figures.resent,
@@ -194,6 +389,10 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
             if person.view is not None and person.view["seat"] is not None
         ),
         wallets_differing=checked["wallets_differing"],
+        poison_postings=faults.counts["poison_posting"],
+        set_aside=checked["set_aside"],
+        conflicts=checked["conflicts"],
+        exited=dict(faults.exited),
         errors=errors,
         unexpected_errors={k: n for k, n in errors.items() if k not in EXPECTED_ERRORS},
         problems=problems,
@@ -204,7 +403,10 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
         and not problems
         and not report.unexpected_errors
         and report.tables_reconciled == options.tables
-        and report.wallets == options.tables * options.seats
+        and report.wallets == options.people()
+        and report.set_aside == report.poison_postings
+        and not report.conflicts
+        and not report.exited
     )
     return report
 
@@ -215,7 +417,11 @@ def describe(r: ChaosReport) -> str:
     lines = [
         f"{r.tables} tables of {r.seats} people, {r.workers} table worker(s), {r.seconds} s,"
         f" seed {r.seed}",
-        f"faults: {faults} ({r.connections_cut} broker connection(s) cut)",
+        f"faults: {faults}",
+        f"  {r.connections_cut} broker connection(s) of the gateway cut; database connections"
+        f" terminated: {_counts(r.database_connections_terminated)} (in a query or"
+        f" transaction: {_counts(r.database_connections_terminated_in_use)});"
+        f" bot seats: {_counts(r.bot_seats)}",
         f"commands: {r.commands}, hands: {r.hands}, resent: {r.resent},"
         f" answered applied-already: {r.applied_already}",
         f"actions lost: {r.actions_lost}",
@@ -227,7 +433,10 @@ def describe(r: ChaosReport) -> str:
         f"tables reconciled with the ledger: {r.tables_reconciled}/{r.tables}"
         f"{_some(r.tables_not_reconciled)}",
         f"wallets matching table stacks: {r.wallets - len(r.wallets_differing)}"
-        f"/{r.tables * r.seats}{_some(r.wallets_differing)}",
+        f"/{r.tables * r.seats - sum(r.bot_seats.values())}{_some(r.wallets_differing)}",
+        f"postings set aside by the ledger: {r.set_aside} (poison postings sent:"
+        f" {r.poison_postings}), conflicts: {r.conflicts}",
+        f"services that died on their own: {_counts(r.exited)}",
         f"errors seen by people: expected {expected or 'none'},"
         f" unexpected {r.unexpected_errors or 'none'}",
     ]
@@ -236,6 +445,10 @@ def describe(r: ChaosReport) -> str:
     lines += [f"problem: {problem}" for problem in r.problems]
     lines.append("chaos: ok" if r.ok else "chaos: FAILED")
     return "\n".join(lines)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {n}" for k, n in counts.items()) or "none"
 
 
 def _some(items: list[str], shown: int = 5) -> str:

@@ -43,6 +43,12 @@ class LoadOptions:
     database_url: str = DEFAULT_DATABASE
     shards: int = 32
     logs: Path | None = None
+    # Table number -> {seat: bot name}: bots seated at the first tables (the rest are people).
+    bots: dict[int, dict[int, str]] = field(default_factory=dict)
+
+    def people(self) -> int:
+        """Seats taken by people."""
+        return self.tables * self.seats - sum(map(len, self.bots.values()))
 
 
 @dataclass
@@ -98,6 +104,7 @@ class Load:
         self.rng = random.Random(options.seed)
         self.pace = (0.0, 0.0) if options.max_pace else HUMAN_PACE
         self.tables: dict[str, list[Person]] = {}
+        self.bots: dict[str, dict[int, str]] = {}  # table -> {seat: bot name}, where bots sit
         self.progress: dict[str, tuple[int, float]] = {}  # table -> (seq, when it last moved)
         self.stalled: set[str] = set()
 
@@ -115,11 +122,13 @@ class Load:
 
     async def _open_table(self, http: httpx.AsyncClient, number: int) -> None:
         base = self.platform.base
+        bots = self.options.bots.get(number, {})
         people = [
             Person(
                 base, f"T{number}s{seat}", self.tally, random.Random(self.rng.random()), self.pace
             )
             for seat in range(self.options.seats)
+            if seat not in bots
         ]
         for person in people:
             await person.sign_up(http)
@@ -127,7 +136,7 @@ class Load:
         host = people[0]
         reply = await http.post(
             f"{base}/api/tables",
-            json={"seats": self.options.seats, "timer_seconds": 30},
+            json={"seats": self.options.seats, "timer_seconds": 30, "bots": bots},
             headers={"authorization": f"Bearer {host.token}"},
         )
         reply.raise_for_status()
@@ -139,6 +148,8 @@ class Load:
             await _join(person, table)
         await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
+        if bots:
+            self.bots[table] = bots
         self.progress[table] = (0, time.monotonic())
         self.display.advance()
 
@@ -258,11 +269,15 @@ async def run(
     *,
     label: str = "load",
     gateway_amqp_url: str | None = None,
+    prepare: Callable[[Platform], Coroutine[Any, Any, None]] | None = None,
     progress: Progress = SILENT,
 ) -> Figures:
-    """``gateway_amqp_url``: where the gateway finds the broker (the chaos run's cuttable proxy)."""
+    """``gateway_amqp_url``: where the gateway finds the broker (the chaos run's cuttable proxy);
+    ``prepare``: run once the platform is up, before anyone sits down (the bots' services)."""
     progress.stage(f"starting {options.workers} table worker(s), the ledger and the gateway")
     async with platform_for(options, label, gateway_amqp_url) as platform:
+        if prepare is not None:
+            await prepare(platform)
         load = Load(platform, options, progress)
         idle_rss = platform.resident_bytes()
         try:

@@ -29,6 +29,8 @@ from services.table.store import TableStore, connect_pool
 from shared.broker import administrator
 from shared.settings import ROLE_URL_PREFIX, Settings, role_variable
 
+APPLICATION_PREFIX = "swick-"  # each service's database connections say which service it is
+
 SERVICES = ("ledger", "table", "bots", "gateway")
 BUILT_IN = broker.BUILT_IN_BOTS
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -128,6 +130,19 @@ async def registered(settings: Settings) -> list[str]:
         await pool.close()
 
 
+def application_name(service: str) -> str:
+    """The name a service's database connections carry (``pg_stat_activity.application_name``):
+    the chaos run finds a service's connections by it to cut them."""
+    return f"{APPLICATION_PREFIX}{service}"
+
+
+def named(dsn: str, service: str) -> str:
+    """``dsn`` whose connections carry ``service``'s application name."""
+    parsed = urlparse(dsn)
+    name = f"application_name={application_name(service)}"
+    return parsed._replace(query=f"{parsed.query}&{name}" if parsed.query else name).geturl()
+
+
 def at_address(url: str, where: str) -> str:
     """``url`` (its credentials, its virtual host) at the host and port of ``where``."""
     parsed, there = urlparse(url), urlparse(where)
@@ -176,6 +191,8 @@ class Platform:
     base: str = ""
     # CPU seconds of the processes this platform stopped or killed, by service.
     cpu_of_the_dead: dict[str, float] = field(default_factory=dict)
+    # Bots services of registered bots (``bot-<name>``): the strategy each one runs.
+    strategies: dict[str, str] = field(default_factory=dict)
 
     def env(self, service: str) -> dict[str, str]:
         """A service's environment: its own broker user, and no other's."""
@@ -184,12 +201,15 @@ class Platform:
         if service == "bots":
             bots = {role_variable(f"bot-{b}"): s.amqp_url_for(f"bot-{b}") for b in BUILT_IN}
             own = {"SWICK_AMQP_URL": next(iter(bots.values())), **bots}
+        elif service.startswith("bot-"):  # one registered bot's service: its user only
+            url = s.amqp_url_for(service)
+            own = {"SWICK_AMQP_URL": url, role_variable(service): url}
         else:
             own = {"SWICK_AMQP_URL": s.amqp_url_for(service)}
         return {
             **inherited,
             **own,
-            "SWICK_DATABASE_URL": s.database_url,
+            "SWICK_DATABASE_URL": named(s.database_url, service),
             "SWICK_NAMESPACE": s.namespace,
             "SWICK_SHARDS": str(s.shards),
             "SWICK_SECRET": s.secret,
@@ -219,12 +239,12 @@ class Platform:
         await self.settled(workers=workers)
 
     def spawn(
-        self, name: str, *args: str, env: dict[str, str] | None = None
+        self, name: str, *args: str, env: dict[str, str] | None = None, command: str = "serve"
     ) -> subprocess.Popen[bytes]:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = (self.logs / f"{name}-{len(self.processes)}.log").open("wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", *args],
+            [sys.executable, "-m", "services.cli", command, *args],
             env=self.env(name) | (env or {}),
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -248,6 +268,32 @@ class Platform:
 
     def start_bots(self) -> subprocess.Popen[bytes]:
         return self._with_probes("bots")
+
+    async def register_bot(self, name: str, strategy: str, owner: str = "swick-load") -> None:
+        """A bot account ``name`` (its broker user, its turns queue) whose service runs
+        ``strategy`` (``package.module:Class``) when started with ``start_bot``."""
+        url = await broker.register_bot(
+            self.settings, name, owner, administrator(self.settings.rabbitmq_api)
+        )
+        role = f"bot-{name}"
+        self.settings = replace(
+            self.settings, amqp_urls={**self.settings.amqp_urls, role_variable(role): url}
+        )
+        self.strategies[role] = strategy
+
+    def start_bot(self, name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        """The bots service of the registered bot ``name`` (``swick bots``)."""
+        role, port = f"bot-{name}", free_port()
+        think = str(self.settings.bot_think_ms)
+        process = self.spawn(
+            role,
+            *("--strategy", self.strategies[role], "--name", name),
+            *("--think-ms", think, "--port", str(port)),
+            env=env,
+            command="bots",
+        )
+        self.probes[process.pid] = port
+        return process
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         return self._with_probes("table")
