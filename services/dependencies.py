@@ -15,10 +15,14 @@ from shared.startup import Dependency, Startup
 
 
 def database(
-    settings: Settings, *, size: int = 10, application: str = "swick"
+    settings: Settings, *, size: int | None = None, application: str = "swick"
 ) -> Dependency[asyncpg.Pool]:
+    """The database, in a pool of ``size`` connections (``SWICK_DATABASE_POOL`` by default)."""
+
     async def connect() -> asyncpg.Pool:
-        return await connect_pool(settings.database_url, size=size, application=application)
+        return await connect_pool(
+            settings.database_url, size=size or settings.database_pool, application=application
+        )
 
     return Dependency("PostgreSQL", "SWICK_DATABASE_URL", settings.database_url, connect)
 

@@ -49,6 +49,7 @@ def reachable(url: str, default_port: int, timeout: float = 1.0) -> bool:
 class Settings:
     amqp_url: str = DEFAULT_URL
     database_url: str = DEFAULT_DATABASE
+    database_pool: int = 10  # connections each service process may hold
     namespace: str = "swick"
     shards: int = DEFAULT_SHARDS
     secret: str = DEV_SECRET
@@ -103,6 +104,7 @@ class Settings:
         return cls(
             amqp_url=env.get("SWICK_AMQP_URL", DEFAULT_URL),
             database_url=env.get("SWICK_DATABASE_URL", DEFAULT_DATABASE),
+            database_pool=int(env.get("SWICK_DATABASE_POOL", 10)),
             namespace=env.get("SWICK_NAMESPACE", "swick"),
             shards=int(env.get("SWICK_SHARDS", DEFAULT_SHARDS)),
             secret=env.get("SWICK_SECRET", DEV_SECRET),

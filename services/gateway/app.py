@@ -174,7 +174,11 @@ def create_app(
             tables: TableStorage | None = store
             messages = bus
             if tables is None:
-                pool = await connect_pool(settings.database_url, application="swick-gateway")
+                pool = await connect_pool(
+                    settings.database_url,
+                    size=settings.database_pool,
+                    application="swick-gateway",
+                )
                 owned.push_async_callback(pool.close)
                 tables = TableStore(pool)
                 await tables.migrate(settings.shards)

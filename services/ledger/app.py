@@ -177,7 +177,11 @@ def create_app(
             books: LedgerStorage | None = ledger
             messages = bus
             if books is None:
-                pool = await connect_pool(settings.database_url, application="swick-ledger")
+                pool = await connect_pool(
+                    settings.database_url,
+                    size=settings.database_pool,
+                    application="swick-ledger",
+                )
                 owned.push_async_callback(pool.close)
                 books = Ledger(pool, settings.starting_grant)
                 await books.migrate()

@@ -246,7 +246,11 @@ async def platform_for(
     options: LoadOptions, label: str, gateway_amqp_url: str | None = None
 ) -> AsyncIterator[Platform]:
     async with isolated(
-        options.amqp_url, options.database_url, shards=options.shards, label=label
+        options.amqp_url,
+        options.database_url,
+        shards=options.shards,
+        label=label,
+        database_pool=10,  # as deployed: the load is measured on the production settings
     ) as settings:
         logs = options.logs or Path(tempfile.mkdtemp(prefix=f"swick-{label}-"))
         platform = Platform(settings, logs)

@@ -68,10 +68,12 @@ async def isolated(
     bot_think_ms: int = 50,
     label: str = "run",
     grants_per_address: int = 1_000_000,
+    database_pool: int = 4,
 ) -> AsyncIterator[Settings]:
     """Settings for a fresh database and bus namespace (with ledger credentials of their own),
     removed again afterwards. Sign-ups are limited per address only as ``grants_per_address``
-    says: a load test signs everyone up from one address.
+    says: a load test signs everyone up from one address. Each service process holds at most
+    ``database_pool`` connections, so several platforms fit in one server's connection limit.
 
     The namespace's broker users (one per service kind and built-in bot, with new passwords)
     are made first: ``amqp_url`` stays the administrator's, and ``amqp_url_for(role)`` gives
@@ -91,6 +93,7 @@ async def isolated(
             ledger_token=secrets.token_hex(16),
             ledger_read_token=secrets.token_hex(16),
             grants_per_address=grants_per_address,
+            database_pool=database_pool,
             rabbitmq_api=os.environ.get("SWICK_RABBITMQ_API", ""),
         )
         admin = administrator(settings.rabbitmq_api)
@@ -210,6 +213,7 @@ class Platform:
             **inherited,
             **own,
             "SWICK_DATABASE_URL": named(s.database_url, service),
+            "SWICK_DATABASE_POOL": str(s.database_pool),
             "SWICK_NAMESPACE": s.namespace,
             "SWICK_SHARDS": str(s.shards),
             "SWICK_SECRET": s.secret,
