@@ -466,15 +466,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     if seat is not None:
         await gw.hub.watch(conn, seat[0])
         if previous is None:  # a socket replacing an open one changes no one's presence
-            await _request(
-                gw,
-                m.Presence(
-                    table_id=seat[0],
-                    request_id=_rid(player, "presence"),
-                    player_id=player.id,
-                    connected=True,
-                ),
-            )
+            await _presence(gw, player, seat[0], connected=True)
         await _request(
             gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
         )
@@ -501,15 +493,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             seat = await gw.store.seat_of(player.id)
             if seat is not None:
                 with contextlib.suppress(Exception):
-                    await _request(
-                        gw,
-                        m.Presence(
-                            table_id=seat[0],
-                            request_id=_rid(player, "presence"),
-                            player_id=player.id,
-                            connected=False,
-                        ),
-                    )
+                    await _presence(gw, player, seat[0], connected=False)
         await gw.hub.forget(conn)
         with contextlib.suppress(Exception):
             await websocket.close()
@@ -527,6 +511,17 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(frame)
     with contextlib.suppress(Exception):
         await websocket.close(code=conn.close_code, reason=conn.close_reason)
+
+
+async def _presence(gw: Gateway, player: Identity, table_id: str, *, connected: bool) -> None:
+    """Tell the table that the player's connection opened or closed."""
+    request = m.Presence(
+        table_id=table_id,
+        request_id=_rid(player, "presence"),
+        player_id=player.id,
+        connected=connected,
+    )
+    await _request(gw, request)
 
 
 def _rid(player: Identity, what: str) -> str:
