@@ -740,7 +740,9 @@ class SwickMachine(RuleBasedStateMachine):
             if s.status[seat] and s.leaving[seat]:
                 self.refuse(seat, lc.Leave(), {"no_change"})
             else:
-                self.send(seat, lc.Leave())
+                events = self.send(seat, lc.Leave())
+                if any(isinstance(e, ev.TableClosed) for e in events):
+                    return  # the last person left: the machine went on at a new table
                 if self.state.status[seat]:
                     assert self.state.leaving[seat]
                 else:
