@@ -23,23 +23,9 @@ from shared.startup import (
     masked,
     timeout_from,
 )
+from tests.clock import Clock
 
 URL = "amqp://swick-table:s3cret@broker.internal:5672/"
-
-
-class Clock:
-    """Time that passes only when the code under test sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.pauses: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.pauses.append(seconds)
-        self.now += seconds
 
 
 def startup(clock: Clock, lines: list[str], timeout: float = 10.0) -> Startup:

@@ -11,21 +11,7 @@ import asyncpg
 import pytest
 
 from shared.supervise import MAX_DELAY, Backoff, Readiness, retryable, supervise
-
-
-class Clock:
-    """Time that passes only when the code under test sleeps, or the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.pauses: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.pauses.append(seconds)
-        self.now += seconds
+from tests.clock import Clock
 
 
 def backoff_on(clock: Clock) -> Backoff:
