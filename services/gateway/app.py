@@ -61,9 +61,7 @@ log = logging.getLogger("swick.gateway")
 
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
-# A socket's patience with refused frames: 200 at once, regrowing 2 a second. A flood runs it
-# out however fast or slowly the gateway reads it; an occasional burst is forgiven.
-FLOOD_CLOSE, FLOOD_FORGIVEN_PER_SECOND = 200, 2.0
+FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
 CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
 # The status of a table's refusal to be created, by its code (409 for the rest).
 CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
@@ -543,7 +541,7 @@ class Session:
         self.address = address
         self.rate = TokenBucket(rate=30, burst=60)
         self.chat_rate = TokenBucket(rate=0.5, burst=5)
-        self.patience = TokenBucket(rate=FLOOD_FORGIVEN_PER_SECOND, burst=FLOOD_CLOSE)
+        self.refused_in_row = 0
         self.watching: set[str] = set()
 
     def reject(self, client_id: str | None, code: str, message: str) -> None:
@@ -551,10 +549,12 @@ class Session:
 
     def _within_rate(self, client_id: str | None) -> bool:
         if not self.rate.take():
+            self.refused_in_row += 1
             self.reject(client_id, "rate_limited", "Too many messages: slow down")
-            if not self.patience.take():
+            if self.refused_in_row >= FLOOD_CLOSE:
                 self.conn.close()
             return False
+        self.refused_in_row = 0
         return True
 
     def refuse_binary(self) -> None:
