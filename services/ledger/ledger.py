@@ -34,6 +34,7 @@ from services.ledger.rules import (
     accounts,
     check_seated,
     check_table_posting,
+    dead_letter_row,
     digest,
     grant_posting,
     house_report,
@@ -43,7 +44,6 @@ from services.ledger.rules import (
     reconciliation_report,
     settle,
     stake_posting,
-    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -323,12 +323,7 @@ class Ledger:
             " reason) VALUES ($1, $2, $3, $4, $5::text::jsonb, $6)"
             " ON CONFLICT (digest) DO UPDATE SET times = ledger.dead_postings.times + 1,"
             " last_at = now()",
-            digest(posting),
-            storable(posting.id[:400]),
-            storable(posting.table_id[:400]),
-            min(max(posting.posting_no, -(2**63)), 2**63 - 1),
-            storable(posting.model_dump_json()),
-            storable(reason),
+            *dead_letter_row(posting, reason),
         )
 
     async def _lock_accounts(self, conn: Conn, names: list[str]) -> dict[str, int]:

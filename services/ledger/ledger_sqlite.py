@@ -29,6 +29,7 @@ from services.ledger.rules import (
     accounts,
     check_seated,
     check_table_posting,
+    dead_letter_row,
     digest,
     grant_posting,
     house_report,
@@ -38,7 +39,6 @@ from services.ledger.rules import (
     reconciliation_report,
     settle,
     stake_posting,
-    storable,
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
@@ -305,12 +305,7 @@ class SqliteLedger:
                 "INSERT INTO ledger_dead_postings (digest, posting_id, table_id, posting_no,"
                 " body, reason, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)"
                 " ON CONFLICT (digest) DO UPDATE SET times = times + 1, last_at = ?7",
-                digest(posting),
-                storable(posting.id[:400]),
-                storable(posting.table_id[:400]),
-                min(max(posting.posting_no, -(2**63)), 2**63 - 1),
-                storable(posting.model_dump_json()),
-                storable(reason),
+                *dead_letter_row(posting, reason),
                 self.db.now(),
             )
 

@@ -42,30 +42,27 @@ def kind_of(account: str) -> str:
     return account.split(":", 1)[0]
 
 
-def grant_posting(player_id: str, amount: int) -> Posting:
-    """The starting grant of a new wallet: ``amount`` from the bank, applied once by its id."""
+def _funding(posting_id: str, source: str, player_id: str, amount: int, code: str) -> Posting:
+    """Chips into a wallet from outside the tables, applied once by ``posting_id``."""
     return Posting(
-        id=f"grant:{player_id}",
+        id=posting_id,
         table_id="",
         posting_no=0,
         hand_no=0,
-        legs=(Leg(debit=BANK, credit=wallet(player_id), amount=amount, code="grant"),),
+        legs=(Leg(debit=source, credit=wallet(player_id), amount=amount, code=code),),
         stacks={},
         names={},
     )
+
+
+def grant_posting(player_id: str, amount: int) -> Posting:
+    """The starting grant of a new wallet: ``amount`` from the bank, applied once by its id."""
+    return _funding(f"grant:{player_id}", BANK, player_id, amount, "grant")
 
 
 def stake_posting(player_id: str, amount: int, serial: int) -> Posting:
     """A bot's stake: ``amount`` from the house to the bot's wallet (its ``serial``-th stake)."""
-    return Posting(
-        id=f"stake:{player_id}:{serial}",
-        table_id="",
-        posting_no=0,
-        hand_no=0,
-        legs=(Leg(debit=HOUSE, credit=wallet(player_id), amount=amount, code="stake"),),
-        stacks={},
-        names={},
-    )
+    return _funding(f"stake:{player_id}:{serial}", HOUSE, player_id, amount, "stake")
 
 
 def digest(posting: Posting) -> str:
@@ -255,3 +252,16 @@ def house_report(staked: int, balance: int, held_by_bots: int) -> dict[str, int]
 def storable(text: str) -> str:
     """``text`` (JSON or plain) without NUL characters, which PostgreSQL's text refuses."""
     return text.replace("\\u0000", "\\ufffd").replace("\x00", "\ufffd")
+
+
+def dead_letter_row(posting: Posting, reason: str) -> tuple[str, str, str, int, str, str]:
+    """A set-aside posting as both stores keep it: its digest, id, table, number (clamped to
+    64 bits), body and reason, with nothing a database refuses."""
+    return (
+        digest(posting),
+        storable(posting.id[:400]),
+        storable(posting.table_id[:400]),
+        min(max(posting.posting_no, -(2**63)), 2**63 - 1),
+        storable(posting.model_dump_json()),
+        storable(reason),
+    )
