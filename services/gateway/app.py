@@ -41,7 +41,7 @@ from services.gateway import protocol as p
 from services.gateway.guesses import Guesses, client_address
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens, check_name
-from services.gateway.limits import TokenBucket
+from services.gateway.limits import Admission, TokenBucket
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.records import Records
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
@@ -61,7 +61,8 @@ log = logging.getLogger("swick.gateway")
 
 WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
-FLOOD_CLOSE = 200  # refusals for rate in a row before the socket is closed
+FLOOD_REFUSALS = 200  # refusals for rate before the socket is closed as a flood ...
+FLOOD_FORGIVEN_PER_SECOND = 2  # ... of which this many a second are forgiven
 CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
 # The status of a table's refusal to be created, by its code (409 for the rest).
 CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
@@ -539,23 +540,22 @@ class Session:
         self.gw = gw
         self.conn = conn
         self.address = address
-        self.rate = TokenBucket(rate=30, burst=60)
+        self.admission = Admission(
+            p.MESSAGES_PER_SECOND, p.MESSAGE_BURST, FLOOD_REFUSALS, FLOOD_FORGIVEN_PER_SECOND
+        )
         self.chat_rate = TokenBucket(rate=0.5, burst=5)
-        self.refused_in_row = 0
         self.watching: set[str] = set()
 
     def reject(self, client_id: str | None, code: str, message: str) -> None:
         self.conn.send(p.Reject(id=client_id, code=code, message=message))
 
     def _within_rate(self, client_id: str | None) -> bool:
-        if not self.rate.take():
-            self.refused_in_row += 1
-            self.reject(client_id, "rate_limited", "Too many messages: slow down")
-            if self.refused_in_row >= FLOOD_CLOSE:
-                self.conn.close()
-            return False
-        self.refused_in_row = 0
-        return True
+        if self.admission.admit():
+            return True
+        self.reject(client_id, "rate_limited", "Too many messages: slow down")
+        if self.admission.exhausted():
+            self.conn.close()
+        return False
 
     def refuse_binary(self) -> None:
         """The protocol is JSON text: a binary frame is refused, and the socket stays open."""

@@ -26,3 +26,28 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Admission:
+    """One socket's client messages: up to ``rate`` a second in bursts of ``burst``; the rest
+    are refused, and a socket refused ``patience`` times (forgiven ``forgive`` a second) is a
+    flood to cut. Refusals are counted, not timed, so a flood is cut after as many refusals on
+    a busy server as on an idle one."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        patience: float,
+        forgive: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.messages = TokenBucket(rate, burst, clock)
+        self.patience = TokenBucket(forgive, patience, clock)
+
+    def admit(self) -> bool:
+        return self.messages.take()
+
+    def exhausted(self) -> bool:
+        """Count one refusal: true once the socket has used up the server's patience."""
+        return not self.patience.take()

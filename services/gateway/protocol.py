@@ -28,6 +28,8 @@ from shared.games.swick.views import SeatView, SwickView
 
 VERSION = 1
 MAX_FRAME = 4096  # bytes of one client message
+MESSAGES_PER_SECOND = 30  # a socket's sustained rate of client messages ...
+MESSAGE_BURST = 60  # ... and how many it may send at once
 MAX_CHAT = 280
 
 Id = Annotated[str, Field(min_length=1, max_length=64)]
@@ -203,12 +205,13 @@ returns a fresh one in `token` when the one sent is a day old (or signed with a 
 keep it.
 """
 
-REJECT_CODES = """\
+REJECT_CODES = f"""\
 | `code` | meaning |
 |---|---|
 | `malformed` | not JSON, a binary frame, an unknown `type`, or a field of the wrong shape or type |
 | `too_large` | the frame is over the size limit |
-| `rate_limited` | too many messages (chat has its own, lower limit), or wrong invite codes |
+| `rate_limited` | over {MESSAGES_PER_SECOND} messages a second (bursts of {MESSAGE_BURST}; chat: \
+less), or wrong invite codes |
 | `no_table` | there is no such table (or a wrong invite code) |
 | `not_watching` | watch the table before acting there |
 | `not_seated` | take a seat first |

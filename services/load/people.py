@@ -22,6 +22,12 @@ RESEND_AFTER = 5.0  # seconds without an answer before the same message goes aga
 # "Applied already": the answer to a resent message, or to one the broker delivered twice
 # because the table's worker lost its shard between applying it and acknowledging it.
 QUIET_CODES = ("duplicate",)
+# The gateway refuses a socket's messages beyond 30 a second (docs/protocol.md): even at full
+# pace a person stays under it, as a real client must.
+MESSAGES_PER_SECOND = 25
+# After a refusal the same view is tried again only this much later: a refusal answered at once
+# on the same view would be refused again, and feed itself.
+RETRY_AFTER = 0.5
 
 
 @dataclass
@@ -71,6 +77,8 @@ class Person:
         self._turn: asyncio.Task[None] | None = None
         self._ids = itertools.count(1)
         self._seen = asyncio.Event()
+        self._next_send_at = 0.0
+        self._refused: tuple[int, float] | None = None  # (seq refused at, when to try it again)
 
     async def sign_up(self, http: httpx.AsyncClient) -> None:
         reply = await http.post(f"{self.base}/api/players", json={"name": self.name})
@@ -162,6 +170,9 @@ class Person:
             return
         else:
             self.tally.errors[frame["code"]] += 1
+            retry_at = now + RETRY_AFTER
+            self._refused = (sent.message["seq"], retry_at)
+            asyncio.get_running_loop().call_later(RETRY_AFTER, self._maybe_act)
         self._maybe_act()
 
     def _maybe_act(self) -> None:
@@ -173,13 +184,24 @@ class Person:
             or (self._turn is not None and not self._turn.done())
         ):
             return
+        if self._refused is not None:
+            seq, retry_at = self._refused
+            if view["seq"] == seq and time.perf_counter() < retry_at:
+                return  # a later call (or the next view) looks again
+            self._refused = None
         if view["seat"] is not None and view["seat"] in view["to_act"]:
             self._turn = asyncio.get_running_loop().create_task(self._act(view["seq"]))
         elif view["phase"] == "ended" and view["seat"] == view["host"]:
             self._turn = asyncio.get_running_loop().create_task(self._start(view["seq"]))
 
+    async def _think(self) -> None:
+        """A person's pause before acting: some thought, and never faster than the gateway
+        allows."""
+        allowed_in = self._next_send_at - time.perf_counter()
+        await asyncio.sleep(max(self.rng.uniform(*self.pace), allowed_in))
+
     async def _act(self, seq: int) -> None:
-        await asyncio.sleep(self.rng.uniform(*self.pace))
+        await self._think()
         view = self.view
         if not self.acting or view is None or view["seq"] != seq:
             self._reconsider()
@@ -191,7 +213,7 @@ class Person:
             await self._command(self.rng.choice(choices), seq)
 
     async def _start(self, seq: int) -> None:
-        await asyncio.sleep(self.rng.uniform(*self.pace))
+        await self._think()
         if self.acting and self.view is not None and self.view["seq"] == seq:
             await self._command({"kind": "start_game"}, seq)
         else:
@@ -206,6 +228,7 @@ class Person:
         await self._command({"kind": "start_game"}, self.view["seq"] if self.view else 0)
 
     async def _command(self, action: dict[str, Any], seq: int) -> None:
+        self._next_send_at = time.perf_counter() + 1 / MESSAGES_PER_SECOND
         client_id = f"{self.name}-{next(self._ids)}"
         message = {"type": "act", "id": client_id, "table": self.table, "seq": seq}
         message["action"] = action

@@ -83,8 +83,8 @@ async def test_a_socket_that_never_reads_is_cut_with_1008(
             sock.sendall(b"".join(protocol.data_to_send()))
 
         await asyncio.to_thread(send, {"type": "watch", "table": table, "id": "w"})
-        # Ask for the table again and again: every answer is a whole snapshot (or, past the
-        # rate limit, a refusal), and none of them is ever read.
+        # Ask for the table again and again, under the rate limit (this is no flood): every
+        # answer is a whole snapshot, and none of them is ever read.
         deadline = time.monotonic() + WITHIN
         while slow.name not in await online(cluster):
             assert time.monotonic() < deadline
@@ -92,7 +92,7 @@ async def test_a_socket_that_never_reads_is_cut_with_1008(
         while slow.name in await online(cluster):
             assert time.monotonic() < deadline, "the gateway never gave up on the slow reader"
             try:
-                for _ in range(15):
+                for _ in range(2):  # 20 a second
                     message = {"type": "sync", "table": table, "id": f"s{next(ids)}"}
                     await asyncio.to_thread(send, message)
             except OSError:
