@@ -76,8 +76,13 @@ class MemoryDelivery:
     def user_id(self) -> str | None:
         return self._message.user_id
 
-    async def ack(self) -> None:
-        self._pending.pop(id(self), None)
+    async def ack(self, multiple: bool = False) -> None:
+        if multiple:
+            for key in list(self._pending):  # in delivery order
+                if self._pending.pop(key) is self:
+                    break
+        else:
+            self._pending.pop(id(self), None)
 
     async def nack(self, *, requeue: bool = True) -> None:
         if self._pending.pop(id(self), None) is not None and requeue:

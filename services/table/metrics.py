@@ -22,6 +22,12 @@ class TableMetrics(ServiceMetrics):
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
+        self.batch_commands = Histogram(
+            "swick_batch_commands",
+            "Table worker: requests handled together in one batch (one commit)",
+            buckets=(1, 2, 4, 8, 16, 32, 64),
+            registry=self.registry,
+        )
         self.tables = Gauge(
             "swick_tables_loaded", "Tables held in this worker's memory", registry=self.registry
         )

@@ -88,6 +88,19 @@ class Write:
     seat_releases: Sequence[str] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One write of a batch: a table's command, under the lease of the table's shard."""
+
+    table_id: str
+    shard: int
+    epoch: int
+    write: Write
+
+
+Queued = tuple[int, Any]  # a posting in the outbox: (outbox id, body)
+
+
 class TableStorage(Protocol):
     """Tables, their event logs and snapshots, shard leases, seatings, bot accounts and the
     outbox.
@@ -192,6 +205,11 @@ class TableStorage(Protocol):
         is the same); ``DuplicateAction`` if the action id was logged for this table before;
         ``SeatConflict`` if a player claiming a seat here holds one (at any table).
         """
+
+    async def append_batch(self, owner: str, appends: Sequence[Append]) -> list[Queued | None]:
+        """Log several commands (of one table or many, in order) as ``append`` does each, in
+        one transaction: all of them, or, raising as ``append`` does, none. Returns each one's
+        queued posting."""
 
     async def save_record(self, record: GameRecordRow) -> None:
         """Store a finished game's record; a record stored already for that game is kept (both

@@ -18,10 +18,12 @@ from typing import Any, TypeVar
 import asyncpg
 
 from services.table.storage import (
+    Append,
     BotAccount,
     DuplicateAction,
     Fenced,
     GameRecordRow,
+    Queued,
     SeatConflict,
     Stored,
     TableRow,
@@ -360,47 +362,51 @@ class TableStore:
 
     async def append(
         self, table_id: str, shard: int, owner: str, epoch: int, write: Write
-    ) -> tuple[int, Any] | None:
-        """Log one accepted command under the lease; returns the posting queued (outbox id, body).
+    ) -> Queued | None:
+        return (await self.append_batch(owner, [Append(table_id, shard, epoch, write)]))[0]
 
-        Raises ``Fenced`` if the lease moved on, ``DuplicateAction`` if the action id was
-        logged before, ``SeatConflict`` if a player seated here holds another seat.
-        """
+    async def append_batch(self, owner: str, appends: Sequence[Append]) -> list[Queued | None]:
+        """One round trip and one commit for the lot: the calls are pipelined, and asyncpg
+        runs them in one implicit transaction (any failure rolls all of them back)."""
+        arguments = [
+            (
+                a.table_id,
+                a.shard,
+                owner,
+                a.epoch,
+                a.write.seq,
+                a.write.action_id,
+                a.write.events,
+                a.write.phase,
+                a.write.seats,
+                a.write.deadline,
+                a.write.snapshot,
+                None if a.write.posting is None else a.write.posting(0),  # numbered in SQL
+                [player_id for player_id, _ in a.write.seat_claims],
+                [seat for _, seat in a.write.seat_claims],
+                list(a.write.seat_releases),
+            )
+            for a in appends
+        ]
         async with self._fresh_on_loss():
-            posting = None if write.posting is None else write.posting(0)  # numbered by append()
             try:
-                row = await self.pool.fetchrow(
+                rows = await self.pool.fetchmany(
                     "SELECT outbox_id, body FROM tables.append("
                     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-                    table_id,
-                    shard,
-                    owner,
-                    epoch,
-                    write.seq,
-                    write.action_id,
-                    write.events,
-                    write.phase,
-                    write.seats,
-                    write.deadline,
-                    write.snapshot,
-                    posting,
-                    [player_id for player_id, _ in write.seat_claims],
-                    [seat for _, seat in write.seat_claims],
-                    list(write.seat_releases),
+                    arguments,
                 )
             except asyncpg.UniqueViolationError as error:
                 constraint = str(error.constraint_name)
                 if "action_id" in constraint:
-                    raise DuplicateAction(write.action_id) from None
+                    raise DuplicateAction(str(error.detail)) from None
                 if constraint.startswith("seatings"):
                     raise SeatConflict(str(error.detail)) from None
-                raise Fenced(f"{table_id} seq {write.seq} was written by another worker") from None
+                raise Fenced(f"a seq was written by another worker: {error.detail}") from None
             except asyncpg.PostgresError as error:
                 if error.sqlstate == FENCED:
-                    raise Fenced(f"shard {shard} is no longer ours") from None
+                    raise Fenced("a shard is no longer ours") from None
                 raise
-            assert row is not None
-            return None if row["outbox_id"] is None else (row["outbox_id"], row["body"])
+            return [None if r["outbox_id"] is None else (r["outbox_id"], r["body"]) for r in rows]
 
     async def save_record(self, record: GameRecordRow) -> None:
         await self.pool.execute(

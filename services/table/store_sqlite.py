@@ -20,10 +20,12 @@ from typing import Any
 import aiosqlite
 
 from services.table.storage import (
+    Append,
     BotAccount,
     DuplicateAction,
     Fenced,
     GameRecordRow,
+    Queued,
     SeatConflict,
     Stored,
     TableRow,
@@ -303,108 +305,124 @@ class SqliteTableStore:
 
     async def append(
         self, table_id: str, shard: int, owner: str, epoch: int, write: Write
-    ) -> tuple[int, Any] | None:
+    ) -> Queued | None:
+        return (await self.append_batch(owner, [Append(table_id, shard, epoch, write)]))[0]
+
+    async def append_batch(self, owner: str, appends: Sequence[Append]) -> list[Queued | None]:
         async with self.db.write() as conn:
             now = self.db.now()
-            lease = await first(
-                conn, "SELECT owner, epoch FROM tables_leases WHERE shard = ?", shard
-            )
-            if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
-                raise Fenced(f"shard {shard} is no longer ours")
-            # The seq first (as PostgreSQL checks the primary key before the action id).
-            if await first(
+            return [
+                await self._append(conn, now, owner, a.table_id, a.shard, a.epoch, a.write)
+                for a in appends
+            ]
+
+    async def _append(
+        self,
+        conn: aiosqlite.Connection,
+        now: float,
+        owner: str,
+        table_id: str,
+        shard: int,
+        epoch: int,
+        write: Write,
+    ) -> Queued | None:
+        lease = await first(conn, "SELECT owner, epoch FROM tables_leases WHERE shard = ?", shard)
+        if lease is None or lease["owner"] != owner or lease["epoch"] != epoch:
+            raise Fenced(f"shard {shard} is no longer ours")
+        # The seq first (as PostgreSQL checks the primary key before the action id).
+        if await first(
+            conn,
+            "SELECT 1 FROM tables_events WHERE table_id = ? AND seq = ?",
+            table_id,
+            write.seq,
+        ):
+            raise Fenced(f"{table_id} seq {write.seq} was written by another worker")
+        try:
+            await run(
                 conn,
-                "SELECT 1 FROM tables_events WHERE table_id = ? AND seq = ?",
+                "INSERT INTO tables_events (table_id, seq, action_id, events, written_at)"
+                " VALUES (?, ?, ?, ?, ?)",
                 table_id,
                 write.seq,
-            ):
-                raise Fenced(f"{table_id} seq {write.seq} was written by another worker")
+                write.action_id,
+                json.dumps(write.events),
+                now,
+            )
+        except sqlite3.IntegrityError as error:
+            if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_UNIQUE:
+                raise DuplicateAction(write.action_id) from None
+            raise
+        await run(
+            conn,
+            "UPDATE tables_tables SET seq = ?, phase = ?, seats = ?, deadline = ?,"
+            " updated_at = ? WHERE table_id = ?",
+            write.seq,
+            write.phase,
+            json.dumps(write.seats),
+            write.deadline,
+            now,
+            table_id,
+        )
+        if write.snapshot is not None:
+            await run(
+                conn,
+                "INSERT INTO tables_snapshots (table_id, seq, state) VALUES (?, ?, ?)",
+                table_id,
+                write.seq,
+                json.dumps(write.snapshot),
+            )
+        if write.seat_releases:
+            await run_many(
+                conn,
+                "DELETE FROM tables_seatings WHERE table_id = ? AND player_id = ?",
+                [(table_id, player_id) for player_id in write.seat_releases],
+            )
+        for player_id, seat in write.seat_claims:
             try:
                 await run(
                     conn,
-                    "INSERT INTO tables_events (table_id, seq, action_id, events, written_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO tables_seatings (player_id, table_id, seat) VALUES (?, ?, ?)",
+                    player_id,
                     table_id,
-                    write.seq,
-                    write.action_id,
-                    json.dumps(write.events),
-                    now,
+                    seat,
                 )
             except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_UNIQUE:
-                    raise DuplicateAction(write.action_id) from None
+                if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+                    raise SeatConflict(player_id) from None
                 raise
-            await run(
+        queued: tuple[int, Any] | None = None
+        if write.posting is not None:
+            counted = await first(
                 conn,
-                "UPDATE tables_tables SET seq = ?, phase = ?, seats = ?, deadline = ?,"
-                " updated_at = ? WHERE table_id = ?",
-                write.seq,
-                write.phase,
-                json.dumps(write.seats),
-                write.deadline,
-                now,
+                "UPDATE tables_tables SET postings = postings + 1 WHERE table_id = ?"
+                " RETURNING postings",
                 table_id,
             )
-            if write.snapshot is not None:
-                await run(
-                    conn,
-                    "INSERT INTO tables_snapshots (table_id, seq, state) VALUES (?, ?, ?)",
-                    table_id,
-                    write.seq,
-                    json.dumps(write.snapshot),
-                )
-            if write.seat_releases:
-                await run_many(
-                    conn,
-                    "DELETE FROM tables_seatings WHERE table_id = ? AND player_id = ?",
-                    [(table_id, player_id) for player_id in write.seat_releases],
-                )
-            for player_id, seat in write.seat_claims:
-                try:
-                    await run(
-                        conn,
-                        "INSERT INTO tables_seatings (player_id, table_id, seat) VALUES (?, ?, ?)",
-                        player_id,
-                        table_id,
-                        seat,
-                    )
-                except sqlite3.IntegrityError as error:
-                    if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-                        raise SeatConflict(player_id) from None
-                    raise
-            queued: tuple[int, Any] | None = None
-            if write.posting is not None:
-                counted = await first(
-                    conn,
-                    "UPDATE tables_tables SET postings = postings + 1 WHERE table_id = ?"
-                    " RETURNING postings",
-                    table_id,
-                )
-                assert counted is not None
-                body = write.posting(int(counted["postings"]))
-                outbox = await first(
-                    conn,
-                    "INSERT INTO tables_outbox (table_id, shard, body, created_at)"
-                    " VALUES (?, ?, ?, ?) RETURNING id",
-                    table_id,
-                    shard,
-                    json.dumps(body),
-                    now,
-                )
-                assert outbox is not None
-                queued = int(outbox["id"]), body
-            if write.seat_releases:
-                # After this command's posting is numbered: a player leaving in the command
-                # that settled their last hand must wait for that posting to be applied.
-                await run_many(
-                    conn,
-                    "INSERT INTO tables_departures (player_id, table_id, posting_no)"
-                    " SELECT ?, table_id, postings FROM tables_tables WHERE table_id = ?"
-                    " ON CONFLICT (player_id) DO UPDATE"
-                    " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
-                    [(player_id, table_id) for player_id in write.seat_releases],
-                )
-            return queued
+            assert counted is not None
+            body = write.posting(int(counted["postings"]))
+            outbox = await first(
+                conn,
+                "INSERT INTO tables_outbox (table_id, shard, body, created_at)"
+                " VALUES (?, ?, ?, ?) RETURNING id",
+                table_id,
+                shard,
+                json.dumps(body),
+                now,
+            )
+            assert outbox is not None
+            queued = int(outbox["id"]), body
+        if write.seat_releases:
+            # After this command's posting is numbered: a player leaving in the command
+            # that settled their last hand must wait for that posting to be applied.
+            await run_many(
+                conn,
+                "INSERT INTO tables_departures (player_id, table_id, posting_no)"
+                " SELECT ?, table_id, postings FROM tables_tables WHERE table_id = ?"
+                " ON CONFLICT (player_id) DO UPDATE"
+                " SET table_id = excluded.table_id, posting_no = excluded.posting_no",
+                [(player_id, table_id) for player_id in write.seat_releases],
+            )
+        return queued
 
     async def save_record(self, record: GameRecordRow) -> None:
         async with self.db.write() as conn:

@@ -8,7 +8,9 @@ shard queues have single-active-consumer on top, so only one process consumes ea
 For each request: check who sent it (the broker vouches for its user), decide it with the
 game, log the events under the lease (fenced), then publish each seat's view, wake the bots
 whose turn it is, send the postings from the outbox and arm the table's deadline. A request is
-acknowledged to the broker only after that.
+acknowledged to the broker only after that. The requests waiting across the worker's shards
+are taken together (``batch.py``): decided in turn, logged in one transaction, then answered
+and acknowledged together.
 
 Who may ask what: a gateway speaks for people (any request but a timer's tick, never an action
 of a bot's seat); a bot's user acts only for the seats of its own bot name; the worker's own
@@ -29,17 +31,21 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.batch import Batch, Item, Send
 from services.table.closing import close_at, wake_at
 from services.table.metrics import TableMetrics
 from services.table.presence import Apply, Defer, Presence
 from services.table.records import build_record, ended_games
 from services.table.storage import (
+    Append,
     DuplicateAction,
     Fenced,
+    Queued,
     SeatConflict,
     TableRow,
     TableStorage,
@@ -68,6 +74,7 @@ log = logging.getLogger("swick.table")
 MAX_REQUEST_BYTES = 16_384
 QUEUE_CHECK_SECONDS = 5.0
 PREFETCH = 8  # requests a shard's consumer holds before acknowledging the first
+BATCH_LIMIT = 64  # requests in one batch: bounds how long one commit holds every shard up
 
 
 @dataclass
@@ -171,8 +178,11 @@ class TableWorker:
         self.shards = bus.topology.shards
         self.owned: dict[int, int] = {}  # shard -> lease epoch
         self.consumers: dict[int, asyncio.Task[None]] = {}
-        self.busy: set[int] = set()  # shards with a request being handled
-        self.leaving: set[int] = set()  # shards to give up once their request is handled
+        self.busy: set[int] = set()  # shards with a request in the batch being handled
+        self.leaving: set[int] = set()  # shards to give up once their requests are handled
+        self._inbox: asyncio.Queue[Item] = asyncio.Queue()  # from every shard, in order
+        self._batch: Batch | None = None  # while one is decided: its commit is still to come
+        self._between_batches = asyncio.Event()
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
         self.metrics = TableMetrics()
@@ -191,6 +201,7 @@ class TableWorker:
             async with asyncio.TaskGroup() as tasks:
                 tasks.create_task(self.bus.lost())  # crash-only: leases expire, others take over
                 tasks.create_task(self._leases(tasks))
+                tasks.create_task(self._process())
                 # Postings a failed publication left in the outbox go out with the relay.
                 tasks.create_task(supervise("the outbox relay", self._relay_outbox, logger=log))
                 tasks.create_task(
@@ -305,9 +316,10 @@ class TableWorker:
         short is redelivered and answered "duplicate" although its sender sent it once)."""
         consumer = self.consumers.get(shard)
         if consumer is not None:
-            self.leaving.add(shard)
-            if shard not in self.busy:
-                consumer.cancel()  # waiting for its next request: nothing in flight
+            self.leaving.add(shard)  # no later batch takes its requests
+            while shard in self.busy:
+                await self._between_batches.wait()
+            consumer.cancel()  # closing its channel requeues what it holds, unhandled
             await asyncio.wait([consumer], timeout=10)
             self.leaving.discard(shard)
         self._drop(shard)
@@ -319,38 +331,99 @@ class TableWorker:
         queue = self.bus.topology.shard_queue(shard)
         async with self.bus.consume(queue, prefetch=PREFETCH) as deliveries:
             async for delivery in deliveries:
-                received = time.perf_counter()
-                self.busy.add(shard)
-                try:
-                    await self._handle(shard, delivery)
-                    await delivery.ack()
-                except Fenced:
-                    log.warning("fenced out of a shard", extra={"shard": shard})
-                    self.metrics.shards_lost.inc()
-                    self._drop(shard)  # closing the channel requeues the delivery
-                    return
-                except Exception as error:
-                    if not retryable(error):
-                        raise
-                    # The database failed us half way through a request (its write may or
-                    # may not have committed): give the shard up, with its tables' state in
-                    # memory; the lease loop takes it again and reloads them from the log,
-                    # and the request, requeued, is applied then (or found a duplicate).
-                    log.warning(
-                        "the database failed a request; retaking the shard: %s",
-                        described(error),
-                        extra={"shard": shard},
-                    )
-                    self.metrics.shards_lost.inc()
-                    self._drop(shard)
-                    with contextlib.suppress(Exception):
-                        await self.store.release(self.worker_id, shard)
-                    return
-                finally:
-                    self.busy.discard(shard)
-                self.metrics.command_seconds.observe(time.perf_counter() - received)
-                if shard in self.leaving:
-                    return
+                self._inbox.put_nowait(Item(shard, epoch, delivery))
+
+    def _current(self, item: Item) -> bool:
+        """Whether ``item``'s shard is still ours under the lease it came with (if not, its
+        channel is closed or closing, and the broker gives it to the shard's next owner)."""
+        return self.owned.get(item.shard) == item.epoch and item.shard not in self.leaving
+
+    async def _process(self) -> None:
+        """Take what waits (never waiting for more), as one batch."""
+        while True:
+            items = [await self._inbox.get()]
+            while len(items) < BATCH_LIMIT and not self._inbox.empty():
+                items.append(self._inbox.get_nowait())
+            items = [item for item in items if self._current(item)]
+            if not items:
+                continue
+            received = time.perf_counter()
+            self.busy = {item.shard for item in items}
+            self._between_batches.clear()
+            try:
+                if len(items) == 1 or not await self._batched(items):
+                    for item in items:
+                        if self._current(item):
+                            await self._one(item)
+            finally:
+                self.busy = set()
+                self._between_batches.set()
+            self.metrics.batch_commands.observe(len(items))
+            elapsed = time.perf_counter() - received
+            for _ in items:
+                self.metrics.command_seconds.observe(elapsed)
+
+    async def _batched(self, items: list[Item]) -> bool:
+        """Handle ``items`` as one batch; false if its commit failed, with nothing of it kept
+        in memory or sent (they are to be handled one by one)."""
+        batch = self._batch = Batch()
+        try:
+            for item in items:
+                await self._handle(item.shard, item.delivery)
+            if batch.staged:
+                batch.committed(await self.store.append_batch(self.worker_id, batch.appends()))
+        except Exception as error:
+            batch.roll_back()
+            if not isinstance(error, Fenced | DuplicateAction | SeatConflict) and not retryable(
+                error
+            ):
+                raise
+            log.info("a batch failed, handling its requests one by one: %s", described(error))
+            return False
+        finally:
+            self._batch = None
+        for send in batch.sends:
+            await send()
+        last: dict[int, Delivery] = {}
+        for item in items:
+            last[item.shard] = item.delivery
+        for delivery in last.values():
+            await delivery.ack(multiple=True)  # each shard's channel: all of it up to there
+        return True
+
+    async def _one(self, item: Item) -> None:
+        """Handle one request and commit it alone."""
+        shard, delivery = item.shard, item.delivery
+        try:
+            await self._handle(shard, delivery)
+            await delivery.ack()
+        except Fenced:
+            log.warning("fenced out of a shard", extra={"shard": shard})
+            self.metrics.shards_lost.inc()
+            self._drop(shard)  # closing the channel requeues the delivery
+        except Exception as error:
+            if not retryable(error):
+                raise
+            # The database failed us half way through a request (its write may or may not
+            # have committed): give the shard up, with its tables' state in memory; the lease
+            # loop takes it again and reloads them from the log, and the request, requeued,
+            # is applied then (or found a duplicate).
+            log.warning(
+                "the database failed a request; retaking the shard: %s",
+                described(error),
+                extra={"shard": shard},
+            )
+            self.metrics.shards_lost.inc()
+            self._drop(shard)
+            with contextlib.suppress(Exception):
+                await self.store.release(self.worker_id, shard)
+
+    async def _emit(self, send: Send) -> None:
+        """Send now, or once the batch being decided is committed."""
+        if self._batch is None:
+            await send()
+        else:
+            self._batch.sends.append(send)
 
     async def _publish_postings(self) -> None:
         """Publish the postings of committed commands, then clear them from the outbox in
@@ -706,6 +779,16 @@ class TableWorker:
         epoch = self.owned.get(table.row.shard)
         if epoch is None:
             raise Fenced(f"shard {table.row.shard} is not ours")
+        append = Append(table.row.table_id, table.row.shard, epoch, write)
+        if self._batch is not None:
+            staged = self._batch.stage(table, after, append)
+            pending = g.to_act(before)
+            self._batch.sends.append(
+                lambda: self._committed(
+                    table, after, pending, command, write, request, answer, staged.queued
+                )
+            )
+            return True
         try:
             queued = await self.store.append(
                 table.row.table_id, table.row.shard, self.worker_id, epoch, write
@@ -722,6 +805,23 @@ class TableWorker:
                 )
             return False
         table.state = after
+        await self._committed(
+            table, after, g.to_act(before), command, write, request, answer, queued
+        )
+        return True
+
+    async def _committed(
+        self,
+        table: LiveTable,
+        after: Any,
+        pending_before: Sequence[int],
+        command: Command[Any],
+        write: Write,
+        request: m.Act | m.Join | m.CreateTable | None,
+        answer: bool,
+        queued: Queued | None,
+    ) -> None:
+        """What follows a command's commit: answers, views, bots' turns, postings, timers."""
         self.metrics.commands.labels("accepted").inc()
         if any(event.get("kind") == "game_ended" for event in write.events):
             self._record_game(table)
@@ -734,8 +834,8 @@ class TableWorker:
                 player_id=getattr(request, "player_id", getattr(request, "host_id", None)),
                 ok=True,
             )
-        await self._publish(table, outcome)
-        await self._wake_bots(table, g.to_act(before), command.actor)
+        await self._publish(table, outcome, state=after)
+        await self._wake_bots(table, pending_before, command.actor, state=after)
         if queued is not None:
             self._postings.put_nowait(queued)
         self._arm(table)
@@ -744,7 +844,6 @@ class TableWorker:
             for check in table.presence_checks.values():
                 check.cancel()  # no seat is left to check
             self.tables.pop(table.row.table_id, None)  # loaded again if ever asked about
-        return True
 
     # Presence.
 
@@ -833,9 +932,15 @@ class TableWorker:
         await self._publish(table, None, snapshot_for=player)
 
     async def _publish(
-        self, table: LiveTable, outcome: m.Outcome | None, snapshot_for: str | None = None
+        self,
+        table: LiveTable,
+        outcome: m.Outcome | None,
+        snapshot_for: str | None = None,
+        state: Any = None,
     ) -> None:
-        g, state = table.game, table.state
+        """Publish the table's views (as of ``state``, by default as it stands now)."""
+        g = table.game
+        state = table.state if state is None else state
         views = {
             player.id: g.view_json(g.view_for(state, seat))
             for seat, player in enumerate(g.players(state))
@@ -849,7 +954,8 @@ class TableWorker:
             outcome=outcome,
             snapshot_for=snapshot_for,
         )
-        await self.bus.publish_update(table.row.table_id, update.model_dump_json().encode())
+        body = update.model_dump_json().encode()
+        await self._emit(lambda: self.bus.publish_update(table.row.table_id, body))
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
         self.metrics.commands.labels("refused").inc()
@@ -861,14 +967,19 @@ class TableWorker:
         outcome = m.Outcome(
             request_id=request.request_id, player_id=player, ok=False, code=code, message=message
         )
-        refusal = m.Refusal(table_id=request.table_id, outcome=outcome)
-        await self.bus.publish_update(request.table_id, refusal.model_dump_json().encode())
+        body = m.Refusal(table_id=request.table_id, outcome=outcome).model_dump_json().encode()
+        await self._emit(lambda: self.bus.publish_update(request.table_id, body))
 
     async def _wake_bots(
-        self, table: LiveTable, pending_before: Sequence[int], actor: int | None
+        self,
+        table: LiveTable,
+        pending_before: Sequence[int],
+        actor: int | None,
+        state: Any = None,
     ) -> None:
         """Send a bot its turn when its decision opens (not again while it stays open)."""
-        g, state = table.game, table.state
+        g = table.game
+        state = table.state if state is None else state
         players = g.players(state)
         for seat in g.to_act(state):
             player = players[seat]
@@ -884,8 +995,13 @@ class TableWorker:
                 player_id=player.id,
                 view=g.dump_view(g.view_for(state, seat)),
             )
-            await self.bus.publish_bot_turn(
-                player.bot, turn.model_dump_json().encode(), ttl_ms=self.bot_turn_ttl_ms
+            await self._emit(
+                partial(
+                    self.bus.publish_bot_turn,
+                    player.bot,
+                    turn.model_dump_json().encode(),
+                    ttl_ms=self.bot_turn_ttl_ms,
+                )
             )
 
     def _arm(self, table: LiveTable) -> None:

@@ -25,6 +25,7 @@ import pytest
 
 from services.load.platform import fresh_database
 from services.table.storage import (
+    Append,
     DuplicateAction,
     Fenced,
     GameRecordRow,
@@ -370,6 +371,57 @@ async def test_a_stale_epoch_or_another_owner_writes_nothing(store: TableStorage
     assert queued is not None
     assert queued[1] == {"posting_no": 1, "seq": 2}
     assert await store.seat_of(player) == (row.table_id, 0)
+
+
+async def test_a_batch_writes_every_table_in_order_in_one_go(store: TableStorage) -> None:
+    first, owner, epoch = await leased_table(store)
+    second = new_row(first.shard)
+    assert await store.create(second)
+    queued = await store.append_batch(
+        owner,
+        [
+            Append(first.table_id, first.shard, epoch, write(1)),
+            Append(second.table_id, second.shard, epoch, write(1, posting=True)),
+            Append(first.table_id, first.shard, epoch, write(2, posting=True)),
+        ],
+    )
+    assert queued[0] is None
+    assert queued[1] is not None and queued[1][1] == {"posting_no": 1, "seq": 1}
+    assert queued[2] is not None and queued[2][1] == {"posting_no": 1, "seq": 2}
+    assert [q[0] for q in await outbox_of(store, first.shard)] == [queued[1][0], queued[2][0]]
+    assert (await store.table(first.table_id) or first).seq == 2
+    assert len(await store.events(first.table_id)) == 4
+    assert (await store.table(second.table_id) or second).seq == 1
+
+
+@pytest.mark.parametrize("fault", ["duplicate", "fenced", "seat"])
+async def test_a_batch_with_one_bad_write_writes_nothing(store: TableStorage, fault: str) -> None:
+    row, owner, epoch = await leased_table(store)
+    other, other_owner, other_epoch = await leased_table(store)
+    player, seated = uid("p"), uid("p")
+    await store.append(row.table_id, row.shard, owner, epoch, write(1, action="same"))
+    await store.append(
+        other.table_id, other.shard, other_owner, other_epoch, write(1, claims=[(seated, 0)])
+    )
+    bad = {
+        "duplicate": Append(row.table_id, row.shard, epoch, write(3, action="same")),
+        "fenced": Append(other.table_id, other.shard, other_epoch, write(2)),  # not its owner
+        "seat": Append(row.table_id, row.shard, epoch, write(3, claims=[(seated, 1)])),
+    }[fault]
+    with pytest.raises(
+        {"duplicate": DuplicateAction, "fenced": Fenced, "seat": SeatConflict}[fault]
+    ):
+        await store.append_batch(
+            owner,
+            [
+                Append(
+                    row.table_id, row.shard, epoch, write(2, posting=True, claims=[(player, 1)])
+                ),
+                bad,
+            ],
+        )
+    await assert_untouched(store, row, seq=1, events=2)
+    assert await store.seat_of(player) is None
 
 
 async def test_an_expired_lease_nobody_took_still_writes(store: TableStorage) -> None:
