@@ -10,10 +10,14 @@ from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
 from shared.games.swick.actions import Action
+from shared.games.swick.codec import view_json, views_json
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import READY, legal_actions, to_act
 from shared.games.swick.state import Phase, State, TableConfig, new_table
+from shared.games.swick.views import view_for
+
+VIEWS_EVERY = 10  # commands between two measurements of the views
 
 BENCH_SEED = bytes(range(32)).hex()
 
@@ -27,6 +31,9 @@ class EngineFigures:
     cpu_seconds: float  # of this process: the engine's cost, whatever else the machine does
     hands_per_second: float
     step_microseconds: float  # mean time of one decide + evolve
+    # What a command publishes, the spectators' view and every seat's, as JSON text:
+    views_microseconds: float  # each view built and encoded on its own
+    spliced_microseconds: float  # the public part built and encoded once (what tables do)
 
 
 def seated_table(seats: int, stack: int = 10**12, seed: int = 0) -> State:
@@ -64,7 +71,8 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
     state = seated_table(seats)
     clock = time.perf_counter
     played = commands = 0
-    in_step = 0.0
+    in_step = in_views = in_spliced = 0.0
+    measured = 0
     started, started_cpu = clock(), time.process_time()
     while played < hands:
         pending = to_act(state)
@@ -81,12 +89,30 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
         state, events = step(state, command)
         in_step += clock() - before
         commands += 1
+        if commands % VIEWS_EVERY == 0:
+            measured += 1
+            before = clock()
+            view_json(view_for(state, None))
+            for view_seat in range(seats):
+                view_json(view_for(state, view_seat))
+            in_views += clock() - before
+            before = clock()
+            views_json(state, range(seats))
+            in_spliced += clock() - before
         if any(type(event) is HandSettled for event in events):
             played += 1
             progress.advance()
     seconds, cpu_seconds = clock() - started, time.process_time() - started_cpu
     return EngineFigures(
-        seats, played, commands, seconds, cpu_seconds, played / seconds, in_step / commands * 1e6
+        seats,
+        played,
+        commands,
+        seconds,
+        cpu_seconds,
+        played / seconds,
+        in_step / commands * 1e6,
+        in_views / max(measured, 1) * 1e6,
+        in_spliced / max(measured, 1) * 1e6,
     )
 
 
@@ -99,5 +125,6 @@ def describe(f: EngineFigures) -> str:
         f"{f.seats} seats: {f.hands_per_second:,.0f} hands/s "
         f"({f.hands:,} hands, {f.commands:,} commands in {f.seconds:.2f} s, "
         f"{f.cpu_seconds:.2f} s of CPU); "
-        f"decide+evolve {f.step_microseconds:.1f} µs mean"
+        f"decide+evolve {f.step_microseconds:.1f} µs mean; every view of a command "
+        f"{f.views_microseconds:.0f} µs one by one, {f.spliced_microseconds:.0f} µs spliced"
     )

@@ -74,6 +74,7 @@ log = logging.getLogger("swick.table")
 MAX_REQUEST_BYTES = 16_384
 QUEUE_CHECK_SECONDS = 5.0
 PREFETCH = 8  # requests a shard's consumer holds before acknowledging the first
+TICK_RETRY_SECONDS = 1.0
 BATCH_LIMIT = 64  # requests in one batch: bounds how long one commit holds every shard up
 
 
@@ -82,7 +83,7 @@ class LiveTable:
     row: TableRow
     game: AnyGame
     state: Any
-    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)  # its deadline's tick
     presence: Presence | None = field(default=None, repr=False)
     presence_checks: dict[int, asyncio.Task[None]] = field(default_factory=dict, repr=False)
 
@@ -190,6 +191,7 @@ class TableWorker:
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
         self._recording: set[asyncio.Task[None]] = set()  # records being stored
+        self._ticking: set[asyncio.Task[None]] = set()  # ticks being sent
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -941,16 +943,17 @@ class TableWorker:
         """Publish the table's views (as of ``state``, by default as it stands now)."""
         g = table.game
         state = table.state if state is None else state
-        views = {
-            player.id: g.view_json(g.view_for(state, seat))
+        people = {
+            seat: player.id
             for seat, player in enumerate(g.players(state))
             if player is not None and player.bot is None
         }
+        spectator, views = g.views_json(state, people)
         update = m.TableUpdate(
             table_id=table.row.table_id,
             seq=g.seq(state),
-            views=views,
-            spectator=g.view_json(g.view_for(state, None)),
+            views={people[seat]: view for seat, view in views.items()},
+            spectator=spectator,
             outcome=outcome,
             snapshot_for=snapshot_for,
         )
@@ -1018,8 +1021,24 @@ class TableWorker:
             seq=table.game.seq(table.state),
         )
         delay = max(0.0, deadline / 1000 - self.clock())
-        table.timer = asyncio.get_running_loop().create_task(self._send_tick(tick, delay))
+        # A handle on the loop's timer heap, not a task per command: most are cancelled.
+        table.timer = asyncio.get_running_loop().call_later(delay, self._tick_due, tick)
 
-    async def _send_tick(self, tick: m.Tick, delay: float) -> None:
-        await asyncio.sleep(delay)
-        await self.bus.request(tick.table_id, tick.model_dump_json().encode())
+    def _tick_due(self, tick: m.Tick) -> None:
+        task = asyncio.get_running_loop().create_task(self._send_tick(tick))
+        self._ticking.add(task)
+        task.add_done_callback(self._ticking.discard)
+
+    async def _send_tick(self, tick: m.Tick) -> None:
+        try:
+            await self.bus.request(tick.table_id, tick.model_dump_json().encode())
+        except Exception as error:
+            # Lost, the table would wait for its deadline forever: try again shortly.
+            log.warning(
+                "could not send a tick: %s", described(error), extra={"table": tick.table_id}
+            )
+            table = self.tables.get(tick.table_id)
+            if table is not None and table.game.seq(table.state) == tick.seq:
+                table.timer = asyncio.get_running_loop().call_later(
+                    TICK_RETRY_SECONDS, self._tick_due, tick
+                )

@@ -11,7 +11,7 @@ Contract Whist module plugs in by implementing the same protocol.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -159,4 +159,9 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
     def dump_view(self, view: ViewT) -> Any: ...
     def view_json(self, view: ViewT) -> str:
         """``dump_view`` as JSON text: what a table sends its watchers, serialized once."""
+        ...
+
+    def views_json(self, state: StateT, seats: Iterable[int]) -> tuple[str, dict[int, str]]:
+        """The spectators' ``view_json`` and each of ``seats``' (the same text as ``view_json``
+        of each ``view_for``), made as cheaply as the game can: what one command publishes."""
         ...

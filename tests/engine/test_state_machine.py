@@ -58,7 +58,7 @@ from shared.games.interface import Command, IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, make, parse
-from shared.games.swick.codec import dump_state, dump_view, load_state
+from shared.games.swick.codec import dump_state, dump_view, load_state, view_json, views_json
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import default_action, legal_actions, to_act
@@ -504,6 +504,11 @@ class SwickMachine(RuleBasedStateMachine):
 
     def _check_views(self, s: State) -> None:
         public = public_cards(s)
+        # What the table publishes, spliced from one public part: the models' own JSON.
+        spectator, spliced = views_json(s, range(len(s.players)))
+        assert spectator == view_json(view_for(s, None))
+        for seat, text in spliced.items():
+            assert text == view_json(view_for(s, seat)), f"seat {seat}'s spliced view differs"
         for seat in (*range(len(s.players)), None):
             view = view_for(s, seat)
             data = dump_view(view)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from shared.games.interface import IllegalCommand
+from shared.games.interface import IllegalCommand, Option
 from shared.games.swick.actions import Action
+from shared.games.swick.cards import Card
 from shared.games.swick.events import Event
 from shared.games.swick.state import State
-from shared.games.swick.views import SwickView
+from shared.games.swick.views import SwickView, private_part, view_for
 
 _STATE = TypeAdapter(State)
 _EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
@@ -61,6 +63,44 @@ def dump_view(view: SwickView) -> Any:
 
 def view_json(view: SwickView) -> str:
     return _VIEW.dump_json(view).decode()
+
+
+_HAND: TypeAdapter[tuple[Card | None, ...]] = TypeAdapter(tuple[Card | None, ...])
+_DISCARDED: TypeAdapter[tuple[Card, ...]] = TypeAdapter(tuple[Card, ...])
+_OPTIONS: TypeAdapter[tuple[Option[Action], ...]] = TypeAdapter(tuple[Option[Action], ...])
+# A spectator's view has no seat and no private part; a seat's view is that text with these
+# two spliced (the fields keep the model's order, so the text is the model's own).
+_NO_SEAT = '{"seat":null,'
+_NO_PRIVATE = ',"hand":[],"discarded":[],"options":[],"trick":'
+
+
+def views_json(state: State, seats: Iterable[int]) -> tuple[str, dict[int, str]]:
+    """``view_json(view_for(state, seat))`` for the spectators and each of ``seats``, with the
+    public part built and encoded once."""
+    spectator = view_json(view_for(state, None))
+    assert spectator.startswith(_NO_SEAT) and spectator.count(_NO_PRIVATE) == 1
+    head, _, tail = spectator[len(_NO_SEAT) :].partition(_NO_PRIVATE)
+    views = {}
+    for seat in seats:
+        if state.players[seat] is None:
+            views[seat] = spectator
+            continue
+        private = private_part(state, seat)
+        views[seat] = "".join(
+            (
+                f'{{"seat":{seat},',
+                head,
+                ',"hand":',
+                _HAND.dump_json(private.hand).decode(),
+                ',"discarded":',
+                _DISCARDED.dump_json(private.discarded).decode(),
+                ',"options":',
+                _OPTIONS.dump_json(private.options).decode(),
+                ',"trick":',
+                tail,
+            )
+        )
+    return spectator, views
 
 
 def load_view(data: Any) -> SwickView:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from shared.games.interface import Command, IllegalCommand, Option, Transfer
@@ -133,6 +133,9 @@ class SwickGame:
 
     def view_json(self, view: SwickView) -> str:
         return codec.view_json(view)
+
+    def views_json(self, state: State, seats: Iterable[int]) -> tuple[str, dict[int, str]]:
+        return codec.views_json(state, seats)
 
 
 SWICK = SwickGame()

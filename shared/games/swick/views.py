@@ -87,16 +87,26 @@ def dealer_sees_own_cards(s: State) -> bool:
     return s.phase is Phase.DEALER_KNOCK or (s.dealer is not None and s.status[s.dealer] != "dealt")
 
 
-def view_for(s: State, seat: int | None) -> SwickView:
+@dataclass(frozen=True, slots=True)
+class Private:
+    """What only one seat sees: its hand, its discards and its options."""
+
     hand: tuple[Card | None, ...] = ()
     discarded: tuple[Card, ...] = ()
     options: tuple[Option[Action], ...] = ()
+
+
+def private_part(s: State, seat: int) -> Private:
+    hand: tuple[Card | None, ...] = s.hands[seat]
+    if seat == s.dealer and hand and not dealer_sees_own_cards(s):
+        hand = tuple(card if s.kept and card == s.trump_card else None for card in hand)
+    return Private(hand, s.discarded[seat], tuple(legal_actions(s, seat)))
+
+
+def view_for(s: State, seat: int | None) -> SwickView:
+    private = Private()
     if seat is not None and s.players[seat] is not None:
-        hand = s.hands[seat]
-        if seat == s.dealer and hand and not dealer_sees_own_cards(s):
-            hand = tuple(card if s.kept and card == s.trump_card else None for card in hand)
-        discarded = s.discarded[seat]
-        options = tuple(legal_actions(s, seat))
+        private = private_part(s, seat)
     else:
         seat = None
     ready = set(s.candidates if s.phase is Phase.READY else ())
@@ -140,9 +150,9 @@ def view_for(s: State, seat: int | None) -> SwickView:
         kept=s.kept,
         stock=len(s.stock),
         seats=seats,
-        hand=hand,
-        discarded=discarded,
-        options=options,
+        hand=private.hand,
+        discarded=private.discarded,
+        options=private.options,
         trick=s.trick,
         played=s.played,
         result=s.result,
