@@ -21,8 +21,10 @@ consumer knows who published what it takes (``Delivery.user_id``). The durable t
 declared once, by an administrator (``swick broker setup``); a service declares nothing but a
 gateway's own exclusive updates queue.
 
-Requests and postings are published persistent, mandatory and with publisher confirms;
-updates without confirms (a gateway that misses one sends the next to its sockets whole).
+Requests and postings are published persistent, mandatory and with publisher confirms, but
+for the requests of people (``send``): transient and unconfirmed, as the gateway sends again
+what has no answer; updates without confirms (a gateway that misses one sends the next to its
+sockets whole).
 Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery and reorders).
 """
 
@@ -195,6 +197,11 @@ class Bus(Protocol):
         """Raises ``BrokerUnavailable`` if the broker does not take it."""
         ...
 
+    async def send(self, table_id: str, body: bytes) -> None:
+        """Send a request its sender sends again until it is answered (``request``, transient
+        and unconfirmed: a broker's third of the cost; a broker restart may lose it)."""
+        ...
+
     async def bot_action(self, table_id: str, body: bytes) -> None:
         """A bot's request: to the table's shard, through the bots' own exchange."""
         ...
@@ -239,6 +246,7 @@ class RabbitBus:
         self._requests: AbstractExchange | None = None
         self._bot_actions: AbstractExchange | None = None
         self._updates: AbstractExchange | None = None
+        self._sends: AbstractExchange | None = None
         self._bots: AbstractExchange | None = None
         self._postings: AbstractExchange | None = None
 
@@ -308,6 +316,7 @@ class RabbitBus:
         # channel without publisher confirms, so a table never waits on the broker for them.
         fanout = await self.connection.channel(publisher_confirms=False)
         self._updates = await fanout.get_exchange(t.updates, ensure=False)
+        self._sends = await fanout.get_exchange(t.requests, ensure=False)
 
     def _message(
         self, body: bytes, *, persistent: bool = False, expiration: float | None = None
@@ -335,20 +344,28 @@ class RabbitBus:
         """
         await self._to_shard(self._requests, table_id, body)
 
+    async def send(self, table_id: str, body: bytes) -> None:
+        await self._to_shard(self._sends, table_id, body, persistent=False)
+
     async def bot_action(self, table_id: str, body: bytes) -> None:
         await self._to_shard(self._bot_actions, table_id, body)
 
     async def _to_shard(
-        self, exchange: AbstractExchange | None, table_id: str, body: bytes
+        self,
+        exchange: AbstractExchange | None,
+        table_id: str,
+        body: bytes,
+        *,
+        persistent: bool = True,
     ) -> None:
         shard = shard_of(table_id, self.topology.shards)
         deadline = time.monotonic() + self.patience
         while True:
             try:
                 await self._exchange(exchange).publish(
-                    self._message(body, persistent=True),
+                    self._message(body, persistent=persistent),
                     routing_key=str(shard),
-                    mandatory=True,
+                    mandatory=persistent,  # confirmed: an unroutable one is an error
                 )
                 return
             except (ConnectionError, RuntimeError, aio_pika.exceptions.AMQPError) as error:

@@ -168,6 +168,9 @@ class MemoryBus:
         shard = shard_of(table_id, self.topology.shards)
         await self._queue(self.topology.shard_queue(shard)).put(self._message(body))
 
+    async def send(self, table_id: str, body: bytes) -> None:
+        await self.request(table_id, body)
+
     async def bot_action(self, table_id: str, body: bytes) -> None:
         await self.request(table_id, body)
 

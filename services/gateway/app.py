@@ -210,14 +210,19 @@ def create_app(
             async def hub_runs() -> None:
                 await (subscribed.pop() if subscribed else hub.run())
 
-            task = asyncio.create_task(supervise("the updates hub", hub_runs, logger=log))
-            app.state.background = [task]
+            background = [
+                asyncio.create_task(supervise("the updates hub", hub_runs, logger=log)),
+                asyncio.create_task(supervise("the resender", hub.resend_overdue, logger=log)),
+            ]
+            app.state.background = background
             try:
                 yield
             finally:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+                for task in background:
+                    task.cancel()
+                for task in background:
+                    with contextlib.suppress(BaseException):
+                        await task
 
     # The API's documentation is on the internal listener (shared.observability.internal_app).
     app = FastAPI(
@@ -676,12 +681,8 @@ class Session:
 
     async def _ask(self, client_id: str, request: m.Join | m.Act) -> None:
         """Send a request to its table; the table's outcome answers the client's message."""
-        self.gw.hub.expect(request.request_id, self.conn, client_id)
-        try:
-            await _request(self.gw, request)
-        except BrokerUnavailable:
-            self.gw.hub.requests.pop(request.request_id, None)
-            raise
+        body = request.model_dump_json().encode()
+        await self.gw.hub.send(request.request_id, self.conn, client_id, request.table_id, body)
 
     async def on_chat(self, message: p.Chat) -> None:
         if not await self._watched(message.id, message.table):

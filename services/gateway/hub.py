@@ -29,6 +29,10 @@ log = logging.getLogger("swick.gateway")
 OUTBOX_LIMIT = 512
 POLICY_VIOLATION = 1008  # floods, slow readers
 REPLACED = 4409  # the player opened another socket: the newer one wins
+# A person's request goes to the broker transient and unconfirmed: one without an answer is
+# sent again (the table applies a request id once) this often, and given up after a while.
+RESEND_AFTER = 3.0
+GIVE_UP_AFTER = 30.0
 
 
 @dataclass(eq=False)
@@ -70,13 +74,27 @@ class Connection:
                 self.outbox.put_nowait(None)
 
 
+@dataclass(eq=False)
+class Waiting:
+    """A person's request on its way to a table, until the table answers it."""
+
+    conn: Connection
+    client_id: str
+    table_id: str
+    body: bytes
+    received: float
+    sent: float
+
+
 class Hub:
-    def __init__(self, bus: Bus, metrics: GatewayMetrics) -> None:
+    def __init__(
+        self, bus: Bus, metrics: GatewayMetrics, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
         self.bus = bus
         self.metrics = metrics
+        self.clock = clock
         self.watchers: dict[str, set[Connection]] = {}
-        # request id -> socket, client id, when it was received
-        self.requests: dict[str, tuple[Connection, str, float]] = {}
+        self.requests: dict[str, Waiting] = {}  # by request id
         # request id -> its outcome, for a sender waiting for it (the lobby's table creation)
         self.awaited: dict[str, asyncio.Future[m.Outcome]] = {}
         self._held: dict[str, int] = {}  # tables bound for awaited outcomes: how many waits
@@ -110,10 +128,11 @@ class Hub:
 
     def _resync(self) -> None:
         """After the broker connection came back, updates may have been missed: ask every
-        watched table for a fresh snapshot."""
+        watched table for a fresh snapshot; requests may have been lost: send them again."""
         self._resyncing = asyncio.get_running_loop().create_task(self._sync_all())
 
     async def _sync_all(self) -> None:
+        await self.resend(overdue_only=False)
         for table_id in list(self.watchers):
             sync = m.Sync(table_id=table_id, request_id=f"resync-{secrets.token_hex(4)}")
             await self.bus.request(table_id, sync.model_dump_json().encode())
@@ -175,12 +194,50 @@ class Hub:
     async def forget(self, conn: Connection) -> None:
         for table_id in list(conn.seen) + [t for t, w in self.watchers.items() if conn in w]:
             await self.unwatch(conn, table_id)
-        for request_id, (owner, _, _) in list(self.requests.items()):
-            if owner is conn:
+        for request_id, waiting in list(self.requests.items()):
+            if waiting.conn is conn:
                 del self.requests[request_id]
 
-    def expect(self, request_id: str, conn: Connection, client_id: str) -> None:
-        self.requests[request_id] = (conn, client_id, time.perf_counter())
+    async def send(
+        self, request_id: str, conn: Connection, client_id: str, table_id: str, body: bytes
+    ) -> None:
+        """Send a person's request to its table; its outcome answers ``client_id``."""
+        now = self.clock()
+        self.requests[request_id] = Waiting(conn, client_id, table_id, body, now, now)
+        try:
+            await self.bus.send(table_id, body)
+        except BaseException:
+            self.requests.pop(request_id, None)
+            raise
+
+    async def resend_overdue(self) -> None:
+        while True:
+            await asyncio.sleep(RESEND_AFTER / 3)
+            await self.resend()
+
+    async def resend(self, *, overdue_only: bool = True) -> None:
+        """Send again the requests without an answer (those unanswered for ``RESEND_AFTER``,
+        or all of them after the broker connection came back); refuse those unanswered for
+        ``GIVE_UP_AFTER``."""
+        now = self.clock()
+        for request_id, waiting in list(self.requests.items()):
+            if now - waiting.received >= GIVE_UP_AFTER:
+                del self.requests[request_id]
+                log.warning("gave up on a request", extra={"request": request_id})
+                waiting.conn.send(
+                    p.Reject(
+                        id=waiting.client_id,
+                        code="unavailable",
+                        message="The table did not answer: look again, and act again",
+                    )
+                )
+            elif not overdue_only or now - waiting.sent >= RESEND_AFTER:
+                waiting.sent = now
+                self.metrics.resent.inc()
+                try:
+                    await self.bus.send(waiting.table_id, waiting.body)
+                except ConnectionError:
+                    return  # the broker is away: the next round tries again
 
     def dispatch(self, update: m.Update) -> None:
         if isinstance(update, m.TableUpdate):
@@ -221,10 +278,11 @@ class Hub:
         waiting = self.requests.pop(outcome.request_id, None)
         if waiting is None:
             return
-        conn, client_id, received = waiting
         if outcome.ok:
             # The view the action produced went out just before this acknowledgement.
-            self.metrics.command_to_view.observe(time.perf_counter() - received)
-            conn.send(p.Ack(id=client_id))
+            self.metrics.command_to_view.observe(self.clock() - waiting.received)
+            waiting.conn.send(p.Ack(id=waiting.client_id))
         else:
-            conn.send(p.Reject(id=client_id, code=outcome.code, message=outcome.message))
+            waiting.conn.send(
+                p.Reject(id=waiting.client_id, code=outcome.code, message=outcome.message)
+            )

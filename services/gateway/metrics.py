@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 from shared.observability import LATENCY_BUCKETS, ServiceMetrics
 
@@ -13,6 +13,12 @@ class GatewayMetrics(ServiceMetrics):
         self.connected = Gauge(
             "swick_connected_players",
             "Players with an open WebSocket on this gateway",
+            registry=self.registry,
+        )
+        self.resent = Counter(
+            "swick_gateway_requests_resent_total",
+            "Gateway: people's requests sent again for want of an answer (a lost one, or a slow"
+            " table)",
             registry=self.registry,
         )
         self.command_to_view = Histogram(

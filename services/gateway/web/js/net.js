@@ -2,7 +2,8 @@
 //
 // Every client message gets an id unique across reconnects (a random prefix per page load and a
 // counter), because the server treats a repeated id as a replay. `send` resolves with the
-// server's `ack` or `reject` for that id (or a local reject when the socket is down).
+// server's `ack` or `reject` for that id (or a local reject when the socket is down). A move
+// (`act`, `join`) already sent waits through a reconnect instead, and is sent again.
 
 const randomHex = (bytes) =>
   Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -16,6 +17,8 @@ const PING_PATIENCE = 10_000;
 const STABLE_AFTER = 15_000; // a connection this old counts as healthy: the backoff starts over
 export const REPLACED = 4409; // the server's close code for "this player connected elsewhere"
 export const UNAUTHORIZED = 4401; // "this token is not (or no longer) valid: sign in again"
+// Messages that change a table: sent again after a reconnect until answered.
+const RESENT = new Set(['act', 'join']);
 
 /** What a closed socket calls for: 'sign-in' (the token was refused: reconnecting with it would
  * be refused forever), 'wait' (another tab took over) or 'reconnect'. */
@@ -38,6 +41,9 @@ export class Connection {
     this.onStatus = onStatus;
     this.socket = null;
     this.pending = new Map(); // id -> resolve
+    // Moves sent but not answered when the socket closed: sent again, same id, once it is back
+    // (a table applies an id once, so a move is neither lost nor made twice).
+    this.unanswered = new Map(); // id -> message
     this.attempt = 0;
     this.timer = null;
     this.pinger = null;
@@ -89,8 +95,8 @@ export class Connection {
       this.socket = null;
       clearInterval(this.pinger);
       clearTimeout(this.stable);
-      this.failPending();
       const next = afterClose(event.code);
+      this.failPending(next !== 'reconnect');
       if (next === 'sign-in') {
         this.setStatus({ state: 'unauthorized', retryAt: null });
         return;
@@ -111,11 +117,19 @@ export class Connection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  failPending() {
+  /** Answer what waits with a local reject, but for the moves kept to send again (unless
+   * `all`: the socket will not come back by itself). */
+  failPending(all = false) {
     for (const [id, resolve] of this.pending) {
+      if (!all && this.unanswered.has(id)) continue;
+      this.unanswered.delete(id);
+      this.pending.delete(id);
       resolve({ type: 'reject', id, code: 'offline', message: 'Not connected: trying again…' });
     }
-    this.pending.clear();
+  }
+
+  resendUnanswered() {
+    for (const message of this.unanswered.values()) this.socket.send(JSON.stringify(message));
   }
 
   receive(data) {
@@ -135,10 +149,12 @@ export class Connection {
       this.setStatus({ state: 'open', retryAt: null, welcome: frame });
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.ping(), PING_EVERY);
+      this.resendUnanswered();
     }
     if ((frame.type === 'ack' || frame.type === 'reject') && frame.id && this.pending.has(frame.id)) {
       const resolve = this.pending.get(frame.id);
       this.pending.delete(frame.id);
+      this.unanswered.delete(frame.id);
       resolve(frame);
     }
     this.onFrame(frame);
@@ -161,6 +177,7 @@ export class Connection {
         return;
       }
       this.pending.set(full.id, resolve);
+      if (RESENT.has(full.type)) this.unanswered.set(full.id, full);
       this.socket.send(JSON.stringify(full));
     });
   }

@@ -702,7 +702,8 @@ export function TablePage({ table, invite, autoJoin }) {
       const action = seeds && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen;
       for (let tries = 0; tries < 5; tries++) {
         const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        if (answer.type === 'ack') {
+        // "duplicate": a move sent again after a reconnect had been made the first time.
+        if (answer.type === 'ack' || answer.code === 'duplicate') {
           setLifted(null);
           setSelected([]);
           return answer;
@@ -722,7 +723,7 @@ export function TablePage({ table, invite, autoJoin }) {
   const join = useCallback(
     async (seat = null) => {
       const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject') showToast(answer.message);
+      if (answer.type === 'reject' && answer.code !== 'duplicate') showToast(answer.message);
       return answer;
     },
     [table],
