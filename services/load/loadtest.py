@@ -71,6 +71,9 @@ class Figures:
     database_cpu_ms_per_hand: float
     load_generator_cpu_ms_per_hand: float  # the simulated people themselves
     service_cpu_share: dict[str, float]  # CPU seconds per service kind over the run
+    # Services + broker + database, per command (the load generator apart).
+    platform_cpu_ms_per_command: float
+    load_generator_cpu_ms_per_command: float
     rss_mb_per_table: float
     rss_mb_total: float
     audit: dict[str, Any] = field(default_factory=dict)
@@ -332,6 +335,10 @@ async def run(
             load_generator_cpu_ms_per_hand=round(generator * 1000 / per_hand, 2),
             database_cpu_ms_per_hand=round(database * 1000 / per_hand, 2),
             service_cpu_share={service: round(spent, 2) for service, spent in services.items()},
+            platform_cpu_ms_per_command=round(
+                (cpu + broker + database) * 1000 / max(commands, 1), 3
+            ),
+            load_generator_cpu_ms_per_command=round(generator * 1000 / max(commands, 1), 3),
             rss_mb_per_table=round((open_rss - idle_rss) / options.tables / 2**20, 3),
             rss_mb_total=round(open_rss / 2**20, 1),
             audit=asdict(checked) | {"ok": checked.ok},
@@ -353,6 +360,8 @@ def describe(f: Figures) -> str:
         f" ({', '.join(f'{k} {v} s' for k, v in sorted(f.service_cpu_share.items()))}),"
         f" broker {f.broker_cpu_ms_per_hand} ms, database {f.database_cpu_ms_per_hand} ms,"
         f" load generator {f.load_generator_cpu_ms_per_hand} ms",
+        f"CPU per command: services + broker + database {f.platform_cpu_ms_per_command} ms,"
+        f" load generator {f.load_generator_cpu_ms_per_command} ms",
         f"memory: {f.rss_mb_per_table} MB per open table, {f.rss_mb_total} MB in all",
         f"audit: {'ok' if f.audit.get('ok') else 'FAILED'}: lost {f.audit['actions_lost']},"
         f" applied twice {f.audit['actions_applied_twice']},"
