@@ -34,7 +34,7 @@ import asyncio
 import secrets
 import time
 import zlib
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -206,7 +206,9 @@ class Bus(Protocol):
         """A bot's request: to the table's shard, through the bots' own exchange."""
         ...
 
-    async def publish_update(self, table_id: str, body: bytes) -> None: ...
+    async def publish_updates(self, table_ids: Sequence[str], body: bytes) -> None:
+        """One message to every gateway watching any of ``table_ids``, once to each."""
+        ...
 
     async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:
         """A bot's turn; dropped unanswered after ``ttl_ms`` (the table's timer acts then)."""
@@ -373,12 +375,14 @@ class RabbitBus:
                     raise BrokerUnavailable(str(error)) from error
                 await asyncio.sleep(0.25)
 
-    async def publish_update(self, table_id: str, body: bytes) -> None:
-        await self._exchange(self._updates).publish(
-            self._message(body),
-            routing_key=f"table.{table_id}",
-            mandatory=False,
-        )
+    async def publish_updates(self, table_ids: Sequence[str], body: bytes) -> None:
+        # The broker routes one message by its key and its "BCC" keys, to each queue once.
+        first, *others = [f"table.{table_id}" for table_id in dict.fromkeys(table_ids)]
+        message = self._message(body)
+        if others:
+            headers: dict[str, Any] = {"BCC": others}
+            message.headers = headers
+        await self._exchange(self._updates).publish(message, routing_key=first, mandatory=False)
 
     async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:
         # Not mandatory: a bot without a queue (its account gone) loses the turn to the timer.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -174,8 +174,12 @@ class MemoryBus:
     async def bot_action(self, table_id: str, body: bytes) -> None:
         await self.request(table_id, body)
 
-    async def publish_update(self, table_id: str, body: bytes) -> None:
-        for subscriber in list(self.state.subscribers.get(table_id, ())):
+    async def publish_updates(self, table_ids: Sequence[str], body: bytes) -> None:
+        subscribers = {}  # each once, in order
+        for table_id in table_ids:
+            for subscriber in self.state.subscribers.get(table_id, ()):
+                subscribers[id(subscriber)] = subscriber
+        for subscriber in subscribers.values():
             await subscriber.queue.put(self._message(body))
 
     async def publish_bot_turn(self, bot: str, body: bytes, *, ttl_ms: int) -> None:

@@ -8,6 +8,7 @@ seat's bot; postings go to the ledger.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -145,6 +146,82 @@ class Refusal(Message):
 
 Update: TypeAlias = Annotated[TableUpdate | ChatLine | Refusal, Field(discriminator="kind")]
 UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
+
+
+# A table worker sends what one batch of requests produced as one bundle, to every gateway
+# watching any of its tables: a line of JSON (``Bundle``), then the views' JSON text back to
+# back. A gateway cuts each view out by its span, and never parses one.
+
+Span = tuple[int, int]  # a view's [start, end) in the bytes after the bundle's first line
+
+
+class BundledUpdate(Message):
+    kind: Literal["update"] = "update"
+    table_id: str
+    seq: int
+    views: dict[str, Span]  # player id -> that seat's view
+    spectator: Span
+    outcome: Outcome | None = None
+    snapshot_for: str | None = None
+
+
+class Bundle(Message):
+    kind: Literal["bundle"] = "bundle"
+    updates: list[Annotated[BundledUpdate | Refusal, Field(discriminator="kind")]]
+
+
+BUNDLE: TypeAdapter[Bundle] = TypeAdapter(Bundle)
+BUNDLE_START = b'{"kind":"bundle"'
+
+
+def pack(updates: Sequence[TableUpdate | Refusal]) -> bytes:
+    texts: list[bytes] = []
+    at = 0
+
+    def span(view: str) -> Span:
+        nonlocal at
+        text = view.encode()
+        texts.append(text)
+        at += len(text)
+        return at - len(text), at
+
+    bundled: list[BundledUpdate | Refusal] = []
+    for update in updates:
+        if isinstance(update, Refusal):
+            bundled.append(update)
+            continue
+        bundled.append(
+            BundledUpdate(
+                table_id=update.table_id,
+                seq=update.seq,
+                views={player: span(view) for player, view in update.views.items()},
+                spectator=span(update.spectator),
+                outcome=update.outcome,
+                snapshot_for=update.snapshot_for,
+            )
+        )
+    return b"".join([Bundle(updates=bundled).model_dump_json().encode(), b"\n", *texts])
+
+
+def unpack(body: bytes) -> list[TableUpdate | Refusal]:
+    """A bundle's updates, each view's text cut out as it was sent."""
+    head, _, texts = body.partition(b"\n")
+    updates: list[TableUpdate | Refusal] = []
+    for update in BUNDLE.validate_json(head).updates:
+        if isinstance(update, Refusal):
+            updates.append(update)
+            continue
+        updates.append(
+            TableUpdate.model_construct(
+                table_id=update.table_id,
+                seq=update.seq,
+                views={p: texts[a:b].decode() for p, (a, b) in update.views.items()},
+                spectator=texts[update.spectator[0] : update.spectator[1]].decode(),
+                outcome=update.outcome,
+                snapshot_for=update.snapshot_for,
+            )
+        )
+    return updates
 
 
 # Bot turns: the bots exchange, routing key = the bot's name.

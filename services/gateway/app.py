@@ -701,7 +701,7 @@ class Session:
             text=text,
             at=int(time.time() * 1000),
         )
-        await self.gw.bus.publish_update(message.table, line.model_dump_json().encode())
+        await self.gw.bus.publish_updates([message.table], line.model_dump_json().encode())
         self.conn.send(p.Ack(id=message.id))
 
 

@@ -119,7 +119,11 @@ class Hub:
             async with self._queue.messages() as deliveries:
                 async for delivery in deliveries:
                     try:
-                        self.dispatch(m.UPDATE.validate_json(delivery.body))
+                        if delivery.body.startswith(m.BUNDLE_START):
+                            for update in m.unpack(delivery.body):
+                                self.dispatch(update)
+                        else:
+                            self.dispatch(m.UPDATE.validate_json(delivery.body))
                     except ValidationError:
                         log.warning("dropped an update that does not parse")
         finally:

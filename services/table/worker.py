@@ -29,7 +29,7 @@ import secrets
 import socket
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -183,6 +183,7 @@ class TableWorker:
         self.leaving: set[int] = set()  # shards to give up once their requests are handled
         self._inbox: asyncio.Queue[Item] = asyncio.Queue()  # from every shard, in order
         self._batch: Batch | None = None  # while one is decided: its commit is still to come
+        self._bundle: list[m.TableUpdate | m.Refusal] | None = None  # updates going out together
         self._between_batches = asyncio.Event()
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
@@ -384,8 +385,9 @@ class TableWorker:
             return False
         finally:
             self._batch = None
-        for send in batch.sends:
-            await send()
+        async with self._bundled():
+            for send in batch.sends:
+                await send()
         last: dict[int, Delivery] = {}
         for item in items:
             last[item.shard] = item.delivery
@@ -397,7 +399,8 @@ class TableWorker:
         """Handle one request and commit it alone."""
         shard, delivery = item.shard, item.delivery
         try:
-            await self._handle(shard, delivery)
+            async with self._bundled():
+                await self._handle(shard, delivery)
             await delivery.ack()
         except Fenced:
             log.warning("fenced out of a shard", extra={"shard": shard})
@@ -419,6 +422,26 @@ class TableWorker:
             self._drop(shard)
             with contextlib.suppress(Exception):
                 await self.store.release(self.worker_id, shard)
+
+    @contextlib.asynccontextmanager
+    async def _bundled(self) -> AsyncIterator[None]:
+        """Gather the updates sent in the block, and publish them as one message at its end."""
+        self._bundle = []
+        try:
+            yield
+        finally:
+            bundle, self._bundle = self._bundle, None
+        if bundle:
+            tables = [update.table_id for update in bundle]
+            await self.bus.publish_updates(tables, m.pack(bundle))
+
+    async def _send_update(self, update: m.TableUpdate | m.Refusal) -> None:
+        if self._batch is not None:
+            self._batch.sends.append(lambda: self._send_update(update))
+        elif self._bundle is not None:
+            self._bundle.append(update)
+        else:
+            await self.bus.publish_updates([update.table_id], m.pack([update]))
 
     async def _emit(self, send: Send) -> None:
         """Send now, or once the batch being decided is committed."""
@@ -957,8 +980,7 @@ class TableWorker:
             outcome=outcome,
             snapshot_for=snapshot_for,
         )
-        body = update.model_dump_json().encode()
-        await self._emit(lambda: self.bus.publish_update(table.row.table_id, body))
+        await self._send_update(update)
 
     async def _refuse(self, request: m.Request, code: str, message: str) -> None:
         self.metrics.commands.labels("refused").inc()
@@ -970,8 +992,7 @@ class TableWorker:
         outcome = m.Outcome(
             request_id=request.request_id, player_id=player, ok=False, code=code, message=message
         )
-        body = m.Refusal(table_id=request.table_id, outcome=outcome).model_dump_json().encode()
-        await self._emit(lambda: self.bus.publish_update(request.table_id, body))
+        await self._send_update(m.Refusal(table_id=request.table_id, outcome=outcome))
 
     async def _wake_bots(
         self,

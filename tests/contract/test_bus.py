@@ -83,11 +83,13 @@ async def test_updates_fan_out_to_the_tables_watchers_only(bus: Bus) -> None:
     await first.watch("t-a")
     await second.watch("t-a")
     await second.watch("t-b")
-    await bus.publish_update("t-a", b"a1")
-    await bus.publish_update("t-b", b"b1")
-    await bus.publish_update("t-c", b"nobody")
+    await bus.publish_updates(["t-a"], b"a1")
+    await bus.publish_updates(["t-b"], b"b1")
+    await bus.publish_updates(["t-c"], b"nobody")
+    await bus.publish_updates(["t-c", "t-b", "t-a", "t-b"], b"cba")  # once to each watcher
     await second.unwatch("t-b")
-    await bus.publish_update("t-b", b"b2")
+    await bus.publish_updates(["t-b"], b"b2")
+    await bus.publish_updates(["t-a"], b"a2")
 
     async def received(queue: UpdatesQueue, count: int) -> list[bytes]:
         bodies: list[bytes] = []
@@ -98,8 +100,8 @@ async def test_updates_fan_out_to_the_tables_watchers_only(bus: Bus) -> None:
                     return bodies
         return bodies
 
-    assert await asyncio.wait_for(received(first, 1), 5) == [b"a1"]
-    assert await asyncio.wait_for(received(second, 2), 5) == [b"a1", b"b1"]
+    assert await asyncio.wait_for(received(first, 3), 5) == [b"a1", b"cba", b"a2"]
+    assert await asyncio.wait_for(received(second, 4), 5) == [b"a1", b"b1", b"cba", b"a2"]
 
 
 async def test_bot_turns_and_depth(bus: Bus) -> None:

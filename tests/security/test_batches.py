@@ -58,11 +58,12 @@ class Rig:
             await updates.watch(table)
         async with updates.messages() as deliveries:
             async for delivery in deliveries:
-                update = m.UPDATE.validate_json(delivery.body)
-                outcome = getattr(update, "outcome", None)
-                if outcome is not None:
-                    self.outcomes.setdefault(outcome.request_id, []).append(outcome)
-                    self.answered.set()
+                for update in m.unpack(delivery.body):
+                    if update.outcome is not None:
+                        self.outcomes.setdefault(update.outcome.request_id, []).append(
+                            update.outcome
+                        )
+                        self.answered.set()
 
     async def answer(self, request_id: str) -> m.Outcome:
         async with asyncio.timeout(WITHIN):
