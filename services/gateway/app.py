@@ -13,7 +13,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -456,7 +456,8 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         # and signs in again instead of reconnecting forever.
         await websocket.close(code=4401, reason="sign in again")
         return
-    conn = Connection(player, cut=cut_of(websocket))
+    extension = websocket.scope.get("extensions", {}).get(CUT, {})
+    conn = Connection(player, cut=extension.get("cut"), write=extension.get("write"))
     previous = gw.sockets.get(player.id)
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
@@ -503,16 +504,12 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             await websocket.close()
 
 
-def cut_of(websocket: WebSocket) -> Callable[[int, str], None] | None:
-    """The server's way to end this socket at once, when it offers one."""
-    extension = websocket.scope.get("extensions", {}).get(CUT)
-    return None if extension is None else extension.get("cut")
-
-
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     with contextlib.suppress(Exception):
         while (frame := await conn.outbox.get()) is not None:
+            conn.sending = True
             await websocket.send_text(frame)
+            conn.sending = False
     with contextlib.suppress(Exception):
         await websocket.close(code=conn.close_code, reason=conn.close_reason)
 

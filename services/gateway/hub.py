@@ -48,12 +48,22 @@ class Connection:
     # Ends the connection at once, not behind what is queued (see ``transport``), if the
     # server offers it.
     cut: Callable[[int, str], None] | None = None
+    # Writes a frame at once if the socket takes it (see ``transport``), if the server offers it.
+    write: Callable[[str], bool] | None = None
+    sending: bool = False  # the writer task holds a frame it is sending
 
     def send(self, message: p.ServerMessage) -> None:
         self.send_text(message.model_dump_json())
 
     def send_text(self, frame: str) -> None:
         if self.closed:
+            return
+        if (
+            self.write is not None
+            and not self.sending
+            and self.outbox.empty()  # nothing to overtake
+            and self.write(frame)
+        ):
             return
         try:
             self.outbox.put_nowait(frame)
