@@ -169,11 +169,14 @@ class TableStore:
         async with self._fresh_on_loss():
             if not epochs:
                 return set()
+            # Locked by shard first, as ``append_batch`` locks them (else they may deadlock).
             rows = await self.pool.fetch(
-                "UPDATE tables.leases SET expires_at = now() + make_interval(secs => $2)"
-                " FROM unnest($3::int[], $4::bigint[]) AS mine(shard, epoch)"
-                " WHERE leases.shard = mine.shard AND leases.epoch = mine.epoch"
-                " AND leases.owner = $1 RETURNING leases.shard",
+                "WITH mine AS (SELECT leases.shard FROM tables.leases"
+                " JOIN unnest($3::int[], $4::bigint[]) AS m(shard, epoch)"
+                " ON leases.shard = m.shard AND leases.epoch = m.epoch AND leases.owner = $1"
+                " ORDER BY leases.shard FOR UPDATE OF leases)"
+                " UPDATE tables.leases SET expires_at = now() + make_interval(secs => $2)"
+                " FROM mine WHERE leases.shard = mine.shard RETURNING leases.shard",
                 owner,
                 ttl,
                 list(epochs),
@@ -367,7 +370,11 @@ class TableStore:
 
     async def append_batch(self, owner: str, appends: Sequence[Append]) -> list[Queued | None]:
         """One round trip and one commit for the lot: the calls are pipelined, and asyncpg
-        runs them in one implicit transaction (any failure rolls all of them back)."""
+        runs them in one implicit transaction (any failure rolls all of them back).
+
+        Each call locks its shard's lease: they run by shard (a table's own order kept), as
+        ``renew`` locks leases, so that neither waits for the other in a circle."""
+        order = sorted(range(len(appends)), key=lambda i: appends[i].shard)
         arguments = [
             (
                 a.table_id,
@@ -386,7 +393,7 @@ class TableStore:
                 [seat for _, seat in a.write.seat_claims],
                 list(a.write.seat_releases),
             )
-            for a in appends
+            for a in (appends[i] for i in order)
         ]
         async with self._fresh_on_loss():
             try:
@@ -406,7 +413,11 @@ class TableStore:
                 if error.sqlstate == FENCED:
                     raise Fenced("a shard is no longer ours") from None
                 raise
-            return [None if r["outbox_id"] is None else (r["outbox_id"], r["body"]) for r in rows]
+            queued: list[Queued | None] = [None] * len(appends)
+            for i, row in zip(order, rows, strict=True):
+                if row["outbox_id"] is not None:
+                    queued[i] = (row["outbox_id"], row["body"])
+            return queued
 
     async def save_record(self, record: GameRecordRow) -> None:
         await self.pool.execute(
