@@ -220,7 +220,14 @@ def _chaos(args: argparse.Namespace) -> int:
     from services.progress import progress_bars, showing
 
     with progress_bars(showing(args.json)) as progress:
-        report = uvloop.run(chaos.run(_load_options(args), every=args.every, progress=progress))
+        report = uvloop.run(
+            chaos.run(
+                _load_options(args),
+                every=args.every,
+                broker_restart=args.broker_restart,
+                progress=progress,
+            )
+        )
     print(json.dumps(report.as_dict()) if args.json else chaos.describe(report))
     return 0 if report.ok else 1
 
@@ -453,6 +460,12 @@ def parser() -> argparse.ArgumentParser:
     _load_arguments(chaos, tables=60, seconds=120)
     chaos.add_argument(
         "--every", type=float, default=6.0, help="seconds between faults, on average"
+    )
+    chaos.add_argument(
+        "--broker-restart",
+        action="store_true",
+        help="restart the machine's RabbitMQ too (rabbitmqctl stop_app/start_app): anything else"
+        " using it is cut off as well",
     )
     chaos.set_defaults(run=_chaos)
 

@@ -40,6 +40,9 @@ STRUCK = (
     "bots_killed",
 )
 SLOW = ("ledger_db_cut", "workers_db_cut")
+# Struck only when asked for: the broker is the machine's, shared with anything else using it.
+BROKER_RESTART = "broker_restarted"
+BROKER_DOWN_FOR = (0.5, 3.0)  # seconds between stop_app and start_app
 # Struck by the faulty bots themselves, on their own turns (services.load.faulty_bots).
 MISBEHAVED = {"strategy_raised": faulty_bots.RAISED, "strategy_illegal": faulty_bots.ILLEGAL}
 FAULTS = (*STRUCK, *MISBEHAVED)
@@ -108,7 +111,14 @@ class Faults:
     moved on afterwards."""
 
     def __init__(
-        self, proxy: Proxy, options: LoadOptions, *, every: float, calm: float, each_kind: bool
+        self,
+        proxy: Proxy,
+        options: LoadOptions,
+        *,
+        every: float,
+        calm: float,
+        each_kind: bool,
+        broker_restart: bool = False,
     ) -> None:
         self.proxy = proxy
         self.options = options
@@ -118,7 +128,8 @@ class Faults:
         self.patience = CARRY_ON_WITHIN
         # Owed kinds, struck from the end: the database cuts last, as they take longest (and
         # longer still when a service does not carry on), so that the others all strike.
-        quick = [kind for kind in STRUCK if kind not in SLOW]
+        self.kinds = (*STRUCK, BROKER_RESTART) if broker_restart else STRUCK
+        quick = [kind for kind in self.kinds if kind not in SLOW]
         owed = self.rng.sample(SLOW, len(SLOW)) + self.rng.sample(quick, len(quick))
         self.forced = owed if each_kind else []
         self.counts: Counter[str] = Counter()
@@ -161,7 +172,7 @@ class Faults:
                 break
             await asyncio.sleep(pause)
             self._revive(platform)
-            kind = self.forced.pop() if self.forced else self.rng.choice(STRUCK)
+            kind = self.forced.pop() if self.forced else self.rng.choice(self.kinds)
             self.counts[kind] += 1  # struck, even if the run ends while it does
             await getattr(self, kind)(platform)
         self.calm_flag.touch()
@@ -298,6 +309,20 @@ class Faults:
     async def gateway_cut(self, platform: Platform) -> None:
         self.proxy.cut()
 
+    async def broker_restarted(self, platform: Platform) -> None:
+        """Every connection drops; durable queues and persistent messages stay, transient ones
+        (people's requests, views) are gone: the gateway sends its unanswered requests again.
+        The table workers stop with their connection (crash-only) and are started again."""
+        workers = platform.running("table")
+        await _rabbitmqctl("stop_app")
+        await asyncio.sleep(self.rng.uniform(*BROKER_DOWN_FOR))
+        await _rabbitmqctl("start_app")
+        await _rabbitmqctl("await_startup")
+        deadline = time.monotonic() + CARRY_ON_WITHIN
+        while any(worker.poll() is None for worker in workers) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        await platform.restore(workers=self.options.workers, bots=1)
+
     async def _restore(self, platform: Platform) -> None:
         if not platform.running("gateway"):
             self.problems.append("the gateway exited")
@@ -310,22 +335,40 @@ class Faults:
             self.problems.append(f"the gateway was not ready {READY_WITHIN:.0f} s after the faults")
 
 
+async def _rabbitmqctl(command: str) -> None:
+    process = await asyncio.create_subprocess_exec(
+        "rabbitmqctl", command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+    )
+    _, error = await process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"rabbitmqctl {command} failed: {error.decode(errors='replace')}")
+
+
 async def run(
     options: LoadOptions,
     *,
     every: float = 6.0,
     calm: float | None = None,
     each_kind: bool = True,
+    broker_restart: bool = False,
     stall_after: float = STALL_AFTER,
     progress: Progress = SILENT,
 ) -> ChaosReport:
     """``options.seconds`` of play: faults every ``every`` s or so (randomly, by
     ``options.seed``), then ``calm`` s without any, in which every table must move on.
-    ``each_kind``: strike each kind of fault at least once."""
+    ``each_kind``: strike each kind of fault at least once. ``broker_restart``: restart the
+    broker among the faults (the machine's own: anything else using it is cut off too)."""
     options = replace(options, stall_after=stall_after, bots=bot_seats(options))
     calm = max(10.0, options.seconds / 6) if calm is None else calm
     async with Proxy.to(options.amqp_url) as proxy:
-        faults = Faults(proxy, options, every=every, calm=calm, each_kind=each_kind)
+        faults = Faults(
+            proxy,
+            options,
+            every=every,
+            calm=calm,
+            each_kind=each_kind,
+            broker_restart=broker_restart,
+        )
         figures = await loadtest.run(
             options,
             faults.strike,
@@ -364,7 +407,7 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
         workers=options.workers,
         seconds=figures.seconds,
         seed=options.seed,
-        faults={kind: faults.counts[kind] for kind in STRUCK} | faults.misbehaved(),
+        faults={kind: faults.counts[kind] for kind in faults.kinds} | faults.misbehaved(),
         connections_cut=faults.proxy.cuts,
         database_connections_terminated=dict(faults.terminated),
         database_connections_terminated_in_use=dict(faults.terminated_in_use),
