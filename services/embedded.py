@@ -88,6 +88,7 @@ async def run_embedded(
                 host=host,
                 port=port,
                 ws=CuttableWebSockets,
+                ws_per_message_deflate=False,  # measured: see docs/performance.md
                 ws_max_size=65_536,
                 log_level="warning",
             )

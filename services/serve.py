@@ -97,6 +97,7 @@ def serve(
             host=host,
             port=port,
             ws=CuttableWebSockets,
+            ws_per_message_deflate=False,  # measured: see docs/performance.md
             ws_max_size=65_536,
             log_level="warning",
             lifespan="off",

@@ -88,9 +88,10 @@ class Person:
 
     async def connect(self) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        # Like a browser: no keepalive pings of its own (the gateway pings idle sockets).
+        # Like a browser: offers permessage-deflate, and sends no keepalive pings of its own (the
+        # gateway pings idle sockets).
         self._ws = await websockets.connect(
-            url, max_size=2**22, compression=None, ping_interval=None
+            url, max_size=2**22, compression="deflate", ping_interval=None
         )
         self._reader = asyncio.create_task(self._read())
 
