@@ -9,9 +9,11 @@ postings, and its books agree with every table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import signal
+import subprocess
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -319,8 +321,9 @@ class Faults:
         await _rabbitmqctl("start_app")
         await _rabbitmqctl("await_startup")
         deadline = time.monotonic() + CARRY_ON_WITHIN
-        while any(worker.poll() is None for worker in workers) and time.monotonic() < deadline:
-            await asyncio.sleep(0.2)
+        for worker in workers:  # they stop once they find their connection gone
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(worker.wait, max(0.0, deadline - time.monotonic()))
         await platform.restore(workers=self.options.workers, bots=1)
 
     async def _restore(self, platform: Platform) -> None:
