@@ -26,7 +26,7 @@ from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Outcome, Pending
 from services.table.store import connect_pool
-from shared.bus import Bus, RabbitBus
+from shared.bus import Bus, Delivery, RabbitBus
 from shared.messages import Posting
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
@@ -35,7 +35,7 @@ from shared.startup import described
 from shared.supervise import Backoff, Readiness, retryable, supervise
 
 log = logging.getLogger("swick.ledger")
-CONCURRENCY = 16
+BATCH_LIMIT = 64  # postings applied in one transaction at most
 
 
 POISON_ATTEMPTS = 5  # a posting failing this often for no passing reason is dead-lettered
@@ -50,48 +50,64 @@ async def consume(
     readiness: Readiness | None = None,
     backoff: Callable[[], Backoff] = Backoff,
 ) -> None:
-    """Apply postings as they come, several tables at once, each table's in order; only those
-    that the bus says the user ``trusted`` published (the broker, or in embedded mode the
-    in-process bus, stamps each delivery with its publisher's user). Raises
-    ``ConnectionError`` if the broker ends the subscription (to be supervised)."""
+    """Apply postings as they come, each table's in order, what waits together in one
+    transaction (else one by one); only those that the bus says the user ``trusted`` published
+    (the broker, or in embedded mode the in-process bus, stamps each delivery with its
+    publisher's user). Raises ``ConnectionError`` if the broker ends the subscription (to be
+    supervised)."""
     readiness = readiness or Readiness()
-    locks: dict[str, asyncio.Lock] = {}
-    slots = asyncio.Semaphore(CONCURRENCY)
+    waiting: asyncio.Queue[Delivery] = asyncio.Queue()
 
-    async def handle(delivery: Any) -> None:
+    async def feed() -> None:
+        async with bus.consume(bus.topology.postings, prefetch=BATCH_LIMIT * 2) as deliveries:
+            with readiness.up_while(CONSUMING):
+                async for delivery in deliveries:
+                    waiting.put_nowait(delivery)
+        raise ConnectionError("the broker ended the subscription to the postings")
+
+    async with asyncio.TaskGroup() as tasks:
+        tasks.create_task(feed())
+        while True:
+            batch = [await waiting.get()]
+            while len(batch) < BATCH_LIMIT and not waiting.empty():
+                batch.append(waiting.get_nowait())
+            await _apply_batch(ledger, metrics, trusted, batch, backoff)
+            await batch[-1].ack(multiple=True)  # the channel's deliveries up to it, in order
+
+
+async def _apply_batch(
+    ledger: LedgerStorage,
+    metrics: LedgerMetrics,
+    trusted: str,
+    batch: list[Delivery],
+    backoff: Callable[[], Backoff],
+) -> None:
+    postings = [p for d in batch if (p := _posting_of(d, trusted, metrics)) is not None]
+    if len(postings) > 1:
         try:
-            if delivery.user_id != trusted:
-                log.error(
-                    "dropped a posting published by %r, not by the tables' user %r",
-                    delivery.user_id,
-                    trusted,
-                )
-                metrics.postings.labels("forbidden").inc()
-                await delivery.ack()
+            if await ledger.apply_batch(postings):
+                metrics.postings.labels("applied").inc(len(postings))
                 return
-            try:
-                posting = Posting.model_validate_json(delivery.body)
-            except ValidationError as error:
-                log.error("dropped a posting that does not parse: %s", error.errors()[:1])
-                await delivery.ack()
-                return
-            async with locks.setdefault(posting.table_id, asyncio.Lock()):
-                outcome = await apply_patiently(ledger, posting, backoff())
-            metrics.postings.labels(outcome).inc()
-            await delivery.ack()
-        finally:
-            slots.release()
+        except Exception as error:  # one by one, each through its own trouble
+            log.warning("a batch of postings failed: %s", described(error))
+    for posting in postings:
+        metrics.postings.labels(await apply_patiently(ledger, posting, backoff())).inc()
 
-    queue = bus.topology.postings
-    async with (
-        bus.consume(queue, prefetch=CONCURRENCY * 4) as deliveries,
-        asyncio.TaskGroup() as tasks,
-    ):
-        with readiness.up_while(CONSUMING):
-            async for delivery in deliveries:
-                await slots.acquire()
-                tasks.create_task(handle(delivery))
-    raise ConnectionError("the broker ended the subscription to the postings")
+
+def _posting_of(delivery: Delivery, trusted: str, metrics: LedgerMetrics) -> Posting | None:
+    if delivery.user_id != trusted:
+        log.error(
+            "dropped a posting published by %r, not by the tables' user %r",
+            delivery.user_id,
+            trusted,
+        )
+        metrics.postings.labels("forbidden").inc()
+        return None
+    try:
+        return Posting.model_validate_json(delivery.body)
+    except ValidationError as error:
+        log.error("dropped a posting that does not parse: %s", error.errors()[:1])
+        return None
 
 
 async def apply_patiently(ledger: LedgerStorage, posting: Posting, backoff: Backoff) -> Outcome:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -57,6 +57,10 @@ log = logging.getLogger("swick.ledger")
 SCHEMA = "ledger"
 MIGRATIONS = Path(__file__).parent / "migrations"
 RETRIES = 20
+NEXT_WAITING = (
+    "SELECT body #>> '{}' FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
+    " ORDER BY arrived_at, digest LIMIT 1"
+)
 T = TypeVar("T")
 
 Conn = asyncpg.Connection | PoolConnectionProxy
@@ -95,6 +99,10 @@ async def _transaction(pool: asyncpg.Pool, work: Callable[[Conn], Awaitable[T]])
             await pool.expire_connections()  # the others are likely gone as well
             await asyncio.sleep(random.uniform(0, 0.01 * 2 ** min(attempt, 6)))
     raise RuntimeError("gave up after repeated deadlocks")
+
+
+class _NotPlain(Exception):
+    """A posting of a batch is not simply applied: the batch is undone."""
 
 
 class Ledger:
@@ -222,54 +230,9 @@ class Ledger:
         stuck at otherwise: so a redelivery finishes an interrupted drain)."""
         body = posting.model_dump_json()
         fingerprint = digest(posting)
-        next_waiting = (
-            "SELECT body #>> '{}' FROM ledger.waiting WHERE table_id = $1 AND posting_no = $2"
-            " ORDER BY arrived_at, digest LIMIT 1"
-        )
 
         async def work(conn: Conn) -> tuple[Outcome, str | None]:
-            # Locks the table's progress (creating it at 0): its postings go one at a time.
-            done: int = await conn.fetchval(
-                "INSERT INTO ledger.table_progress AS p (table_id, posting_no) VALUES ($1, 0)"
-                " ON CONFLICT (table_id) DO UPDATE SET posting_no = p.posting_no"
-                " RETURNING posting_no",
-                posting.table_id,
-            )
-            if posting.posting_no <= done:
-                applied = await conn.fetchval(
-                    "SELECT digest FROM ledger.postings WHERE table_id = $1 AND posting_no = $2",
-                    posting.table_id,
-                    posting.posting_no,
-                )
-                stuck = await conn.fetchval(next_waiting, posting.table_id, done + 1)
-                if applied is None or applied == fingerprint:
-                    return "duplicate", stuck
-                await self._conflict(conn, posting, fingerprint, body)
-                return "conflict", stuck
-            if posting.posting_no > done + 1:
-                await conn.execute(
-                    "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
-                    " VALUES ($1, $2, $3, $4::text::jsonb) ON CONFLICT DO NOTHING",
-                    posting.table_id,
-                    posting.posting_no,
-                    fingerprint,
-                    body,
-                )
-                return "waiting", await conn.fetchval(next_waiting, posting.table_id, done + 1)
-            # Who of its players sat here, and whether its id was used: one round trip.
-            known = await conn.fetchrow(
-                "SELECT ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
-                "  AND player_id = ANY($2::text[])) AS seated,"
-                " (SELECT posting_no FROM ledger.postings WHERE id = $3) AS taken",
-                posting.table_id,
-                list(players_of(posting)),
-                posting.id,
-            )
-            assert known is not None
-            check_seated(posting, known["seated"])
-            if known["taken"] is not None:
-                raise Rejected(f"posting id {posting.id} was applied as number {known['taken']}")
-            return "applied", await self._write(conn, posting, fingerprint)
+            return await self._work(conn, posting, fingerprint, body)
 
         try:
             try:
@@ -291,8 +254,76 @@ class Ledger:
                     "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1",
                     posting.table_id,
                 )
-                following = await conn.fetchval(next_waiting, posting.table_id, (done or 0) + 1)
+                following = await conn.fetchval(NEXT_WAITING, posting.table_id, (done or 0) + 1)
             return "rejected", following
+
+    async def _work(
+        self, conn: Conn, posting: Posting, fingerprint: str, body: str
+    ) -> tuple[Outcome, str | None]:
+        """``_apply_one``'s transaction."""
+        # Locks the table's progress (creating it at 0): its postings go one at a time.
+        done: int = await conn.fetchval(
+            "INSERT INTO ledger.table_progress AS p (table_id, posting_no) VALUES ($1, 0)"
+            " ON CONFLICT (table_id) DO UPDATE SET posting_no = p.posting_no"
+            " RETURNING posting_no",
+            posting.table_id,
+        )
+        if posting.posting_no <= done:
+            applied = await conn.fetchval(
+                "SELECT digest FROM ledger.postings WHERE table_id = $1 AND posting_no = $2",
+                posting.table_id,
+                posting.posting_no,
+            )
+            stuck = await conn.fetchval(NEXT_WAITING, posting.table_id, done + 1)
+            if applied is None or applied == fingerprint:
+                return "duplicate", stuck
+            await self._conflict(conn, posting, fingerprint, body)
+            return "conflict", stuck
+        if posting.posting_no > done + 1:
+            await conn.execute(
+                "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
+                " VALUES ($1, $2, $3, $4::text::jsonb) ON CONFLICT DO NOTHING",
+                posting.table_id,
+                posting.posting_no,
+                fingerprint,
+                body,
+            )
+            return "waiting", await conn.fetchval(NEXT_WAITING, posting.table_id, done + 1)
+        # Who of its players sat here, and whether its id was used: one round trip.
+        known = await conn.fetchrow(
+            "SELECT ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
+            "  AND player_id = ANY($2::text[])) AS seated,"
+            " (SELECT posting_no FROM ledger.postings WHERE id = $3) AS taken",
+            posting.table_id,
+            list(players_of(posting)),
+            posting.id,
+        )
+        assert known is not None
+        check_seated(posting, known["seated"])
+        if known["taken"] is not None:
+            raise Rejected(f"posting id {posting.id} was applied as number {known['taken']}")
+        return "applied", await self._write(conn, posting, fingerprint)
+
+    async def apply_batch(self, postings: Sequence[Posting]) -> bool:
+        try:
+            for posting in postings:
+                check_table_posting(posting)
+        except Rejected:
+            return False
+
+        async def work(conn: Conn) -> None:
+            for posting in postings:
+                outcome, following = await self._work(
+                    conn, posting, digest(posting), posting.model_dump_json()
+                )
+                if outcome != "applied" or following is not None:
+                    raise _NotPlain  # rolls the batch back
+
+        try:
+            await _transaction(self.pool, work)
+        except (_NotPlain, Rejected, asyncpg.UniqueViolationError):
+            return False
+        return True
 
     async def _conflict(self, conn: Conn, posting: Posting, fingerprint: str, body: str) -> None:
         """Record a posting whose number was applied with another body: loudly, never applied."""

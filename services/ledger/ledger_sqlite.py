@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -185,6 +186,10 @@ class SqliteLedger:
             seen.add(following)
             _, following = await self._apply_one(Posting.model_validate_json(following))
         return outcome
+
+    async def apply_batch(self, postings: Sequence[Posting]) -> bool:
+        """Declines: one process holds the file, and its postings come a hand at a time."""
+        return False
 
     async def _next_waiting(
         self, conn: aiosqlite.Connection, table_id: str, posting_no: int

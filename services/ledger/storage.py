@@ -8,6 +8,7 @@ against both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -115,6 +116,12 @@ class LedgerStorage(Protocol):
         logged as a conflict. Accounts a posting names are opened at 0. After an applied table
         posting, each player of its ``stacks`` whose wallet it moved gets a reconciliation row
         (the table's stack against the wallet), and its ``names`` name players."""
+
+    async def apply_batch(self, postings: Sequence[Posting]) -> bool:
+        """Apply ``postings`` (in order) in one transaction if each of them is simply applied
+        (none early, repeated, conflicting, breaking a rule, or releasing a waiting one): true;
+        else write nothing and return false (apply them one by one). A store may always
+        decline."""
 
     async def problems(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
         """What needs an operator, newest first: ``{"dead_letters": [{"posting_id",

@@ -220,6 +220,54 @@ async def test_a_posting_applies_once(ledger: LedgerStorage) -> None:
     await assert_books_balance(ledger)
 
 
+async def test_plain_postings_of_several_tables_apply_in_one_batch(ledger: LedgerStorage) -> None:
+    """PostgreSQL applies them in one transaction; a store may decline (SQLite does), and then
+    they are applied one by one: either way the books end the same."""
+    one, two, ann, bob = uid("b1"), uid("b2"), uid("ann"), uid("bob")
+    await sit(ledger, one, ann)
+    await sit(ledger, two, bob)
+    pot_one, pot_two = f"pot:{one}", f"pot:{two}"
+    batch = [
+        posting(one, 1, [leg(wallet(ann), pot_one, 20, "ante")]),
+        posting(two, 1, [leg(wallet(bob), pot_two, 30, "ante")]),
+        posting(one, 2, [leg(pot_one, wallet(ann), 20, "trick_payout")]),
+        posting(two, 2, [leg(pot_two, wallet(bob), 10, "trick_payout")]),
+    ]
+    if not await ledger.apply_batch(batch):
+        assert isinstance(ledger, SqliteLedger)
+        for each in batch:
+            assert await ledger.apply(each) == "applied"
+    assert (await ledger.balance(ann), await ledger.balance(bob)) == (GRANT, GRANT - 20)
+    for table in (one, two):
+        assert (await ledger.reconciliation(table))["postings_applied"] == 2
+    assert [await ledger.apply(each) for each in batch] == ["duplicate"] * 4
+    await assert_books_balance(ledger)
+
+
+@pytest.mark.parametrize("odd", ["early", "repeated", "unseated"])
+async def test_a_batch_with_a_posting_not_simply_applied_writes_nothing(
+    ledger: LedgerStorage, odd: str
+) -> None:
+    table, ann, stranger = uid("bo"), uid("ann"), uid("who")
+    await sit(ledger, table, ann)
+    pot = f"pot:{table}"
+    first = posting(table, 1, [leg(wallet(ann), pot, 20, "ante")])
+    second = posting(table, 2, [leg(pot, wallet(ann), 5, "trick_payout")])
+    batch = {
+        "early": [first, posting(table, 3, [leg(pot, wallet(ann), 5, "trick_payout")])],
+        "repeated": [second, first],
+        "unseated": [first, posting(table, 2, [leg(wallet(stranger), pot, 5, "ante")])],
+    }[odd]
+    if odd == "repeated":
+        assert await ledger.apply(first) == "applied"
+    before = await ledger.balance(ann)
+    applied = (await ledger.reconciliation(table))["postings_applied"]
+    assert not await ledger.apply_batch(batch)
+    assert await ledger.balance(ann) == before
+    assert (await ledger.reconciliation(table))["postings_applied"] == applied
+    await assert_books_balance(ledger)
+
+
 async def test_postings_that_arrive_early_wait_for_their_turn(ledger: LedgerStorage) -> None:
     table, ann, bob = uid("late"), uid("ann"), uid("bob")
     await sit(ledger, table, ann, bob)
