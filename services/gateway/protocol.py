@@ -200,6 +200,10 @@ connection, then closes it with a code of its own when it cannot go on:
 - Anything else: the connection dropped, or the server is restarting. Reconnect with backoff
   (0.5 s doubling to 10 s).
 
+A move (`act`, `join`) sent but not answered when the connection dropped may have been made:
+after reconnecting, send it again with the same `id`. It is made at most once; if it was
+made, the answer is `duplicate`.
+
 The HTTP API answers 401 to the same tokens. A token is valid for 30 days; `GET /api/me`
 returns a fresh one in `token` when the one sent is a day old (or signed with a previous key):
 keep it.
@@ -219,7 +223,7 @@ less), or wrong invite codes |
 | `unknown_bot` | no bot of that name is registered |
 | `stale` | the decision opened after the `seq` you sent: look again |
 | `duplicate` | a message with this `id` was already applied |
-| `unavailable` | the tables cannot be reached for the moment: send it again shortly |
+| `unavailable` | the tables cannot be reached, or did not answer in 30 s: look again shortly |
 | `not_your_turn`, `wrong_phase`, `illegal_card`, ... | refused by the game: see `message` |
 """
 
