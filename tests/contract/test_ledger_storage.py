@@ -231,17 +231,18 @@ async def test_plain_postings_of_several_tables_apply_in_one_batch(ledger: Ledge
         posting(one, 1, [leg(wallet(ann), pot_one, 20, "ante")]),
         posting(two, 1, [leg(wallet(bob), pot_two, 30, "ante")]),
         posting(one, 2, [leg(pot_one, wallet(ann), 20, "trick_payout")]),
-        posting(two, 2, [leg(pot_two, wallet(bob), 10, "trick_payout")]),
+        posting(two, 2, [leg(pot_two, wallet(bob), 30, "trick_payout")]),  # the pot closes
     ]
     if not await ledger.apply_batch(batch):
         assert isinstance(ledger, SqliteLedger)
         for each in batch:
             assert await ledger.apply(each) == "applied"
-    assert (await ledger.balance(ann), await ledger.balance(bob)) == (GRANT, GRANT - 20)
+    assert (await ledger.balance(ann), await ledger.balance(bob)) == (GRANT, GRANT)
     for table in (one, two):
         assert (await ledger.reconciliation(table))["postings_applied"] == 2
     assert [await ledger.apply(each) for each in batch] == ["duplicate"] * 4
     await assert_books_balance(ledger)
+    assert not [pot for pot in (await ledger.check()).open_pots if one in pot or two in pot]
 
 
 @pytest.mark.parametrize("odd", ["early", "repeated", "unseated"])
