@@ -20,7 +20,7 @@ import uvicorn
 from services.bots.levels import LEVELS
 from services.bots.service import BotService
 from services.gateway.app import create_app as gateway_app
-from services.gateway.transport import CuttableWebSockets
+from services.gateway.transport import SOCKETS
 from services.ledger.app import create_app as ledger_app
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.table.store_sqlite import SqliteTableStore
@@ -87,9 +87,7 @@ async def run_embedded(
                 gateway,
                 host=host,
                 port=port,
-                ws=CuttableWebSockets,
-                ws_per_message_deflate=False,  # measured: see docs/performance.md
-                ws_max_size=65_536,
+                **SOCKETS,
                 log_level="warning",
             )
         ),

@@ -22,7 +22,7 @@ from services.bots.strategy import StrategyFactory
 from services.broker import passwords_from
 from services.dependencies import available, broker, database
 from services.gateway.app import create_app as gateway_app
-from services.gateway.transport import CuttableWebSockets
+from services.gateway.transport import SOCKETS
 from services.ledger.app import create_app as ledger_app
 from services.table.store import TableStore
 from services.table.wallets import LedgerWallets
@@ -96,9 +96,7 @@ def serve(
             app,
             host=host,
             port=port,
-            ws=CuttableWebSockets,
-            ws_per_message_deflate=False,  # measured: see docs/performance.md
-            ws_max_size=65_536,
+            **SOCKETS,
             log_level="warning",
             lifespan="off",
         )

@@ -23,6 +23,7 @@ import contextlib
 import socket
 import struct
 from asyncio import BaseTransport
+from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
@@ -81,3 +82,12 @@ class CuttableWebSockets(WebSocketsSansIOProtocol):
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
+
+
+# How uvicorn serves the gateway's sockets (``uvicorn.Config(app, **SOCKETS)``); no
+# permessage-deflate, by measurement (docs/performance.md).
+SOCKETS: dict[str, Any] = {
+    "ws": CuttableWebSockets,
+    "ws_per_message_deflate": False,
+    "ws_max_size": 65_536,
+}
