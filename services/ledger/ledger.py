@@ -32,6 +32,7 @@ from services.ledger.rules import (
     HOUSE,
     KINDS,
     accounts,
+    apply_in_order,
     check_seated,
     check_table_posting,
     dead_letter_row,
@@ -212,17 +213,7 @@ class Ledger:
 
     async def apply(self, posting: Posting) -> Outcome:
         """Apply ``posting`` (and any postings of its table that were waiting for it)."""
-        try:
-            check_table_posting(posting)
-        except Rejected as error:
-            await self.dead_letter(posting, str(error))
-            return "rejected"
-        outcome, following = await self._apply_one(posting)
-        seen: set[str] = set()
-        while following is not None and following not in seen:  # each waiting posting once
-            seen.add(following)
-            _, following = await self._apply_one(Posting.model_validate_json(following))
-        return outcome
+        return await apply_in_order(posting, self._apply_one, self.dead_letter)
 
     async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
         """The posting's outcome, and the body of the table's posting that may follow it now

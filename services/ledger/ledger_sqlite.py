@@ -28,8 +28,8 @@ from services.ledger.rules import (
     BANK,
     HOUSE,
     accounts,
+    apply_in_order,
     check_seated,
-    check_table_posting,
     dead_letter_row,
     digest,
     grant_posting,
@@ -175,17 +175,7 @@ class SqliteLedger:
     # Postings.
 
     async def apply(self, posting: Posting) -> Outcome:
-        try:
-            check_table_posting(posting)
-        except Rejected as error:
-            await self.dead_letter(posting, str(error))
-            return "rejected"
-        outcome, following = await self._apply_one(posting)
-        seen: set[str] = set()
-        while following is not None and following not in seen:  # each waiting posting once
-            seen.add(following)
-            _, following = await self._apply_one(Posting.model_validate_json(following))
-        return outcome
+        return await apply_in_order(posting, self._apply_one, self.dead_letter)
 
     async def apply_batch(self, postings: Sequence[Posting]) -> bool:
         """Declines: one process holds the file, and its postings come a hand at a time."""

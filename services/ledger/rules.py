@@ -12,11 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from services.ledger.storage import Rejected
+from services.ledger.storage import Outcome, Rejected
 from shared.messages import Leg, Posting
 
 BANK = "bank"  # issues the starting grants
@@ -80,6 +80,27 @@ def players_of(posting: Posting) -> set[str]:
         if name.startswith("wallet:")
     }
     return moved | set(posting.stacks) | set(posting.names) | set(posting.bots)
+
+
+async def apply_in_order(
+    posting: Posting,
+    apply_one: Callable[[Posting], Awaitable[tuple[Outcome, str | None]]],
+    dead_letter: Callable[[Posting, str], Awaitable[None]],
+) -> Outcome:
+    """``LedgerStorage.apply`` over a store's own steps: ``posting`` checked (dead-lettered if
+    it breaks a rule), applied, then each posting of its table that was waiting for it, once.
+    ``apply_one`` gives a posting's outcome and the body of the one that may follow it."""
+    try:
+        check_table_posting(posting)
+    except Rejected as error:
+        await dead_letter(posting, str(error))
+        return "rejected"
+    outcome, following = await apply_one(posting)
+    seen: set[str] = set()
+    while following is not None and following not in seen:
+        seen.add(following)
+        _, following = await apply_one(Posting.model_validate_json(following))
+    return outcome
 
 
 def check_table_posting(posting: Posting) -> None:
