@@ -12,15 +12,13 @@ from typing import Any
 
 import pytest
 
-from services.ledger.ledger_sqlite import SqliteLedger
 from services.table.storage import Append, Queued
 from services.table.store_sqlite import SqliteTableStore
-from services.table.wallets import LocalWallets
-from services.table.worker import TableWorker
 from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
+from tests.in_process import logged, running_worker
 
 WITHIN = 30.0
 
@@ -73,11 +71,7 @@ class Rig:
         return self.outcomes[request_id][0]
 
     async def logged(self, table: str) -> list[str]:
-        async with self.store.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT action_id FROM tables_events WHERE table_id = ? ORDER BY seq", (table,)
-            )
-        return [row["action_id"] for row in rows]
+        return await logged(self.store, table)
 
 
 @pytest.fixture
@@ -85,21 +79,15 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     db = await Database.open(tmp_path / "swick.sqlite3")
     store = HeldStore(db)
     await store.migrate(4)
-    ledger = SqliteLedger(db, 4000)
-    await ledger.migrate()
     bus = MemoryBus(Topology("batches", 4))
     rig = Rig(bus, store)
-    table_user = bus.as_user(bus.topology.user("table"))
-    worker = TableWorker(table_user, store, LocalWallets(ledger), lease_ttl=30, tick=0.05)
-    running = asyncio.create_task(worker.run())
     listening = asyncio.create_task(rig.listen(["t-a", "t-b"]))
     try:
-        await asyncio.wait_for(worker.ready.wait(), WITHIN)
-        yield rig
+        async with running_worker(store, bus):
+            yield rig
     finally:
-        for task in (running, listening):
-            task.cancel()
-        await asyncio.gather(running, listening, return_exceptions=True)
+        listening.cancel()
+        await asyncio.gather(listening, return_exceptions=True)
         await db.close()
 
 

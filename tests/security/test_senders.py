@@ -15,14 +15,12 @@ from typing import Any
 
 import pytest
 
-from services.ledger.ledger_sqlite import SqliteLedger
 from services.table.store_sqlite import SqliteTableStore
-from services.table.wallets import LocalWallets
-from services.table.worker import TableWorker
 from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
+from tests.in_process import logged, running_worker
 
 TABLE = "t-senders"
 
@@ -37,19 +35,12 @@ class Rig:
         self.easy = bus.as_user(t.bot_user("easy"))
         self.stranger = bus.as_user("someone-else")
 
-    async def action_ids(self) -> list[str]:
-        async with self.store.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT action_id FROM tables_events WHERE table_id = ? ORDER BY seq", (TABLE,)
-            )
-        return [row["action_id"] for row in rows]
-
     async def until_logged(self, action_id: str) -> list[str]:
         deadline = time.monotonic() + 30
-        while action_id not in (logged := await self.action_ids()):
+        while action_id not in (actions := await logged(self.store, TABLE)):
             assert time.monotonic() < deadline, f"{action_id} was never applied"
             await asyncio.sleep(0.01)
-        return logged
+        return actions
 
 
 @pytest.fixture
@@ -57,21 +48,13 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     db = await Database.open(tmp_path / "swick.sqlite3")
     store = SqliteTableStore(db)
     await store.migrate(4)
-    ledger = SqliteLedger(db, 4000)
-    await ledger.migrate()
     for name in ("easy", "medium"):
         await store.register_bot(name, "swick")
     bus = MemoryBus(Topology("senders", 4))
-    rig = Rig(bus, store)
-    worker = TableWorker(rig.table, store, LocalWallets(ledger), lease_ttl=30, tick=0.05)
-    running = asyncio.create_task(worker.run())
     try:
-        await asyncio.wait_for(worker.ready.wait(), 30)
-        yield rig
+        async with running_worker(store, bus):
+            yield Rig(bus, store)
     finally:
-        running.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await running
         await db.close()
 
 
