@@ -56,6 +56,17 @@ def _bench_bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_floor(args: argparse.Namespace) -> int:
+    import uvloop
+
+    from services.benchmarks import floor
+
+    amqp_url, database_url = floor.settings_urls()
+    floors = uvloop.run(floor.run(args.samples, (0.04, 0.0), amqp_url, database_url))
+    print(json.dumps(floor.report(floors)) if args.json else floor.describe(floors))
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from shared.games.swick.record import load_record, verify
 
@@ -439,6 +450,12 @@ def parser() -> argparse.ArgumentParser:
     )
     bench_bots.add_argument("--json", action="store_true", help="print one JSON object")
     bench_bots.set_defaults(run=_bench_bots)
+    bench_floor = targets.add_parser(
+        "floor", help="the command path's hops with no work in them (socket, broker, commit)"
+    )
+    bench_floor.add_argument("--samples", type=int, default=300, help="samples of each hop")
+    bench_floor.add_argument("--json", action="store_true", help="print one JSON object")
+    bench_floor.set_defaults(run=_bench_floor)
 
     loadtest = commands.add_parser(
         "loadtest", help="simulated people at real tables through the whole system, with figures"

@@ -77,3 +77,22 @@ def test_a_long_command_shows_progress_on_a_terminal_only() -> None:
     as_json = on_a_terminal(*command, "--json")
     assert "/300" not in as_json
     assert json.loads(as_json)["benchmark"] == "engine"
+
+
+def test_the_floor_benchmark_times_each_bare_hop_and_leaves_nothing_behind() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "services.cli", "bench", "floor", "--samples", "5", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    floors = json.loads(shown.stdout)["floors"]
+    assert [f["gap_ms"] for f in floors] == [40, 0]
+    for f in floors:
+        parts = (f["socket_ms"], f["broker_ms"], f["commit_ms"])
+        assert all(part > 0 for part in parts)
+        assert f["total_ms"] == sum(parts)
+    queues = subprocess.run(
+        ["rabbitmqctl", "list_queues", "name"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "swick.floor." not in queues  # both queues went with their consumers
