@@ -100,6 +100,7 @@ export function VerifyPage({ table, game }) {
     check(record, 'The pasted record');
   };
 
+  // htm does not decode HTML entities: text with angle brackets goes in as a string.
   const download = state.record && table ? recordPath(table, game) : null;
   return html`<main id="main" class="verify" tabindex="-1">
     <h1>Verify a game</h1>
@@ -115,7 +116,7 @@ export function VerifyPage({ table, game }) {
     ${state.result ? html`<${HandRows} result=${state.result} />` : null}
     <form class="panel paste" onSubmit=${submit}>
       <h2><label for="record-input">Check a record yourself</label></h2>
-      <p class="hint">Paste a game record (JSON from <code>/api/tables/&lt;table&gt;/games/&lt;n&gt;/record</code>) and press Verify.</p>
+      <p class="hint">Paste a game record (JSON from <code>${'/api/tables/<table>/games/<n>/record'}</code>) and press Verify.</p>
       <textarea id="record-input" rows="8" spellcheck="false" value=${text} onInput=${(e) => setText(e.target.value)}></textarea>
       <div class="form-actions"><button type="submit" class="primary" disabled=${!text.trim() || state.busy}>Verify</button></div>
     </form>
