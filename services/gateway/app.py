@@ -104,6 +104,14 @@ class PlayerOut(BaseModel):
     seated: str | None = None
 
 
+class MyBalance(BaseModel):
+    player_id: str
+    balance: int | None = Field(
+        description="Your chips in cents; null until your wallet opens (when you first sit down)"
+    )
+    starting_grant: int = Field(description="The chips a new wallet opens with, in cents")
+
+
 class NewTable(BaseModel):
     seats: int = Field(3, ge=3, le=6)
     antes: list[int] = Field(default_factory=lambda: [3, 6, 9, 12, 15], max_length=20)
@@ -345,9 +353,19 @@ def create_app(
             raise hidden
         return Response(stored.data, media_type="application/json")
 
-    @app.get("/api/me/balance", summary="Your chips (from the ledger)")
-    async def my_balance(player: SignedIn) -> JSONResponse:
-        return await _ledger(gateway_of(app), f"/players/{player.id}/balance")
+    @app.get("/api/me/balance", response_model=MyBalance, summary="Your chips (from the ledger)")
+    async def my_balance(player: SignedIn) -> MyBalance:
+        """A new player has no wallet until they first sit down: their balance is null then,
+        not a 404, and `starting_grant` says what the wallet will open with."""
+        gw = gateway_of(app)
+        reply = await _ask_ledger(gw, f"/players/{player.id}/balance")
+        grant = gw.settings.starting_grant
+        if reply.status_code == 404:
+            return MyBalance(player_id=player.id, balance=None, starting_grant=grant)
+        if reply.status_code != 200:
+            raise HTTPException(502, "The ledger did not answer as expected: try again soon")
+        balance: int = reply.json()["balance"]
+        return MyBalance(player_id=player.id, balance=balance, starting_grant=grant)
 
     @app.get("/api/me/transfers", summary="Your recent transfers, newest first (from the ledger)")
     async def my_transfers(
@@ -380,8 +398,8 @@ def create_app(
     return app
 
 
-async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
-    """A read-only question to the ledger service, answered as the ledger answers it."""
+async def _ask_ledger(gw: Gateway, path: str, **params: int) -> httpx.Response:
+    """A read-only question to the ledger service; 503 when it does not answer."""
     try:
         async with gw.ledger_client() as http:
             reply = await http.get(path, params=params)
@@ -389,6 +407,12 @@ async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
         raise HTTPException(503, "The ledger is not answering: try again soon") from None
     if reply.status_code >= 500:
         raise HTTPException(503, "The ledger is not answering: try again soon")
+    return reply
+
+
+async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
+    """A read-only question to the ledger service, answered as the ledger answers it."""
+    reply = await _ask_ledger(gw, path, **params)
     return JSONResponse(reply.json(), status_code=reply.status_code)
 
 

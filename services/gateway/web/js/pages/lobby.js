@@ -193,10 +193,8 @@ function CreateTable({ onCreated, onCancel }) {
 
 function Balance() {
   const { session } = useApp();
-  const balance = usePolling(() => api.balance(session.token).catch((e) => {
-    if (e instanceof ApiError && e.status === 404) return { balance: null };
-    throw e;
-  }), 15000, [session.token]);
+  // Before the first seat there is no wallet: the balance is null, with the grant it opens with.
+  const balance = usePolling(() => api.balance(session.token), 15000, [session.token]);
   const transfers = usePolling(() => api.transfers(session.token).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return { transfers: [] };
     throw e;
@@ -220,7 +218,7 @@ function Balance() {
     ${value === undefined
       ? html`<p class="muted">${balance.error || 'Counting your chips…'}</p>`
       : value === null
-        ? html`<p class="muted">Your welcome chips arrive when you first sit down.</p>`
+        ? html`<p class="muted">Your ${balance.data.starting_grant ? `${cents(balance.data.starting_grant)} of ` : ''}welcome chips arrive when you first sit down.</p>`
         : html`<p class="balance"><strong>${cents(value)}</strong></p>`}
     <h3>Recent hands</h3>
     ${rows.length
