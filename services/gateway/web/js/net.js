@@ -28,10 +28,15 @@ export function afterClose(code) {
   return 'reconnect';
 }
 
-/** The delay before reconnect attempt `attempt` (0, 1, 2...): 0.5 s doubling to 10 s, ±25%. */
+export const BACKOFF_FIRST = 500;
+export const BACKOFF_MAX = 2_000; // a gateway back from a restart is found within ~2 s
+
+/** The delay before reconnect attempt `attempt` (0, 1, 2...): 0.5 s doubling to 2 s, each
+ * jittered down to half of it (so that the pages of a restarted gateway do not all come back
+ * at once), never more than 2 s. */
 export function backoff(attempt, random = Math.random) {
-  const base = Math.min(10_000, 500 * 2 ** attempt);
-  return Math.round(base * (0.75 + random() / 2));
+  const base = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** Math.max(0, attempt));
+  return Math.round(base * (0.5 + random() / 2));
 }
 
 export class Connection {
