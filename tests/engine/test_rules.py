@@ -554,6 +554,27 @@ def test_two_timeouts_in_a_row_mark_a_seat_away() -> None:
     assert t.state.deadline == t.now + TIMER
 
 
+def test_an_away_seat_that_says_it_is_back_gets_the_full_timer() -> None:
+    t = timed()
+    t.rig({D: "7H 8H 10H", L: "AH 8C 8D", M: "9H AC 9D"}, trump="10S")
+    t.expire()  # D's trump decision: leave
+    for seat in (L, M):
+        t.act(seat, ac.Knock(True))
+    for seat in (L, M):
+        t.act(seat, ac.Draw(()))
+    t.expire()  # D's knock: passes, and D is away
+    t.play((L, "AH"), (M, "9H"), (L, "8C"), (M, "AC"), (M, "9D"), (L, "8D"))
+    t.act(L, ac.ChooseAnte(3))
+    t.act(M, ac.Ready())
+    assert t.state.deadline == t.now + GRACE
+    assert view_for(t.state, D).seats[D].timeouts == 2
+    t.act(D, lc.SitOut(sitting_out=False))  # "I'm back"
+    assert not t.state.away(D) and not t.state.sitting_out[D]
+    assert view_for(t.state, L).seats[D].timeouts == 0
+    assert t.state.deadline == t.now + TIMER
+    t.refuse(D, lc.SitOut(sitting_out=False), "no_change")  # present already
+
+
 def test_acting_between_timeouts_resets_the_count() -> None:
     t = timed()
     t.ready_all()

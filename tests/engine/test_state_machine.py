@@ -861,8 +861,10 @@ class SwickMachine(RuleBasedStateMachine):
             else:
                 amounts = [a.amount for a in legal if isinstance(a, ac.ChooseAnte)]
                 self.refuse(seat, ac.ChooseAnte(amounts[0], text), {"bad_entropy"})
-        elif kind == "sit_out_no_change" and seated:
-            who = seated[pick % len(seated)]
+        elif kind == "sit_out_no_change" and (
+            unchanged := [x for x in seated if s.sitting_out[x] or not s.timeouts[x]]
+        ):  # "I'm back" from a seat the table decided for is a change
+            who = unchanged[pick % len(unchanged)]
             self.refuse(who, lc.SitOut(s.sitting_out[who]), {"no_change"})
         elif kind == "bad_action_id":
             action_id = ("", "x" * 65)[pick % 2]

@@ -17,6 +17,7 @@ import {
   signed,
   summarizeResult,
   trickWinner,
+  unrepeated,
 } from '../../services/gateway/web/js/state.js';
 import { label, sortHand, spoken } from '../../services/gateway/web/js/cards.js';
 import { parseMarkdown, inline } from '../../services/gateway/web/js/markdown.js';
@@ -330,4 +331,53 @@ test('the rules page markdown: headings, lists, tables, bold', () => {
   const parsed = parseMarkdown(rules);
   assert.ok(parsed.filter((b) => b.type === 'heading').length > 10);
   assert.ok(parsed.some((b) => b.type === 'table' && b.rows.length >= 30), 'the scenarios table');
+});
+
+test('a decision the table took when time ran out is logged as such, not as a choice', () => {
+  const knock = views[at('knock')];
+  const next = structuredClone(knock);
+  next.seq += 1;
+  next.seats[0].status = 'passed';
+  next.seats[0].timeouts = 1;
+  next.seats[1].status = 'in';
+  const said = describeChanges(knock, next).map((a) => a.text);
+  assert.ok(said.includes('Time ran out: you passed (the default)'), said.join(' | '));
+  assert.ok(said.includes('L knocked'), said.join(' | '));
+  assert.ok(!said.some((t) => t.startsWith('Time ran out: L')), said.join(' | '));
+});
+
+test('the countdown measures an away seat against its short grace, and says the seat is away', () => {
+  const knock = views[at('knock')];
+  const pending = knock.to_act[0];
+  assert.equal(derive(knock, NOW).timerMs, knock.config.timer_ms);
+  const away = structuredClone(knock);
+  away.seats[pending].away = true;
+  away.seats[pending].timeouts = 2;
+  assert.equal(derive(away, NOW).timerMs, knock.config.away_grace_ms);
+  assert.equal(derive(knock, NOW).away, false);
+  const meAway = structuredClone(knock);
+  meAway.seats[0].away = true;
+  assert.equal(derive(meAway, NOW).away, true);
+  meAway.seats[0].connected = false; // a disconnected seat sees nothing; no banner to show
+  assert.equal(derive(meAway, NOW).away, false);
+});
+
+test('a set-up round that re-opens again and again is announced once', () => {
+  const ready = views[at('ready')];
+  const ante = views[at('ante')];
+  const heard = new Set();
+  // The away player sits each hand out; the dealer's round opens again, and again.
+  const skipped = structuredClone(ante);
+  skipped.seq = ready.seq + 1;
+  skipped.seats[2].timeouts = 1;
+  const first = unrepeated(describeChanges(ready, skipped), heard, skipped.phase).map((a) => a.text);
+  assert.ok(first.includes('Time ran out: M sat this hand out (the default)'), first.join(' | '));
+  const again = structuredClone(skipped);
+  again.seats[2].timeouts = 2;
+  const second = unrepeated(describeChanges(ready, again), heard, again.phase).map((a) => a.text);
+  assert.deepEqual(second, []);
+  // Once a hand is under way, its own turns are announced each time again.
+  const knock = views[at('knock')];
+  assert.ok(unrepeated([{ text: 'x', round: true }], heard, knock.phase).length === 1);
+  assert.equal(heard.size, 1);
 });

@@ -51,12 +51,13 @@ SwickCommand = Command[ac.Action]
 class _Work:
     """The working copy of one command: emitting an event applies it at once."""
 
-    __slots__ = ("at", "events", "state")
+    __slots__ = ("at", "events", "state", "timeouts_before")
 
     def __init__(self, state: State, at: int) -> None:
         self.state = state
         self.at = at
         self.events: list[ev.Event] = []
+        self.timeouts_before = state.timeouts  # an accepted command clears its actor's count
 
     def emit(self, event: ev.Event) -> None:
         apply(self.state, event)
@@ -212,6 +213,12 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
 def _sit_out(w: _Work, actor: int | None, a: lc.SitOut, seq: int) -> None:
     s = w.state
     seat = _seated(s, actor)
+    if not a.sitting_out and not s.sitting_out[seat] and w.timeouts_before[seat]:
+        # "I'm back" from a seat the table decided for: it is present again (the accepted
+        # command cleared its count), with the full timer if its decision is pending.
+        if seat in to_act(s) and s.config.timer_ms is not None:
+            w.emit(ev.DeadlineSet(w.at + s.config.timer_ms))
+        return
     if s.sitting_out[seat] == a.sitting_out:
         state = "sitting out" if a.sitting_out else "playing"
         raise IllegalCommand("no_change", f"You are already {state}")

@@ -44,6 +44,7 @@ class SeatView:
     tricks: int
     connected: bool
     away: bool
+    timeouts: int  # decisions in a row the table took for the seat when its time ran out
     sitting_out: bool
     ready: bool
     leaving: bool
@@ -123,6 +124,7 @@ def view_for(s: State, seat: int | None) -> SwickView:
             tricks=s.tricks_won[i],
             connected=s.connected[i],
             away=player is not None and s.away(i),
+            timeouts=s.timeouts[i],
             sitting_out=s.sitting_out[i],
             ready=i in ready and s.entropy[i] is not None,
             leaving=s.leaving[i],

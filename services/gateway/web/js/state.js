@@ -84,6 +84,7 @@ function list(names) {
 }
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const lowerFirst = (text) => (text.startsWith('You ') ? `you ${text.slice(4)}` : text);
 
 /** The seat that wins a trick: the highest trump, else the highest card of the led suit. */
 export function trickWinner(trick, trumpSuit) {
@@ -101,6 +102,15 @@ export function trickWinner(trick, trumpSuit) {
     }
   }
   return best[0];
+}
+
+/** How long the pending decision was given: the short grace once only away seats are pending
+ * (rules §3), else the table's timer; what the countdown ring measures the time left against. */
+export function armedLength(view) {
+  if (!view.config) return null;
+  const pending = view.to_act.map((seat) => view.seats[seat]);
+  const allAway = pending.length > 0 && pending.every((s) => s && s.away);
+  return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
 }
 
 /** Milliseconds left before the view's deadline, or null when there is none. */
@@ -489,6 +499,7 @@ export function derive(view, now = Date.now()) {
     tricks: s.tricks,
     connected: s.connected,
     away: s.away,
+    timeouts: s.timeouts || 0,
     sittingOut: s.sitting_out,
     leaving: s.leaving,
     ready: s.ready,
@@ -511,7 +522,10 @@ export function derive(view, now = Date.now()) {
     myTurn: decision !== null,
     waiting: waitingText(view, me),
     remaining: remaining(view, now),
-    timerMs: view.config ? view.config.timer_ms : null,
+    timerMs: armedLength(view),
+    // The table decides for this seat after a short grace until its player is back.
+    away: Boolean(mine && mine.player && mine.away && mine.connected && !mine.sitting_out),
+    graceMs: view.config ? view.config.away_grace_ms : null,
     seats,
     trump: view.trump_card ? { code: view.trump_card, kept: view.kept, suit: trumpSuit } : null,
     stock: view.stock,
@@ -553,11 +567,19 @@ export function describeChanges(prev, next) {
   if (!next) return out;
   const me = next.seat;
   const say = (text, sound = null) => out.push({ text, sound });
+  // What a table says each time it sets up a hand: said once however often the round re-opens.
+  const round = (text, sound = null) => out.push({ text, sound, round: true });
   const name = (seat) => who(next, seat, me);
   if (!prev) {
     if (me !== null && next.to_act.includes(me)) say(turnText(next), 'turn');
     return out;
   }
+  // A seat whose count of timeouts grew had its decision taken for it: say so, not as a choice.
+  const timedOut = new Set(
+    next.seats.filter((s, seat) => prev.seats[seat] && s.timeouts > prev.seats[seat].timeouts).map((s) => s.seat),
+  );
+  const chose = (seat, text) =>
+    timedOut.has(seat) ? `Time ran out: ${lowerFirst(text)} (the default)` : text;
   // Seats coming and going.
   next.seats.forEach((s, seat) => {
     const before = prev.seats[seat];
@@ -575,7 +597,10 @@ export function describeChanges(prev, next) {
     say(`Game ${next.game_no} started. Seed fingerprint ${next.fingerprint.slice(0, 16)}…`, 'deal');
   }
   if (next.phase === 'ante' && prev.phase !== 'ante' && next.dealer !== null) {
-    say(`${name(next.dealer)} ${next.dealer === me ? 'deal' : 'deals'} the next hand`);
+    round(`${name(next.dealer)} ${next.dealer === me ? 'deal' : 'deals'} the next hand`);
+  }
+  if (prev.phase === 'ready') {
+    for (const seat of timedOut) round(chose(seat, `${name(seat)} sat this hand out`));
   }
   if (next.hand_no !== prev.hand_no && next.trump_card) {
     const mine = next.hand.filter(Boolean);
@@ -585,20 +610,20 @@ export function describeChanges(prev, next) {
   }
   if (prev.phase === 'trump' && next.phase !== 'trump' && next.hand_no === prev.hand_no) {
     const verb = next.kept ? 'kept' : 'left';
-    say(`${name(next.dealer)} ${verb} the trump card ${label(next.trump_card)}`);
+    say(chose(next.dealer, `${name(next.dealer)} ${verb} the trump card ${label(next.trump_card)}`));
   }
   if (next.hand_no === prev.hand_no) {
     next.seats.forEach((s, seat) => {
       const before = prev.seats[seat];
       if (!before || before.status === s.status) return;
-      if (before.status === 'dealt' && s.status === 'in') say(`${name(seat)} knocked`);
-      if (before.status === 'dealt' && s.status === 'passed') say(`${name(seat)} passed`);
-      if (s.status === 'dropped') say(`${name(seat)} chose to set single`);
+      if (before.status === 'dealt' && s.status === 'in') say(chose(seat, `${name(seat)} knocked`));
+      if (before.status === 'dealt' && s.status === 'passed') say(chose(seat, `${name(seat)} passed`));
+      if (s.status === 'dropped') say(chose(seat, `${name(seat)} chose to set single`));
     });
     next.seats.forEach((s, seat) => {
       const before = prev.seats[seat];
       if (before && before.drew === null && s.drew !== null) {
-        say(`${name(seat)} drew ${plural(s.drew, 'card')}`);
+        say(chose(seat, `${name(seat)} drew ${plural(s.drew, 'card')}`));
       }
     });
   }
@@ -610,7 +635,7 @@ export function describeChanges(prev, next) {
   const playedNow = [...finished.flat(), ...next.trick];
   for (const [seat, code] of playedNow) {
     if (seen.has(`${seat}${code}`)) continue;
-    say(`${name(seat)} played ${label(code)}`, 'card');
+    say(chose(seat, `${name(seat)} played ${label(code)}`), 'card');
   }
   finished.forEach((trick, k) => {
     const winner = trickWinner(trick, trumpSuit);
@@ -636,8 +661,26 @@ export function describeChanges(prev, next) {
   // Whose turn.
   const mineNow = me !== null && next.to_act.includes(me);
   const mineBefore = me !== null && prev.to_act.includes(me) && prev.phase === next.phase;
-  if (mineNow && (!mineBefore || next.hand_no !== prev.hand_no)) say(turnText(next), 'turn');
+  if (mineNow && (!mineBefore || next.hand_no !== prev.hand_no)) {
+    (BETWEEN_HANDS.has(next.phase) ? round : say)(turnText(next), 'turn');
+  }
   return out;
+}
+
+/**
+ * The announcements not yet heard: a round's announcement (see `describeChanges`) already made
+ * since the last hand was dealt is dropped, so a table whose set-up re-opens again and again
+ * (an away player sitting each hand out) does not repeat itself. `heard` keeps the texts; it is
+ * emptied once a hand is under way.
+ */
+export function unrepeated(said, heard, phase) {
+  if (IN_HAND.has(phase)) heard.clear();
+  return said.filter((a) => {
+    if (!a.round) return true;
+    if (heard.has(a.text)) return false;
+    heard.add(a.text);
+    return true;
+  });
 }
 
 function turnText(view) {

@@ -11,6 +11,7 @@ import {
   cents,
   derive,
   describeChanges,
+  unrepeated,
   drawOption,
   markStale,
   newTableState,
@@ -580,6 +581,7 @@ export function TablePage({ table, invite, autoJoin }) {
   const tsRef = useRef(ts);
   const [missing, setMissing] = useState('');
   const [log, setLog] = useState([]);
+  const heard = useRef(new Set());
   const [live, setLive] = useState('');
   const [chat, setChat] = useState({ lines: [], unread: 0 });
   const [tab, setTab] = useState('log');
@@ -629,7 +631,7 @@ export function TablePage({ table, invite, autoJoin }) {
         tsRef.current = r.state;
         setTs(r.state);
         setMissing('');
-        const said = describeChanges(before.view, r.state.view);
+        const said = unrepeated(describeChanges(before.view, r.state.view), heard.current, r.state.view.phase);
         if (said.length) {
           setLog((entries) => [...entries.slice(-200), ...said.map((s) => ({ id: (logId.current += 1), text: s.text }))]);
           setLive(said.map((s) => s.text).join(' '));
@@ -815,8 +817,15 @@ export function TablePage({ table, invite, autoJoin }) {
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
   const canJoin = new Set(model.canJoin);
+  const awayBanner = model.away
+    ? html`<div class="banner away-banner" role="alert">
+        <span>You are away: on your turn the table plays the default for you after ${Math.round((model.graceMs || 3000) / 1000)} s.</span>
+        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
+      </div>`
+    : null;
   return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1">
     ${banner}
+    ${awayBanner}
     <h1 class="visually-hidden">Swick table</h1>
     <div class="table-layout">
       <section class="table-area" aria-label="The table">

@@ -1,0 +1,56 @@
+"""A player who looks away: the log says the table decided when time ran out, the away banner
+says what happens now, and "I'm back" ends it."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, expect
+
+from tests.browser.support import (
+    PageErrors,
+    Seats,
+    new_context,
+    python_table,
+    sign_up,
+    start_game,
+)
+from tests.services.cluster import Cluster
+
+
+async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with python_table(cluster.base, ["Oda", "Pim"], timer_seconds=10) as (table, players):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Quin", f"/#/table/{table}/join")
+        await page.locator(".seat.me").wait_for()
+        seats = Seats(players, table)
+        seats.start()
+        await start_game(players[0], table)
+        seat = int(await page.locator(".seat.me").get_attribute("data-seat") or "-1")
+
+        # This player never acts: the table decides for them when the time runs out, and says
+        # so. Two in a row make them away.
+        log = page.locator(".hand-log")
+        await expect(log).to_contain_text("Time ran out: you", timeout=60_000)
+        assert "(the default)" in await log.inner_text()
+        banner = page.locator(".away-banner")
+        await expect(banner).to_be_visible(timeout=60_000)
+        await expect(banner).to_contain_text("You are away")
+        assert players[0].views[table]["seats"][seat]["away"]
+        # The two others cannot deal without a third: the set-up round re-opens every few
+        # seconds while this player is away, and the log says each thing once.
+        seq = players[0].views[table]["seq"]
+        await players[0].until(table, lambda view: view["seq"] >= seq + 6, 30)
+        entries = await log.locator("li").all_inner_texts()
+        assert len(entries) == len(set(entries)), entries
+
+        # "I'm back": the banner goes, and the others see the seat present again.
+        await banner.get_by_role("button", name="I'm back").click()
+        await expect(banner).to_be_hidden()
+        await players[0].until(table, lambda view: not view["seats"][seat]["away"], 10)
+        await seats.stop()
+        errors.check()
+        await context.close()
