@@ -4,9 +4,21 @@ the misaligned own row of a hand's result."""
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, ConsoleMessage, Response, expect
+from typing import Any
 
-from tests.browser.support import PageErrors, new_context, sign_up, token_of
+from playwright.async_api import Browser, ConsoleMessage, Page, Response, expect
+
+from tests.browser.support import (
+    PageErrors,
+    Seats,
+    decide,
+    decision,
+    new_context,
+    python_table,
+    sign_up,
+    start_game,
+    token_of,
+)
 from tests.browser.test_verify import finished_game
 from tests.services.cluster import Cluster
 
@@ -80,3 +92,94 @@ async def test_a_new_players_first_page_has_no_failed_request(
     assert failed == [], failed
     assert console == [], console
     await context.close()
+
+
+# While window.__refuse is set, the page's sockets go to a path with no socket behind it: the
+# gateway as if it were away, refusing every reconnect until the test lets it back.
+REFUSE_HOOK = """
+(() => {
+  const Native = window.WebSocket;
+  window.__refuse = false;
+  window.WebSocket = class extends Native {
+    constructor(url, ...rest) {
+      super(window.__refuse ? String(url).replace('/ws?', '/no-socket-here?') : url, ...rest);
+    }
+  };
+})();
+"""
+
+# Everything that tells the player about the connection, and the toasts that could cover it.
+NOTICES = ".banner, .toast"
+
+
+async def visible_notices(page: Page) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = await page.locator(NOTICES).evaluate_all(
+        """els => els
+          .filter(e => e.checkVisibility())
+          .map(e => {
+            const { left, top, right, bottom } = e.getBoundingClientRect();
+            return { text: e.innerText, left, top, right, bottom };
+          })"""
+    )
+    return found
+
+
+def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return bool(
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+async def settle(page: Page) -> None:
+    """Let the page finish what a click set off: its promises, then two frames."""
+    await page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>"
+        " setTimeout(done, 0))))"
+    )
+
+
+async def test_one_connection_notice_at_a_time(cluster: Cluster, browser: Browser) -> None:
+    async with python_table(cluster.base, ["Hal", "Ivy"]) as (table, players):
+        context = await new_context(browser)
+        await context.add_init_script(REFUSE_HOOK)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Pat", f"/#/table/{table}/join")
+        await page.locator(".seat.me").wait_for()
+        seats = Seats(players, table)
+        seats.start()
+        await start_game(players[0], table)
+        await page.locator(".my-area [data-decision]").wait_for(timeout=30_000)
+
+        # The gateway goes away: the socket drops and every reconnect is refused.
+        await page.evaluate("window.__refuse = true; window.__sockets.at(-1).close()")
+        await expect(page.locator(".banner")).to_contain_text("Connection lost")
+        # The player tries to move while it is gone.
+        kind = await decision(page)
+        assert kind is not None
+        assert await decide(page) == kind
+        await settle(page)
+        shown = await visible_notices(page)
+        assert len(shown) == 1, shown
+        assert "Connection lost" in shown[0]["text"], shown
+        # Two more refused attempts later, still the one banner.
+        for _ in range(150):
+            if await page.evaluate("window.__sockets.length") >= 3:
+                break
+            await page.wait_for_timeout(100)
+        assert await page.evaluate("window.__sockets.length") >= 3
+        shown = await visible_notices(page)
+        assert len(shown) == 1 and "Connection lost" in shown[0]["text"], shown
+
+        # The gateway is back: the banner goes, and nothing is left covering anything.
+        await page.evaluate("window.__refuse = false")
+        await expect(page.locator(".banner")).to_be_hidden(timeout=15_000)
+        shown = await visible_notices(page)
+        assert not any(overlap(a, b) for a in shown for b in shown if a is not b), shown
+        await seats.stop()
+        errors.check()
+        await context.close()

@@ -714,7 +714,8 @@ export function TablePage({ table, invite, autoJoin }) {
           await new Promise((resolve) => setTimeout(resolve, 300));
           continue;
         }
-        showToast(answer.message);
+        // Offline: the connection banner says so already; a toast would cover it.
+        if (answer.code !== 'offline') showToast(answer.message);
         return answer;
       }
       return null;
@@ -725,7 +726,7 @@ export function TablePage({ table, invite, autoJoin }) {
   const join = useCallback(
     async (seat = null) => {
       const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && answer.code !== 'duplicate') showToast(answer.message);
+      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
       return answer;
     },
     [table],
