@@ -13,7 +13,9 @@ from tests.browser.support import (
     Seats,
     decide,
     decision,
+    last_hand,
     new_context,
+    play_until,
     python_table,
     sign_up,
     start_game,
@@ -180,6 +182,44 @@ async def test_one_connection_notice_at_a_time(cluster: Cluster, browser: Browse
         await expect(page.locator(".banner")).to_be_hidden(timeout=15_000)
         shown = await visible_notices(page)
         assert not any(overlap(a, b) for a in shown for b in shown if a is not b), shown
+        await seats.stop()
+        errors.check()
+        await context.close()
+
+
+async def at_least_one_hand(page: Page) -> bool:
+    return (await last_hand(page)) >= 1
+
+
+async def test_my_row_of_a_hand_result_lines_up_with_the_header(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with python_table(cluster.base, ["Kit", "Lou"]) as (table, players):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Mo", f"/#/table/{table}/join")
+        await page.locator(".seat.me").wait_for()
+        seats = Seats(players, table)
+        seats.start()
+        await start_game(players[0], table)
+        await play_until([page], lambda: at_least_one_hand(page), within=90)
+        seats.pause()
+
+        result = page.locator(".result-panel .deltas")
+        await expect(result).to_be_visible(timeout=15_000)
+        mine = result.locator("tbody tr.me")
+        await expect(mine).to_have_count(1)
+        assert await mine.evaluate("r => getComputedStyle(r).display") == "table-row"
+        lefts = "cells => cells.map(c => Math.round(c.getBoundingClientRect().left))"
+        widths = "cells => cells.map(c => Math.round(c.getBoundingClientRect().width))"
+        head = result.locator("thead th")
+        own = mine.locator("th, td")
+        assert await own.evaluate_all(lefts) == await head.evaluate_all(lefts)
+        assert await own.evaluate_all(widths) == await head.evaluate_all(widths)
+        for row in await result.locator("tbody tr").all():
+            assert await row.locator("th, td").evaluate_all(lefts) == await head.evaluate_all(lefts)
         await seats.stop()
         errors.check()
         await context.close()
