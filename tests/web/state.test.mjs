@@ -381,3 +381,19 @@ test('a set-up round that re-opens again and again is announced once', () => {
   assert.ok(unrepeated([{ text: 'x', round: true }], heard, knock.phase).length === 1);
   assert.equal(heard.size, 1);
 });
+
+test('the last card of a hand, its trick and its result come before who deals the next hand', () => {
+  const last = views.findIndex((v, i) => i > 0 && views[i - 1].phase === 'tricks' && v.phase !== 'tricks');
+  const before = views[last - 1];
+  // The hand ends with the next dealer to set the ante (the fixture's ends in a free ride).
+  const after = { ...structuredClone(views[last]), phase: 'ante', free_ride: false, to_act: [views[last].dealer] };
+  const texts = describeChanges(before, after).map((a) => a.text);
+  const index = (pattern) => texts.findIndex((t) => pattern.test(t));
+  const card = index(/ played /);
+  const trick = index(/trick 3$/);
+  const result = index(/^Hand 1: /);
+  const change = index(/^Your change this hand/);
+  const deals = index(/deals? the next hand$/);
+  assert.ok(card >= 0 && trick > card && result > trick && change > result, texts.join(' | '));
+  assert.ok(deals > change, `the dealer last:\n${texts.join('\n')}`);
+});

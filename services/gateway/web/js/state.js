@@ -596,9 +596,6 @@ export function describeChanges(prev, next) {
   if (next.game_no !== prev.game_no && next.fingerprint) {
     say(`Game ${next.game_no} started. Seed fingerprint ${next.fingerprint.slice(0, 16)}…`, 'deal');
   }
-  if (next.phase === 'ante' && prev.phase !== 'ante' && next.dealer !== null) {
-    round(`${name(next.dealer)} ${next.dealer === me ? 'deal' : 'deals'} the next hand`);
-  }
   if (prev.phase === 'ready') {
     for (const seat of timedOut) round(chose(seat, `${name(seat)} sat this hand out`));
   }
@@ -650,6 +647,10 @@ export function describeChanges(prev, next) {
     if (summary.mine !== null && summary.lines.some((l) => l.isMe)) {
       say(`Your change this hand: ${signed(summary.mine)}.`);
     }
+  }
+  // Who deals next: after the last card, trick and result of the hand that just ended.
+  if (next.phase === 'ante' && prev.phase !== 'ante' && next.dealer !== null) {
+    round(`${name(next.dealer)} ${next.dealer === me ? 'deal' : 'deals'} the next hand`);
   }
   if (next.phase === 'closed' && prev.phase !== 'closed') {
     say(`${endText(next)}.`);
