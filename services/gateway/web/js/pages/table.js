@@ -575,6 +575,49 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
   </aside>`;
 }
 
+/** The current decision's enabled buttons, in order. */
+function decisionControls() {
+  return [...document.querySelectorAll('.my-area [data-decision] button:not([disabled])')];
+}
+
+const SHORTCUTS = [
+  ['1 – 9', "Take the decision's first, second… button (ante, knock, pass, keep…)"],
+  ['D', 'Go to the decision'],
+  ['H', 'Go to your hand'],
+  ['← → Home End', 'Move along your hand'],
+  ['Enter', 'Lift a card, Enter again to play it (in a draw: mark it)'],
+  ['Esc', 'Put a lifted card back, clear marks, close this list'],
+  ['C', 'Chat'],
+  ['M', 'Sound on or off'],
+  ['?', 'Show or hide this list'],
+];
+
+function Shortcuts({ onClose }) {
+  const closeRef = useRef(null);
+  useEffect(() => {
+    const back = document.activeElement;
+    closeRef.current?.focus();
+    const key = (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose();
+      }
+    };
+    window.addEventListener('keydown', key);
+    return () => {
+      window.removeEventListener('keydown', key);
+      if (back && back.focus) back.focus();
+    };
+  }, []);
+  return html`<div class="shortcuts" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
+    <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+    <dl>
+      ${SHORTCUTS.map(([keys, what]) => html`<div key=${keys}><dt><kbd>${keys}</kbd></dt><dd>${what}</dd></div>`)}
+    </dl>
+    <button type="button" ref=${closeRef} onClick=${onClose}>Close</button>
+  </div>`;
+}
+
 export function TablePage({ table, invite, autoJoin }) {
   const app = useApp();
   const [ts, setTs] = useState(() => newTableState(table));
@@ -749,6 +792,52 @@ export function TablePage({ table, invite, autoJoin }) {
     setSelected([]);
   }, [decisionKey]);
 
+  // Your turn: focus goes to the decision (its first legal card, or its first button), unless
+  // you are typing, so a keyboard player acts at once and chat keeps its text.
+  const myTurn = Boolean(model && model.myTurn);
+  useEffect(() => {
+    if (!myTurn) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
+      const target = document.querySelector('.hand .hand-card.legal') || decisionControls()[0];
+      if (target) target.focus();
+    });
+  }, [decisionKey, myTurn]);
+
+  // Shortcuts (listed by "?"): digits take the decision's buttons, H the hand, D the decision,
+  // C the chat.
+  const [helpOpen, setHelpOpen] = useState(false);
+  useEffect(() => {
+    const key = (event) => {
+      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === '?') {
+        event.preventDefault();
+        setHelpOpen((open) => !open);
+        return;
+      }
+      if (document.querySelector('.shortcuts[role="dialog"]')) return;
+      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
+      const pick = digit ? decisionControls()[digit - 1] : null;
+      const target =
+        pick ||
+        (event.key === 'h' || event.key === 'H' ? document.querySelector('.hand .hand-card') : null) ||
+        (event.key === 'd' || event.key === 'D' ? decisionControls()[0] : null);
+      if (target) {
+        event.preventDefault();
+        if (digit) target.click();
+        else target.focus();
+      } else if (event.key === 'c' || event.key === 'C') {
+        event.preventDefault();
+        setTab('chat');
+        requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
+      }
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, []);
+
   useEffect(() => {
     if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
   }, [tab]);
@@ -827,6 +916,7 @@ export function TablePage({ table, invite, autoJoin }) {
   return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1">
     ${banner}
     ${awayBanner}
+    ${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
     <h1 class="visually-hidden">Swick table</h1>
     <div class="table-layout">
       <section class="table-area" aria-label="The table">

@@ -1,0 +1,87 @@
+"""Keyboard players: on your turn focus goes to the decision (not while typing in chat), digits
+take the decision's buttons, and "?" lists the shortcuts."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, expect
+
+from tests.browser.support import (
+    PageErrors,
+    Seats,
+    axe_violations,
+    decision,
+    new_context,
+    newer_than,
+    python_table,
+    sign_up,
+    start_game,
+)
+from tests.services.cluster import Cluster
+
+IN_DECISION = ".my-area :focus"  # the focused element, inside the player's own area
+
+
+async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with python_table(cluster.base, ["Ula", "Vic"]) as (table, players):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Wes", f"/#/table/{table}/join")
+        await page.locator(".seat.me").wait_for()
+        seats = Seats(players, table)
+        seats.start()
+        await start_game(players[0], table)
+
+        # "?" opens the list of shortcuts as a dialog, with focus in it; Escape closes it.
+        await page.locator("body").press("?")
+        dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+        await expect(dialog).to_be_visible()
+        await expect(dialog.get_by_role("button", name="Close")).to_be_focused()
+        assert not await axe_violations(page)
+        await page.keyboard.press("Escape")
+        await expect(dialog).to_be_hidden()
+
+        # Decisions come: each time, focus is already in the decision, and a digit takes it.
+        taken = 0
+        for _ in range(200):
+            kind = await decision(page)
+            if kind in ("ante", "ready", "trump", "knock"):
+                await expect(page.locator(IN_DECISION)).to_have_count(1)
+                before = players[0].views[table]["seq"]
+                await page.keyboard.press("1")
+                await players[0].until(table, newer_than(before), 10)
+                await expect(page.locator(f".my-area [data-decision='{kind}']")).to_have_count(0)
+                taken += 1
+                if taken >= 3:
+                    break
+            elif kind in ("draw", "play", "discard", "face_trump"):
+                await expect(page.locator(IN_DECISION)).to_have_count(1)
+                await page.keyboard.press("Enter")  # a card: lift (or mark) it
+                await page.keyboard.press("Enter")  # and play it
+                if kind == "draw":
+                    await page.get_by_role("button", name="Keep all").click()
+                elif kind == "face_trump":
+                    await page.keyboard.press("1")
+            await page.wait_for_timeout(150)
+        assert taken >= 3
+
+        # While typing in chat, a turn does not take the focus away.
+        seats.pause()
+        await page.keyboard.press("c")
+        chat = page.locator("#chat-input")
+        await expect(chat).to_be_focused()
+        await chat.type("hello")
+        seats.resume()
+        for _ in range(100):
+            if await decision(page):
+                break
+            await page.wait_for_timeout(150)
+        await page.wait_for_timeout(300)
+        await expect(chat).to_be_focused()
+        assert await chat.input_value() == "hello"
+        await seats.stop()
+        errors.check()
+        await context.close()
