@@ -130,6 +130,7 @@ class TableUpdate(Message):
 class ChatLine(Message):
     kind: Literal["chat"] = "chat"
     table_id: str
+    id: str = ""  # the line's own id: the same live and when a gateway replays it
     player_id: str
     name: str
     text: str

@@ -38,7 +38,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from services.gateway import admin, signups
 from services.gateway import protocol as p
+from services.gateway.chat import ChatLog, MemoryChat, chat_for
 from services.gateway.guesses import Guesses, client_address
+from services.gateway.history import History
 from services.gateway.hub import REPLACED, Connection, Hub
 from services.gateway.identity import Identity, Tokens, check_name
 from services.gateway.limits import Admission, TokenBucket
@@ -79,6 +81,8 @@ class Gateway:
     records: Records
     guesses: Guesses = field(default_factory=Guesses)
     ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
+    chat: ChatLog = field(default_factory=MemoryChat)  # each table's recent chat
+    history: History = field(default_factory=History)  # what a page starting to watch gets
 
     def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
         """A client of the ledger service: over HTTP, or in this process when it runs here."""
@@ -195,6 +199,8 @@ def create_app(
                 messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
                 owned.push_async_callback(messages.close)
             hub = Hub(messages, metrics)
+            chat = chat_for(tables)
+            await chat.migrate()
             app.state.gateway = Gateway(
                 settings,
                 messages,
@@ -204,6 +210,7 @@ def create_app(
                 {},
                 Records(tables),
                 ledger=ledger,
+                chat=chat,
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -640,6 +647,10 @@ class Session:
         if row is None:
             self.reject(message.id, "no_table", "There is no such table (or the invite is wrong)")
             return
+        # The history first: no view of the table reaches this socket before it.
+        gw = self.gw
+        history = await gw.history.frame(gw.store, gw.chat, row.table_id, player.id, message.seq)
+        self.conn.send_text(history)
         await self.gw.hub.watch(self.conn, row.table_id)
         self.watching.add(row.table_id)
         self.conn.seen.pop(row.table_id, None)
@@ -717,11 +728,16 @@ class Session:
             return
         line = m.ChatLine(
             table_id=message.table,
+            id=secrets.token_hex(8),
             player_id=self.conn.player.id,
             name=self.conn.player.name,
             text=text,
             at=int(time.time() * 1000),
         )
+        try:
+            await self.gw.chat.add(line)  # kept for pages that start watching later
+        except Exception:
+            log.warning("could not keep a chat line", extra={"table": message.table}, exc_info=True)
         await self.gw.bus.publish_updates([message.table], line.model_dump_json().encode())
         self.conn.send(p.Ack(id=message.id))
 

@@ -263,6 +263,7 @@ class Hub:
         else:
             line = p.ChatLine(
                 table=update.table_id,
+                id=update.id,
                 player=update.player_id,
                 name=update.name,
                 text=update.text,

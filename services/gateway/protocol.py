@@ -46,9 +46,11 @@ class ClientMessage(BaseModel):
 
 class Watch(ClientMessage):
     """Watch a table: as its player if you sit there, else as a spectator (a private table
-    needs its invite code). Answered by ``ack`` then a ``snapshot``. Wrong invite codes are
-    throttled per address; send ``table`` with the ``invite`` when you know it, so that asking
-    for a table still being created does not count as a wrong guess."""
+    needs its invite code). Answered by a ``history``, an ``ack``, then a ``snapshot``; send
+    as ``seq`` the last ``seq`` of this table you saw (0: none), and the ``history`` leaves
+    out the views you have. Wrong invite codes are throttled per address; send ``table`` with
+    the ``invite`` when you know it, so that asking for a table still being created does not
+    count as a wrong guess."""
 
     type: Literal["watch"]
     table: TableId | None = None
@@ -149,15 +151,48 @@ class Update(ServerMessage):
 
 
 class ChatLine(ServerMessage):
+    """A line of the table's chat, to everyone watching it. ``id`` is the line's own: a line
+    also in a ``history`` has the same ``id`` there (show it once)."""
+
     type: Literal["chat"] = "chat"
     table: str
+    id: str = ""
     player: str
     name: str
     text: str
     at: int
 
 
-Outgoing: TypeAlias = Welcome | Ack | Reject | Snapshot | Update | ChatLine
+class History(ServerMessage):
+    """Sent on ``watch``, before the snapshot: what a page that starts watching (a reload, a
+    reconnect) needs to show its hand log and chat again.
+
+    ``chat``: the table's last lines (at most 50), oldest first, as ``chat`` messages carry
+    them. ``views``: your views of the table's recent commands (the last hand and the current
+    one, at most 80), oldest first, each exactly as a ``snapshot`` at its ``seq`` showed it to
+    you then (your seat's view while you held a seat, else the spectators'): no card you could
+    not see then. Views at or before the ``seq`` of your ``watch`` are left out. A client
+    words the changes between consecutive views (as it does between updates) for its hand log;
+    the snapshot that follows is the table now. The server keeps no log of wordings: it
+    rebuilds the views from the table's stored events when asked, which costs the game nothing
+    while it is played."""
+
+    type: Literal["history"] = "history"
+    table: str
+    chat: list[ChatLine]
+    views: list[dict[str, Any]]
+
+
+def history_frame(table: str, chat: list[ChatLine], views: list[str]) -> str:
+    """A ``history`` frame around views already serialized (equal to the model's own JSON)."""
+    lines = ",".join(line.model_dump_json() for line in chat)
+    return (
+        f'{{"type":"history","table":{json.dumps(table)},"chat":[{lines}],'
+        f'"views":[{",".join(views)}]}}'
+    )
+
+
+Outgoing: TypeAlias = Welcome | Ack | Reject | Snapshot | Update | ChatLine | History
 
 ACTIONS = """\
 | `kind` | fields | who, when |
@@ -198,7 +233,7 @@ connection, then closes it with a code of its own when it cannot go on:
   falls a few hundred messages behind is cut at once (its connection reset, so it may never
   see the code). Reconnect and `sync`.
 - Anything else: the connection dropped, or the server is restarting. Reconnect with backoff
-  (0.5 s doubling to 10 s).
+  (0.5 s doubling to 2 s, with jitter; the web client waits at most 2 s between attempts).
 
 A move (`act`, `join`) sent but not answered when the connection dropped may have been made:
 after reconnecting, send it again with the same `id`. It is made at most once; if it was
@@ -276,7 +311,7 @@ def markdown() -> str:
             "```",
         ]
     parts += ["", "## Actions (`act`)", "", ACTIONS, "## Server messages"]
-    for out in (Welcome, Ack, Reject, Snapshot, Update, ChatLine):
+    for out in (Welcome, Ack, Reject, Snapshot, Update, ChatLine, History):
         schema = out.model_json_schema()
         parts += [
             "",

@@ -160,10 +160,14 @@ class TableStorage(Protocol):
         """Tables of ``shard`` that may have a deadline, a bot to wake or a close to come:
         those whose phase is not ``closed``."""
 
-    async def load(self, table_id: str) -> Stored | None:
+    async def load(self, table_id: str, back: int = 1) -> Stored | None:
         """The table's row, its latest snapshot and the event batches logged after that
         snapshot's seq, in seq order (all batches when it has no snapshot), read as of one
-        moment; ``None`` if there is no such table."""
+        moment; ``None`` if there is no such table.
+
+        With ``back`` above 1, the snapshot is the ``back``-th latest instead (2: the one
+        before the latest; all batches when there are fewer snapshots): the recent history
+        of a table, a hand or more further back."""
 
     async def overview(self) -> dict[str, Any]:
         """For operators: ``{"tables": [...], "shards": [...], "workers": [...]}``.

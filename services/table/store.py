@@ -276,10 +276,10 @@ class TableStore:
         )
         return [record["table_id"] for record in records]
 
-    async def load(self, table_id: str) -> Stored | None:
-        return await once_more(self.pool, lambda: self._load(table_id))
+    async def load(self, table_id: str, back: int = 1) -> Stored | None:
+        return await once_more(self.pool, lambda: self._load(table_id, back))
 
-    async def _load(self, table_id: str) -> Stored | None:
+    async def _load(self, table_id: str, back: int) -> Stored | None:
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             record = await conn.fetchrow(
                 "SELECT * FROM tables.tables WHERE table_id = $1", table_id
@@ -288,8 +288,9 @@ class TableStore:
                 return None
             snap = await conn.fetchrow(
                 "SELECT seq, state FROM tables.snapshots WHERE table_id = $1"
-                " ORDER BY seq DESC LIMIT 1",
+                " ORDER BY seq DESC LIMIT 1 OFFSET $2",
                 table_id,
+                max(0, back - 1),
             )
             after = -1 if snap is None else snap["seq"]
             rows = await conn.fetch(

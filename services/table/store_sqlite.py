@@ -214,7 +214,7 @@ class SqliteTableStore:
             )
         return [record["table_id"] for record in records]
 
-    async def load(self, table_id: str) -> Stored | None:
+    async def load(self, table_id: str, back: int = 1) -> Stored | None:
         async with self.db.read() as conn:
             record = await first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
             if record is None:
@@ -222,8 +222,9 @@ class SqliteTableStore:
             snap = await first(
                 conn,
                 "SELECT seq, state FROM tables_snapshots WHERE table_id = ?"
-                " ORDER BY seq DESC LIMIT 1",
+                " ORDER BY seq DESC LIMIT 1 OFFSET ?",
                 table_id,
+                max(0, back - 1),
             )
             after = -1 if snap is None else snap["seq"]
             rows = await conn.execute_fetchall(

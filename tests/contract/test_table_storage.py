@@ -325,6 +325,22 @@ async def test_append_then_load_replays_from_the_latest_snapshot(store: TableSto
     assert await store.events(uid("missing")) == []
 
 
+async def test_load_back_replays_from_an_earlier_snapshot(store: TableStorage) -> None:
+    row, owner, epoch = await leased_table(store)
+    for seq in range(1, 8):
+        snapshot = {"state": seq} if seq in (3, 5) else None
+        await store.append(row.table_id, row.shard, owner, epoch, write(seq, snapshot=snapshot))
+    latest = await store.load(row.table_id, back=1)
+    assert latest is not None and latest.snapshot == {"state": 5}
+    earlier = await store.load(row.table_id, back=2)
+    assert earlier is not None and earlier.snapshot == {"state": 3}
+    assert [seq for seq, _ in earlier.batches] == [4, 5, 6, 7]
+    assert earlier.row == latest.row
+    everything = await store.load(row.table_id, back=3)  # fewer snapshots: the whole log
+    assert everything is not None and everything.snapshot is None
+    assert [seq for seq, _ in everything.batches] == list(range(1, 8))
+
+
 # Fencing.
 
 

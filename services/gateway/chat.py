@@ -1,0 +1,157 @@
+"""A table's recent chat, kept so that a page reloaded (or served by another gateway) shows it.
+
+The gateways keep the last ``KEPT`` lines of each table in the database they share (the
+gateway's own schema, ``gateway``, in PostgreSQL, or ``gateway_`` tables in the embedded SQLite
+file), write a line there before publishing it, and send a watcher the kept lines with the
+table's history (``services.gateway.history``). A line that cannot be kept is still said: the
+table hears it, a reload does not.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any, Protocol
+
+import asyncpg
+
+from shared import messages as m
+from shared.migrations import migrate
+from shared.sqlite import Database, run
+
+KEPT = 50  # lines kept per table
+SCHEMA = "gateway"
+MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATIONS_SQLITE = Path(__file__).parent / "migrations_sqlite"
+
+
+class ChatLog(Protocol):
+    """Where the gateways keep each table's recent chat."""
+
+    async def migrate(self) -> None:
+        """Create or update the schema; safe to call again, and from several processes."""
+        ...
+
+    async def add(self, line: m.ChatLine) -> None:
+        """Keep ``line``; a table keeps its last ``KEPT`` lines."""
+        ...
+
+    async def recent(self, table_id: str) -> list[m.ChatLine]:
+        """The table's kept lines, oldest first."""
+        ...
+
+
+class PostgresChat:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+
+    async def add(self, line: m.ChatLine) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO gateway.chat (table_id, line_id, player_id, name, text, at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                line.table_id,
+                line.id,
+                line.player_id,
+                line.name,
+                line.text,
+                line.at,
+            )
+            await conn.execute(
+                "DELETE FROM gateway.chat WHERE table_id = $1 AND n <= ("
+                " SELECT n FROM gateway.chat WHERE table_id = $1"
+                " ORDER BY n DESC OFFSET $2 LIMIT 1)",
+                line.table_id,
+                KEPT,
+            )
+
+    async def recent(self, table_id: str) -> list[m.ChatLine]:
+        rows = await self.pool.fetch(
+            "SELECT line_id, player_id, name, text, at FROM gateway.chat WHERE table_id = $1"
+            " ORDER BY n DESC LIMIT $2",
+            table_id,
+            KEPT,
+        )
+        return [_line(table_id, row) for row in reversed(rows)]
+
+
+class SqliteChat:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def migrate(self) -> None:
+        await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
+
+    async def add(self, line: m.ChatLine) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO gateway_chat (table_id, line_id, player_id, name, text, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                line.table_id,
+                line.id,
+                line.player_id,
+                line.name,
+                line.text,
+                line.at,
+            )
+            await run(
+                conn,
+                "DELETE FROM gateway_chat WHERE table_id = ? AND n <= ("
+                " SELECT n FROM gateway_chat WHERE table_id = ?"
+                " ORDER BY n DESC LIMIT 1 OFFSET ?)",
+                line.table_id,
+                line.table_id,
+                KEPT,
+            )
+
+    async def recent(self, table_id: str) -> list[m.ChatLine]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT line_id, player_id, name, text, at FROM gateway_chat WHERE table_id = ?"
+                " ORDER BY n DESC LIMIT ?",
+                (table_id, KEPT),
+            )
+        return [_line(table_id, row) for row in reversed(list(rows))]
+
+
+class MemoryChat:
+    """One process's chat (a gateway without a database of its own: some tests)."""
+
+    def __init__(self) -> None:
+        self.lines: defaultdict[str, deque[m.ChatLine]] = defaultdict(lambda: deque(maxlen=KEPT))
+
+    async def migrate(self) -> None:
+        return None
+
+    async def add(self, line: m.ChatLine) -> None:
+        self.lines[line.table_id].append(line)
+
+    async def recent(self, table_id: str) -> list[m.ChatLine]:
+        return list(self.lines.get(table_id, ()))
+
+
+def _line(table_id: str, row: Any) -> m.ChatLine:
+    return m.ChatLine(
+        table_id=table_id,
+        id=row["line_id"],
+        player_id=row["player_id"],
+        name=row["name"],
+        text=row["text"],
+        at=row["at"],
+    )
+
+
+def chat_for(store: object) -> ChatLog:
+    """The chat log in the database of the gateway's table store (in memory without one)."""
+    pool = getattr(store, "pool", None)
+    if isinstance(pool, asyncpg.Pool):
+        return PostgresChat(pool)
+    db = getattr(store, "db", None)
+    if isinstance(db, Database):
+        return SqliteChat(db)
+    return MemoryChat()
