@@ -695,3 +695,93 @@ function turnText(view) {
 export function isInHand(phase) {
   return IN_HAND.has(phase);
 }
+
+// The hand log across reloads and reconnects.
+//
+// A page that starts watching a table is sent a `history` (docs/protocol.md): the table's
+// recent chat, and its own views of the table's recent commands. The log words the changes
+// between consecutive views, whichever way they came. `cover` says what the log has worded:
+// null (nothing yet) or `{ from, to, view }`, the changes from the first view the page saw (at
+// seq `from`) up to `view`, at seq `to`. Nothing in it is worded twice, so a reconnect (which
+// sends the history again) doubles no line.
+
+/**
+ * The lines a view (from a snapshot or an update) adds to the log, and the new cover. The first
+ * view's lines (your turn, say) are marked `base`: a history that arrives later words how the
+ * table got there, and takes their place.
+ */
+export function wordView(cover, view, heard) {
+  if (cover && view.seq <= cover.to) return { said: [], cover };
+  const said = unrepeated(describeChanges(cover ? cover.view : null, view), heard, view.phase);
+  if (!cover) return { said: said.map((s) => ({ ...s, base: true })), cover: { from: view.seq, to: view.seq, view } };
+  return { said, cover: { from: cover.from, to: view.seq, view } };
+}
+
+/**
+ * The lines a history's `views` add to the log: `before` goes ahead of what the log has (the
+ * changes up to the first view the page saw, which it never saw happen), `after` goes after it
+ * (the changes since the last view it worded). Views already worded add nothing.
+ */
+export function wordHistory(cover, views, heard) {
+  const sorted = [...views].sort((a, b) => a.seq - b.seq);
+  const chain = (list, start, known) => {
+    const said = [];
+    let prev = start;
+    for (const view of list) {
+      if (prev) said.push(...unrepeated(describeChanges(prev, view), known, view.phase));
+      prev = view;
+    }
+    return { said, last: prev };
+  };
+  if (!cover) {
+    if (!sorted.length) return { before: [], after: [], cover: null };
+    const { said, last } = chain(sorted, null, heard);
+    return { before: [], after: said, cover: { from: sorted[0].seq, to: last.seq, view: last } };
+  }
+  const early = sorted.filter((v) => v.seq <= cover.from);
+  const late = sorted.filter((v) => v.seq > cover.to);
+  const before = chain(early, null, new Set()).said;
+  const { said: after, last } = chain(late, cover.view, heard);
+  return {
+    before,
+    after,
+    cover: { from: early.length ? early[0].seq : cover.from, to: last.seq, view: last },
+  };
+}
+
+/**
+ * The `seq` to send with a `watch`: the server's history leaves out the views up to it. A page
+ * that has worded changes asks for those after its last; one that has only its first view (a
+ * seated player's socket is sent a snapshot as it opens) or none asks for everything.
+ */
+export function historySince(cover) {
+  return cover && cover.to > cover.from ? cover.to : 0;
+}
+
+/**
+ * The log after a history: its lines before and after the log's (the first view's `base`
+ * lines give way to a history that words how the table got there), at most `keep` entries.
+ * `entry` makes a log entry of a line.
+ */
+export function mergeLog(log, words, entry, keep = 200) {
+  const kept = words.before.length ? log.filter((e) => !e.base) : log;
+  return [...words.before.map(entry), ...kept, ...words.after.map(entry)].slice(-keep);
+}
+
+/**
+ * Chat lines with `incoming` added, each line once (by `id`), in the order they were said, at
+ * most `keep`. Returns `{ lines, added }`.
+ */
+export function mergeChat(lines, incoming, keep = 100) {
+  const ids = new Set(lines.map((l) => l.id).filter(Boolean));
+  const fresh = [];
+  for (const line of incoming) {
+    if (line.id && ids.has(line.id)) continue;
+    if (line.id) ids.add(line.id);
+    fresh.push(line);
+  }
+  if (!fresh.length) return { lines, added: 0 };
+  const merged = [...lines, ...fresh].map((line, k) => [line, k]);
+  merged.sort(([a, i], [b, j]) => (a.at || 0) - (b.at || 0) || i - j);
+  return { lines: merged.map(([line]) => line).slice(-keep), added: fresh.length };
+}

@@ -10,12 +10,15 @@ import {
   applyFrame,
   cents,
   derive,
-  describeChanges,
-  unrepeated,
   drawOption,
+  historySince,
   markStale,
+  mergeChat,
+  mergeLog,
   newTableState,
   signed,
+  wordHistory,
+  wordView,
 } from '../state.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
@@ -636,6 +639,8 @@ export function TablePage({ table, invite, autoJoin }) {
   const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
   const logId = useRef(0);
+  const toEntry = (s) => ({ id: (logId.current += 1), text: s.text, base: s.base });
+  const cover = useRef(null); // what the log has worded so far (state.js wordView)
   const resultAt = useRef(new Map()); // hand number -> when its result arrived
   const tabRef = useRef(tab);
   tabRef.current = tab;
@@ -660,7 +665,18 @@ export function TablePage({ table, invite, autoJoin }) {
       app.onFrame((frame) => {
         if (frame.table !== table) return;
         if (frame.type === 'chat') {
-          setChat((c) => ({ lines: [...c.lines.slice(-99), frame], unread: tabRef.current === 'chat' ? 0 : c.unread + 1 }));
+          setChat((c) => {
+            const merged = mergeChat(c.lines, [frame]);
+            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
+          });
+          return;
+        }
+        if (frame.type === 'history') {
+          // After a reload or a reconnect: the chat and the hand log so far, each line once.
+          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
+          const words = wordHistory(cover.current, frame.views || [], heard.current);
+          cover.current = words.cover;
+          if (words.before.length || words.after.length) setLog((entries) => mergeLog(entries, words, toEntry));
           return;
         }
         if (frame.type !== 'snapshot' && frame.type !== 'update') return;
@@ -674,9 +690,11 @@ export function TablePage({ table, invite, autoJoin }) {
         tsRef.current = r.state;
         setTs(r.state);
         setMissing('');
-        const said = unrepeated(describeChanges(before.view, r.state.view), heard.current, r.state.view.phase);
+        const worded = wordView(cover.current, r.state.view, heard.current);
+        cover.current = worded.cover;
+        const said = worded.said;
         if (said.length) {
-          setLog((entries) => [...entries.slice(-200), ...said.map((s) => ({ id: (logId.current += 1), text: s.text }))]);
+          setLog((entries) => [...entries.slice(-200), ...said.map(toEntry)]);
           setLive(said.map((s) => s.text).join(' '));
           const sound = ['turn', 'win', 'set', 'deal', 'card'].find((cue) => said.some((s) => s.sound === cue));
           if (sound) playSound(sound);
@@ -720,7 +738,9 @@ export function TablePage({ table, invite, autoJoin }) {
     (async () => {
       for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
         // With the table named, retries while a new table is created are not wrong guesses.
-        const message = invite ? { type: 'watch', table, invite } : { type: 'watch', table };
+        // `seq`: the history leaves out the views this page has worded.
+        const seq = historySince(cover.current);
+        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
         const answer = await app.send(message);
         if (answer.type === 'ack') return;
         if (answer.code === 'offline') return;
