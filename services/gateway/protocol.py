@@ -47,10 +47,10 @@ class ClientMessage(BaseModel):
 class Watch(ClientMessage):
     """Watch a table: as its player if you sit there, else as a spectator (a private table
     needs its invite code). Answered by a ``history``, an ``ack``, then a ``snapshot``; send
-    as ``seq`` the last ``seq`` of this table you saw (0: none), and the ``history`` leaves
-    out the views you have. Wrong invite codes are throttled per address; send ``table`` with
-    the ``invite`` when you know it, so that asking for a table still being created does not
-    count as a wrong guess."""
+    as ``seq`` the last ``seq`` of this table whose changes you have shown (0: none, or
+    everything), and the ``history`` leaves out the views up to it. Wrong invite codes are
+    throttled per address; send ``table`` with the ``invite`` when you know it, so that
+    asking for a table still being created does not count as a wrong guess."""
 
     type: Literal["watch"]
     table: TableId | None = None
@@ -164,8 +164,9 @@ class ChatLine(ServerMessage):
 
 
 class History(ServerMessage):
-    """Sent on ``watch``, before the snapshot: what a page that starts watching (a reload, a
-    reconnect) needs to show its hand log and chat again.
+    """Sent on ``watch``, before its ``ack`` and the snapshot it asks for (a seated player's
+    socket is also sent a snapshot as it opens, which may come first): what a page that
+    starts watching (a reload, a reconnect) needs to show its hand log and chat again.
 
     ``chat``: the table's last lines (at most 50), oldest first, as ``chat`` messages carry
     them. ``views``: your views of the table's recent commands (the last hand and the current
@@ -173,9 +174,9 @@ class History(ServerMessage):
     you then (your seat's view while you held a seat, else the spectators'): no card you could
     not see then. Views at or before the ``seq`` of your ``watch`` are left out. A client
     words the changes between consecutive views (as it does between updates) for its hand log;
-    the snapshot that follows is the table now. The server keeps no log of wordings: it
-    rebuilds the views from the table's stored events when asked, which costs the game nothing
-    while it is played."""
+    the snapshot is the table now. The server keeps no log of wordings: it rebuilds the views
+    from the table's stored events when asked, which costs the game nothing while it is
+    played (a full history is some 100 KB at a table of six; one after a reconnect, a few)."""
 
     type: Literal["history"] = "history"
     table: str
