@@ -120,6 +120,13 @@ class NewTable(BaseModel):
     seats: int = Field(3, ge=3, le=6)
     antes: list[int] = Field(default_factory=lambda: [3, 6, 9, 12, 15], max_length=20)
     timer_seconds: int | None = Field(30, description="10 to 120; none only for private tables")
+    interlude_seconds: int = Field(
+        5,
+        ge=0,
+        le=30,
+        description="how long a hand's result shows before the next hand asks "
+        "anything (everyone pressing Next hand ends it sooner); 0 for no pause",
+    )
     private: bool = False
     bots: dict[int, str] = Field(default_factory=dict, description="seat (1 to 5) -> level")
     start: bool = False
@@ -131,6 +138,7 @@ class TableOut(BaseModel):
     seats: list[dict[str, Any] | None]
     antes: list[int]
     timer_seconds: int | None
+    interlude_seconds: int
     private: bool
     phase: str
     in_progress: bool
@@ -146,6 +154,7 @@ def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
         timer_seconds=None
         if row.config.get("timer_ms") is None
         else row.config["timer_ms"] // 1000,
+        interlude_seconds=(row.config.get("interlude_ms") or 0) // 1000,
         private=row.private,
         phase=row.phase,
         in_progress=row.phase not in ("lobby", "ended"),
@@ -323,7 +332,13 @@ def create_app(
 
     @app.post("/api/quickplay", response_model=TableOut, summary="You and 2 bots, dealt at once")
     async def quickplay(player: SignedIn) -> TableOut:
-        body = NewTable(seats=3, timer_seconds=30, bots={1: "medium", 2: "medium"}, start=True)
+        body = NewTable(
+            seats=3,
+            timer_seconds=30,
+            interlude_seconds=5,
+            bots={1: "medium", 2: "medium"},
+            start=True,
+        )
         return await open_table(gateway_of(app), player, body)
 
     @app.get(
@@ -428,6 +443,7 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
         "seats": body.seats,
         "antes": body.antes,
         "timer_ms": None if body.timer_seconds is None else body.timer_seconds * 1000,
+        "interlude_ms": body.interlude_seconds * 1000,
         "private": body.private,
     }
     try:

@@ -200,13 +200,15 @@ ACTIONS = """\
 |---|---|---|
 | `ante` | `amount`, `entropy` (optional, up to 64 characters) | the dealer, normal hand |
 | `ready` | `entropy` (optional) | players asked to ready up |
+| `skip_hand` | | players asked to ready up: sit this hand out |
+| `next_hand` | | in the `interlude` after a hand: the people present when it ended |
 | `trump` | `keep`: bool | the dealer, after the deal |
 | `knock` | `knock`: bool (false = pass) | in turn, then the dealer |
 | `draw` | `discards`: card codes, 0 to 3 | in turn, then the dealer |
 | `discard` | `card` | a dealer holding 4 cards |
 | `face_trump` | `play`: bool (false = Set single) | a dealer who kept a face trump |
 | `play` | `card` | in turn, during the tricks |
-| `sit_out` | `sitting_out`: bool | any seated player |
+| `sit_out` | `sitting_out`: bool (`false` when marked away: "I'm back") | any seated player |
 | `leave` | | any seated player (mid-hand: after the hand) |
 | `start_game` | | the host, between games |
 | `end_game` | | the host, between hands, with no carry |

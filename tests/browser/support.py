@@ -100,6 +100,8 @@ async def decide(page: Page, *, discard_one: bool = False) -> str | None:
             await bar.locator("button", has_text="Ante").first.click()
         elif kind == "ready":
             await bar.get_by_role("button", name="Ready", exact=True).click()
+        elif kind == "next_hand":
+            await bar.get_by_role("button", name="Next hand", exact=True).click()
         elif kind == "trump":
             await bar.get_by_role("button", name="Leave it").click()
         elif kind == "knock":

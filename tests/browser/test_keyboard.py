@@ -24,6 +24,7 @@ BUTTONS = {
     "trump": r"^Leave it$",
     "knock": r"^Knock$",
     "face_trump": r"^Play$",
+    "next_hand": r"^Next hand$",
 }
 
 

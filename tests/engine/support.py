@@ -51,8 +51,11 @@ class Table:
         antes: tuple[int, ...] = DEFAULT_ANTES,
         timer_ms: int | None = None,
         first_dealer: int = 0,
+        interlude_ms: int | None = None,
     ) -> None:
-        config = TableConfig(seats=seats, antes=antes, timer_ms=timer_ms, private=True)
+        config = TableConfig(
+            seats=seats, antes=antes, timer_ms=timer_ms, private=True, interlude_ms=interlude_ms
+        )
         self.state: State = new_table(config)
         self.events: list[ev.Event] = []
         self._ids = itertools.count(1)

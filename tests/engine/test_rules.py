@@ -13,6 +13,7 @@ import pytest
 
 from shared.games import lifecycle as lc
 from shared.games.interface import IllegalCommand
+from shared.games.registry import game
 from shared.games.swick import actions as ac
 from shared.games.swick import codec
 from shared.games.swick import events as ev
@@ -874,3 +875,76 @@ def test_views_dump_to_json() -> None:
         assert data["trump_card"] == "8D"
     assert codec.dump_view(view_for(t.state, L))["hand"] == ["7S", "8S", "9S"]
     assert codec.dump_view(view_for(t.state, D))["hand"] == [None, None, None]
+
+
+# The pause between hands: the result shows before the next hand asks anything.
+
+PAUSE = 5_000
+
+
+def one_hand(t: Table) -> None:
+    """D leaves the trump; L and M knock and keep their cards; the three tricks are played."""
+    t.rig({D: "7H 8H 10H", L: "AH 8C 8D", M: "9H AC 9D"}, trump="10S")
+    t.act(D, ac.DecideTrump(keep=False))
+    for seat in (L, M):
+        t.act(seat, ac.Knock(True))
+    for seat in (L, M):
+        t.act(seat, ac.Draw(()))
+    t.act(D, ac.Knock(False))
+    t.play((L, "AH"), (M, "9H"), (L, "8C"), (M, "AC"), (M, "9D"), (L, "8D"))
+
+
+def test_a_hands_result_holds_the_next_hand_until_everyone_presses_next_hand() -> None:
+    t = timed(interlude_ms=PAUSE)
+    one_hand(t)
+    assert t.state.phase is Phase.INTERLUDE
+    assert settled(t).hand_no == 1
+    assert to_act(t.state) == (D, L, M)
+    assert t.state.deadline == t.now + PAUSE
+    assert [o.action for o in legal_actions(t.state, L)] == [ac.NextHand()]
+    t.refuse(L, ac.ChooseAnte(3), "wrong_phase")  # nothing of the next hand yet
+    t.act(L, ac.NextHand())
+    t.refuse(L, ac.NextHand(), "not_your_turn")  # seen already: the others are looking
+    t.act(D, ac.NextHand())
+    assert t.state.phase is Phase.INTERLUDE and to_act(t.state) == (M,)
+    t.act(M, ac.NextHand())  # the last one: the next hand opens, with a full timer
+    assert (t.state.phase, t.state.dealer) == (Phase.ANTE, L)
+    assert t.state.deadline == t.now + TIMER
+    assert t.state.timeouts == (0, 0, 0)
+
+
+def test_the_pause_ends_by_itself_and_misses_no_decision() -> None:
+    t = timed(interlude_ms=PAUSE)
+    one_hand(t)
+    t.act(M, ac.NextHand())
+    events = t.expire()
+    assert ev.InterludeEnded() in events
+    assert not any(isinstance(e, ev.TimedOut) for e in events)
+    assert t.state.phase is Phase.ANTE and t.state.timeouts == (0, 0, 0)
+    assert t.state.deadline == t.now + TIMER
+
+
+def test_away_people_and_bots_hold_nothing_and_a_leaver_is_not_waited_for() -> None:
+    t = timed(interlude_ms=PAUSE)
+    t.act(None, lc.SetConnected(M, False))
+    one_hand(t)
+    assert to_act(t.state) == (D, L)  # M is away
+    t.act(D, ac.NextHand())
+    t.act(L, lc.Leave())  # between hands: at once
+    assert t.state.phase is Phase.WAITING  # two seats left: no hand can open
+    assert t.state.interlude == ()
+
+
+def test_without_a_pause_the_next_hand_opens_at_once() -> None:
+    t = timed()
+    one_hand(t)
+    assert t.state.phase is Phase.ANTE
+
+
+def test_a_bad_pause_is_refused_in_the_config() -> None:
+    module = game("swick")
+    for bad in (-1, 30_001, 2.5, "5"):
+        with pytest.raises(IllegalCommand):
+            module.make_config({"seats": 3, "interlude_ms": bad})
+    assert module.make_config({"seats": 3, "interlude_ms": 4_000}).interlude_ms == 4_000
+    assert module.make_config({"seats": 3, "interlude_ms": 0}).interlude_ms is None

@@ -540,13 +540,21 @@ class SwickMachine(RuleBasedStateMachine):
         rich=st.booleans(),
         antes=st.sampled_from(ANTE_MENUS),
         seed=st.binary(min_size=32, max_size=32),
+        pause=st.sampled_from((None, 5_000)),
     )
     def seat_players(
-        self, seats: int, stacks: list[int], rich: bool, antes: tuple[int, ...], seed: bytes
+        self,
+        seats: int,
+        stacks: list[int],
+        rich: bool,
+        antes: tuple[int, ...],
+        seed: bytes,
+        pause: int | None,
     ) -> None:
-        """Seat everyone (at a ``rich`` table, with stacks that last many hands) and start."""
+        """Seat everyone (at a ``rich`` table, with stacks that last many hands) and start; at
+        some tables each hand's result holds the next hand for a ``pause``."""
         self.state = self.replayed = new_table(
-            TableConfig(seats=seats, antes=antes, timer_ms=TIMER_MS)
+            TableConfig(seats=seats, antes=antes, timer_ms=TIMER_MS, interlude_ms=pause)
         )
         for seat in range(seats):
             stack = max(stacks[seat], 50_000) if rich else stacks[seat]
@@ -664,11 +672,16 @@ class SwickMachine(RuleBasedStateMachine):
             return
         deadline = self.state.deadline
         assert deadline is not None
+        pause = self.state.phase is Phase.INTERLUDE
         waiting = to_act(self.state)
         self.now = max(self.now, deadline) + late
         events = self.send(None, lc.Timeout())
         timed_out = [e.seat for e in events if isinstance(e, ev.TimedOut)]
-        assert timed_out == list(waiting)
+        if pause:  # a result's pause ends: nobody missed a decision
+            assert timed_out == [] and ev.InterludeEnded() in events
+            assert self.state.phase is not Phase.INTERLUDE
+        else:
+            assert timed_out == list(waiting)
 
     @rule(pick=st.integers(0, 5), go=st.integers(0, 3))
     def sit_out(self, pick: int, go: int) -> None:
@@ -755,7 +768,7 @@ class SwickMachine(RuleBasedStateMachine):
 
     @precondition(
         lambda self: (
-            self.state.phase in (Phase.ANTE, Phase.READY, Phase.WAITING)
+            self.state.phase in (Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.WAITING)
             and self.state.host is not None
         )
     )
@@ -840,7 +853,9 @@ class SwickMachine(RuleBasedStateMachine):
         elif (
             kind == "end_game_bad_time"
             and s.host is not None
-            and (s.phase not in (Phase.ANTE, Phase.READY, Phase.WAITING) or s.carry)
+            and (
+                s.phase not in (Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.WAITING) or s.carry
+            )
         ):
             self.refuse(s.host, lc.EndGame(), {"hand_in_progress", "carry_outstanding"})
         elif (

@@ -34,6 +34,13 @@ class SkipHand:
 
 
 @dataclass(frozen=True, slots=True)
+class NextHand:
+    """Done looking at the last hand's result: the next one may open."""
+
+    kind: Literal["next_hand"] = "next_hand"
+
+
+@dataclass(frozen=True, slots=True)
 class DecideTrump:
     """The dealer keeps the turned trump card or leaves it on the table."""
 
@@ -83,6 +90,7 @@ HandAction: TypeAlias = (
     ChooseAnte
     | Ready
     | SkipHand
+    | NextHand
     | DecideTrump
     | Knock
     | Draw

@@ -201,6 +201,8 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
         return
     was_dealer = seat == s.dealer
     _vacate(w, seat)
+    if s.phase is Phase.INTERLUDE and not s.interlude:
+        _end_interlude(w)  # the last person looking at the result left
     if s.phase in (Phase.ANTE, Phase.READY):
         if was_dealer:
             _open_hand(w)
@@ -276,6 +278,8 @@ def _watch_attendance(w: _Work) -> None:
 def _close(w: _Work) -> None:
     """End the game, give any carry to the seated players, vacate every seat and close."""
     s = w.state
+    if s.phase is Phase.INTERLUDE:
+        w.emit(ev.InterludeEnded())
     if s.carry:
         shares = carry_shares(s)
         if any(shares):
@@ -344,7 +348,7 @@ def _start_game(w: _Work, actor: int | None, a: lc.StartGame, seq: int) -> None:
 def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
     s = w.state
     _host_only(s, actor)
-    if s.phase not in (Phase.ANTE, Phase.READY, Phase.WAITING):
+    if s.phase not in (Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.WAITING):
         raise IllegalCommand("hand_in_progress", "A game ends only between hands of a game")
     if s.carry:
         raise IllegalCommand(
@@ -352,6 +356,8 @@ def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
             f"The game can't end while {s.carry}¢ of set money is carried: "
             "play on until a hand ends with nobody set",
         )
+    if s.phase is Phase.INTERLUDE:
+        w.emit(ev.InterludeEnded())
     w.emit(ev.GameEnded(s.seed, _standings(s), "host"))
 
 
@@ -400,6 +406,9 @@ def _timeout(w: _Work, actor: int | None, a: lc.Timeout, seq: int) -> None:
     s = w.state
     if s.deadline is None or w.at < s.deadline:
         raise IllegalCommand("not_due", "No decision has passed its deadline")
+    if s.phase is Phase.INTERLUDE:  # the pause is over: nobody missed a decision
+        _end_interlude(w)
+        return
     for seat in to_act(s):
         w.emit(ev.TimedOut(seat))
         action = default_action(s, seat)
@@ -642,12 +651,36 @@ def _finish(
     for seat, leaving in enumerate(s.leaving):
         if leaving:
             _vacate(w, seat)
+    # Every person present gets to see the result before the next hand asks anything.
+    watching = tuple(
+        seat
+        for seat, p in enumerate(s.players)
+        if p is not None and p.bot is None and s.connected[seat] and not s.away(seat)
+    )
+    if s.config.interlude_ms and watching and not s.closing:
+        w.emit(ev.InterludeStarted(watching, w.at + s.config.interlude_ms))
+    else:
+        _open_hand(w)
+
+
+def _next_hand(w: _Work, actor: int | None, a: ac.NextHand, seq: int) -> None:
+    s = w.state
+    seat = _decision(s, actor, seq, Phase.INTERLUDE)
+    w.emit(ev.ResultSeen(seat))
+    if not s.interlude:
+        _end_interlude(w)
+
+
+def _end_interlude(w: _Work) -> None:
+    w.emit(ev.InterludeEnded())
     _open_hand(w)
 
 
 def _set_deadline(w: _Work) -> None:
     """Arm the deadline of the decision now pending (rules §3)."""
     s = w.state
+    if s.phase is Phase.INTERLUDE:
+        return  # the pause keeps its own end
     if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s):
         return  # a table without a timer waits for players who are present
     pending = to_act(s)
@@ -683,6 +716,7 @@ _HANDLERS: dict[type[Any], Callable[[_Work, int | None, Any, int], None]] = {
     ac.ChooseAnte: _choose_ante,
     ac.Ready: _ready,
     ac.SkipHand: _skip_hand,
+    ac.NextHand: _next_hand,
     ac.DecideTrump: _decide_trump,
     ac.Knock: _knock,
     ac.Draw: _draw,

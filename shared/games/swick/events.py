@@ -188,6 +188,26 @@ class HandSettled:
 
 
 @dataclass(frozen=True, slots=True)
+class InterludeStarted:
+    """The hand's result shows until ``until`` (ms), or until these people have seen it."""
+
+    seats: tuple[int, ...]
+    until: int
+    kind: Literal["interlude_started"] = "interlude_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeen:
+    seat: int
+    kind: Literal["result_seen"] = "result_seen"
+
+
+@dataclass(frozen=True, slots=True)
+class InterludeEnded:
+    kind: Literal["interlude_ended"] = "interlude_ended"
+
+
+@dataclass(frozen=True, slots=True)
 class TimedOut:
     seat: int
     kind: Literal["timed_out"] = "timed_out"
@@ -261,6 +281,9 @@ Event: TypeAlias = (
     | CardPlayed
     | TrickTaken
     | HandSettled
+    | InterludeStarted
+    | ResultSeen
+    | InterludeEnded
     | TimedOut
     | DeadlineSet
     | GameEnded

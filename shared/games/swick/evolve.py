@@ -91,6 +91,7 @@ def _seat_left(s: State, e: ev.SeatLeft) -> None:
     s.leaving = replaced(s.leaving, seat, False)
     s.connected = replaced(s.connected, seat, False)
     s.timeouts = replaced(s.timeouts, seat, 0)
+    s.interlude = tuple(x for x in s.interlude if x != seat)
     if seat in s.candidates:
         s.candidates = tuple(c for c in s.candidates if c != seat)
         s.entropy = replaced(s.entropy, seat, None)
@@ -289,6 +290,22 @@ def _hand_settled(s: State, e: ev.HandSettled) -> None:
     _give_turn(s, None)
 
 
+def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
+    s.phase = Phase.INTERLUDE
+    s.interlude = e.seats
+    s.deadline = e.until
+    _give_turn(s, None)
+
+
+def _result_seen(s: State, e: ev.ResultSeen) -> None:
+    s.interlude = tuple(seat for seat in s.interlude if seat != e.seat)
+
+
+def _interlude_ended(s: State, e: ev.InterludeEnded) -> None:
+    s.interlude = ()
+    s.deadline = None  # the next decision gets a deadline of its own
+
+
 def _timed_out(s: State, e: ev.TimedOut) -> None:
     s.timeouts = replaced(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
 
@@ -350,6 +367,9 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.CardPlayed: _card_played,
     ev.TrickTaken: _trick_taken,
     ev.HandSettled: _hand_settled,
+    ev.InterludeStarted: _interlude_started,
+    ev.ResultSeen: _result_seen,
+    ev.InterludeEnded: _interlude_ended,
     ev.TimedOut: _timed_out,
     ev.DeadlineSet: _deadline,
     ev.GameEnded: _game_ended,

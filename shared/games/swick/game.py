@@ -17,6 +17,7 @@ from shared.games.swick.money import transfers
 from shared.games.swick.state import (
     DEFAULT_ANTES,
     DEFAULT_TIMER_MS,
+    INTERLUDE_MAX_MS,
     MAX_SEATS,
     MIN_SEATS,
     TIMER_RANGE_MS,
@@ -56,8 +57,19 @@ class SwickGame:
             raise IllegalCommand(
                 "bad_config", f"The decision timer is {low // 1000} to {high // 1000} seconds"
             )
+        interlude_ms = settings.get("interlude_ms")
+        if interlude_ms is not None and (
+            not _whole(interlude_ms) or not 0 <= interlude_ms <= INTERLUDE_MAX_MS
+        ):
+            raise IllegalCommand(
+                "bad_config", f"A hand's result shows 0 to {INTERLUDE_MAX_MS // 1000} seconds"
+            )
         return TableConfig(
-            seats=seats, antes=tuple(sorted(set(antes))), timer_ms=timer_ms, private=private
+            seats=seats,
+            antes=tuple(sorted(set(antes))),
+            timer_ms=timer_ms,
+            private=private,
+            interlude_ms=interlude_ms or None,
         )
 
     def new_table(self, config: TableConfig) -> State:

@@ -23,6 +23,7 @@ PHASE_NAMES = {
     Phase.DEALER_DISCARD: "the dealer's discard",
     Phase.FACE_TRUMP: "the dealer's face-trump decision",
     Phase.TRICKS: "the tricks",
+    Phase.INTERLUDE: "the last hand's result",
     Phase.ENDED: "the end of the game",
     Phase.CLOSED: "closed",
 }
@@ -46,6 +47,7 @@ PLAY_FACE = ac.FaceTrump(play=True)
 SET_SINGLE = ac.FaceTrump(play=False)
 READY = ac.Ready()
 SKIP_HAND = ac.SkipHand()
+NEXT_HAND = ac.NextHand()
 
 
 def to_act(s: State) -> tuple[int, ...]:
@@ -57,6 +59,8 @@ def to_act(s: State) -> tuple[int, ...]:
     if phase is Phase.READY:
         entropy, out = s.entropy, s.sitting_out
         return tuple(c for c in s.candidates if entropy[c] is None and not out[c])
+    if phase is Phase.INTERLUDE:
+        return s.interlude
     return ()
 
 
@@ -87,6 +91,8 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
         return [Option(ac.DiscardFourth(card), *_discardable(s, card)) for card in s.hands[seat]]
     if phase is Phase.FACE_TRUMP:
         return [Option(PLAY_FACE), Option(SET_SINGLE)]
+    if phase is Phase.INTERLUDE:
+        return [Option(NEXT_HAND)]
     return []
 
 
@@ -165,4 +171,6 @@ def default_action(s: State, seat: int) -> ac.Action:
         return ac.DiscardFourth(lowest(cards, s.trump_suit))
     if phase is Phase.FACE_TRUMP:
         return PLAY_FACE
+    if phase is Phase.INTERLUDE:
+        return NEXT_HAND
     raise ValueError(f"nothing to decide at {phase}")

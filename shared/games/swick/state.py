@@ -19,6 +19,7 @@ DEALER_EXTRA = 3
 MIN_SEATS, MAX_SEATS = 3, 6
 DEFAULT_TIMER_MS = 30_000
 TIMER_RANGE_MS = (10_000, 120_000)
+INTERLUDE_MAX_MS = 30_000  # the longest a hand's result may hold the next hand
 AWAY_GRACE_MS = 3_000
 RECENT_IDS = 64
 
@@ -38,11 +39,14 @@ class Phase(StrEnum):
     DEALER_DISCARD = "dealer_discard"  # a dealer with 4 cards discards one
     FACE_TRUMP = "face_trump"  # a dealer who kept a face trump: Play or Set single
     TRICKS = "tricks"
+    INTERLUDE = "interlude"  # the hand's result shows; people press Next hand, or the pause ends
     ENDED = "ended"  # the game is over and its seed revealed
     CLOSED = "closed"  # the table closed: its game ended and every seat was vacated
 
 
-BETWEEN_HANDS = frozenset({Phase.LOBBY, Phase.WAITING, Phase.ANTE, Phase.READY, Phase.ENDED})
+BETWEEN_HANDS = frozenset(
+    {Phase.LOBBY, Phase.WAITING, Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.ENDED}
+)
 
 SeatStatus: TypeAlias = Literal["", "dealt", "in", "passed", "dropped"]
 """A seat's part in the hand: not dealt in, dealt in (undecided), in, passed, or dropped out
@@ -65,6 +69,9 @@ class TableConfig:
     timer_ms: int | None = DEFAULT_TIMER_MS
     away_grace_ms: int = AWAY_GRACE_MS
     private: bool = False
+    # After each hand, its result shows this long before the next one opens (unless every
+    # person present presses Next hand first); None opens the next hand at once.
+    interlude_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,7 @@ class State:
     # Since when (ms) no seat holds a connected person; ``None`` while one does.
     unattended_since: int | None = None
     closing: bool = False  # the table closes at its next hand boundary
+    interlude: tuple[int, ...] = ()  # the people yet to press Next hand, while a result shows
     # The game.
     game_no: int = 0
     seed: str = ""  # secret until the game ends

@@ -9,7 +9,7 @@
 
 import { label, labels, rankIndex, suitIndex } from './cards.js';
 
-export const BETWEEN_HANDS = new Set(['lobby', 'waiting', 'ante', 'ready', 'ended']);
+export const BETWEEN_HANDS = new Set(['lobby', 'waiting', 'interlude', 'ante', 'ready', 'ended']);
 const IN_HAND = new Set([
   'trump',
   'knock',
@@ -108,6 +108,7 @@ export function trickWinner(trick, trumpSuit) {
  * (rules §3), else the table's timer; what the countdown ring measures the time left against. */
 export function armedLength(view) {
   if (!view.config) return null;
+  if (view.phase === 'interlude') return view.config.interlude_ms;
   const pending = view.to_act.map((seat) => view.seats[seat]);
   const allAway = pending.length > 0 && pending.every((s) => s && s.away);
   return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
@@ -134,6 +135,7 @@ export const PHASE_TEXT = {
   dealer_discard: "Dealer's discard",
   face_trump: 'Face trump',
   tricks: 'Tricks',
+  interlude: 'Hand result',
   ended: 'Game over',
   closed: 'Closed',
 };
@@ -271,6 +273,13 @@ function decisionOf(view, me) {
           legal: o.legal,
           reason: o.reason,
         })),
+      };
+    case 'next_hand':
+      return {
+        kind,
+        prompt: `Hand ${view.hand_no} is over`,
+        detail: 'The next hand starts when everyone has seen the result, or when the time is up.',
+        choices: options.map((o) => ({ action: o.action, text: 'Next hand', legal: o.legal, reason: o.reason, primary: true })),
       };
     case 'ready':
     case 'skip_hand': {
@@ -425,6 +434,8 @@ function waitingText(view, me) {
       return `${dealer} deals and is setting the ante`;
     case 'ready':
       return names ? `Waiting for ${names} to ready up` : 'Dealing…';
+    case 'interlude':
+      return names ? `Waiting for ${names} to see the result` : 'The next hand is starting';
     case 'trump':
       return `${dealer} decides on the trump card`;
     case 'knock':
@@ -526,6 +537,9 @@ export function derive(view, now = Date.now()) {
     // The table decides for this seat after a short grace until its player is back.
     away: Boolean(mine && mine.player && mine.away && mine.connected && !mine.sitting_out),
     graceMs: view.config ? view.config.away_grace_ms : null,
+    // The table pauses on each hand's result: the result shows during that pause only, never
+    // over the next hand's decisions.
+    interludes: Boolean(view.config && view.config.interlude_ms),
     seats,
     trump: view.trump_card ? { code: view.trump_card, kept: view.kept, suit: trumpSuit } : null,
     stock: view.stock,
