@@ -86,7 +86,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
         ${seat.isDealer ? html`<span class="dealer-button" aria-hidden="true" title="Dealer">D</span>` : null}
       </div>
       <div class="seat-info">
-        <span class="seat-name">
+        <span class="seat-name" title=${seat.bot ? `${seat.name}, a ${seat.bot} bot` : seat.name}>
           ${seat.name}${seat.isMe ? html` <span class="you-tag">you</span>` : null}
           ${seat.isHost ? html` <span class="host-tag" aria-hidden="true" title="Host">★</span>` : null}
         </span>
@@ -121,17 +121,47 @@ function AddBotButton({ seat, onAdd }) {
   </span>`;
 }
 
-function TrickCards({ cards, n, model, caption }) {
+function TrickCards({ cards, n, model, caption, winner = null }) {
   const positions = new Map(model.seats.map((s) => [s.seat, s.pos]));
-  return html`<div class="trick" aria-label=${caption || 'The current trick'} role="group">
+  // Each card lies in front of its player, named, so six seats' cards stay apart and readable.
+  return html`<ul class="trick" aria-label=${caption || 'The current trick'}>
     ${cards.map(({ seat, code }, k) => {
-      const { x, y } = around(positions.get(seat), n, 20, 24);
-      const name = model.seats[seat].name;
-      return html`<span class="trick-card" style=${`--x:${x}%;--y:${y}%;--r:${(k - 1) * 4}deg;z-index:${k + 1}`}>
-        <${ShownCard} code=${code} size="sm" tip=${`${name} played ${label(code)}`} />
-      </span>`;
+      const { x, y } = n >= 5 ? around(positions.get(seat), n, 40, 44) : around(positions.get(seat), n, 20, 24);
+      const who = model.seats[seat];
+      const won = seat === winner;
+      const said = `${who.isMe ? 'You' : who.name} played ${label(code)}${won ? ', and won the trick' : ''}`;
+      return html`<li
+        class=${`trick-card${won ? ' winner' : ''}`}
+        style=${`--x:${x}%;--y:${y}%;--r:${(k - 1) * 4}deg;z-index:${k + 1}`}
+        aria-label=${said}
+        data-seat=${seat}
+      >
+        <${ShownCard} code=${code} size="sm" tip=${said} />
+        <span class="trick-name" aria-hidden="true">${who.isMe ? 'You' : who.name}</span>
+      </li>`;
     })}
-  </div>`;
+  </ul>`;
+}
+
+/** The last finished trick, on demand at every phase: who played what, and who won it. */
+function LastTrick({ model, last }) {
+  const [open, setOpen] = useState(false);
+  if (!last) return null;
+  const winner = model.seats[last.winner];
+  return html`<span class="last-trick">
+    <button type="button" class="link" aria-expanded=${open ? 'true' : 'false'} aria-controls="last-trick-panel" onClick=${() => setOpen(!open)}>Last trick</button>
+    ${open
+      ? html`<div class="last-trick-panel" id="last-trick-panel" role="group" aria-label="The last trick">
+          <ol>
+            ${last.cards.map(({ seat, code }) => html`<li key=${seat} class=${seat === last.winner ? 'winner' : ''}>
+              <${ShownCard} code=${code} size="xs" />
+              <span>${model.seats[seat].isMe ? 'You' : model.seats[seat].name}: ${label(code)}</span>
+            </li>`)}
+          </ol>
+          <p>${winner.isMe ? 'You' : winner.name} won it.</p>
+        </div>`
+      : null}
+  </span>`;
 }
 
 function Centre({ model, flash }) {
@@ -169,7 +199,7 @@ function Centre({ model, flash }) {
       ${model.trick.length
         ? html`<${TrickCards} cards=${model.trick} n=${n} model=${model} />`
         : showFlash
-          ? html`<${TrickCards} cards=${flash.cards} n=${n} model=${model} caption=${caption} />`
+          ? html`<${TrickCards} cards=${flash.cards} n=${n} model=${model} caption=${caption} winner=${flash.winner} />`
           : null}
     </div>
     <div class="money-area">
@@ -483,7 +513,7 @@ function Chat({ lines, send, me }) {
     }
   };
   return html`<div class="chat">
-    <ol class="chat-log" role="log" aria-label="Table chat" tabindex="0" ref=${logRef}>
+    <div class="chat-log" role="log" aria-label="Table chat" tabindex="0" ref=${logRef}><ol class="chat-lines">
       ${lines.length
         ? lines.map(
             (line) => html`<li class=${line.player === me ? 'mine' : ''}>
@@ -491,7 +521,7 @@ function Chat({ lines, send, me }) {
             </li>`,
           )
         : html`<li class="muted">No messages yet. Be nice!</li>`}
-    </ol>
+    </ol></div>
     <form class="chat-form" onSubmit=${submit}>
       <label class="visually-hidden" for="chat-input">Message the table</label>
       <input id="chat-input" maxlength="280" value=${text} placeholder="Say something…" autocomplete="off" onInput=${(e) => setText(e.target.value)} />
@@ -502,7 +532,51 @@ function Chat({ lines, send, me }) {
   </div>`;
 }
 
-function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab, onLeave }) {
+// Phones, upright or on their side: the decision bar is docked at the bottom of the screen and
+// chat opens as a sheet above it (styles.css uses the same query).
+const SMALL_SCREEN = '(max-width: 760px), (max-height: 500px)';
+
+function useSmallScreen() {
+  const [small, setSmall] = useState(() => window.matchMedia(SMALL_SCREEN).matches);
+  useEffect(() => {
+    const query = window.matchMedia(SMALL_SCREEN);
+    const change = () => setSmall(query.matches);
+    query.addEventListener('change', change);
+    change();
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return small;
+}
+
+/** Chat on a small screen: a sheet above the decision bar, so the decision stays in reach.
+ * Focus moves into it, and back to where it was (or the Chat button) when it closes. */
+function ChatSheet({ chat, send, me, onClose, opener }) {
+  useEffect(() => {
+    const before = document.activeElement;
+    const input = document.getElementById('chat-input');
+    if (input) input.focus();
+    return () => {
+      const back = before && before !== document.body && before.isConnected ? before : opener.current;
+      if (back && back.focus) back.focus();
+    };
+  }, []);
+  const key = (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    }
+  };
+  return html`<div class="chat-sheet" role="dialog" aria-labelledby="chat-sheet-title" onKeyDown=${key}>
+    <div class="chat-sheet-head">
+      <h2 id="chat-sheet-title">Chat</h2>
+      <button type="button" class="icon-button small" aria-label="Close the chat" onClick=${onClose}>×</button>
+    </div>
+    <${Chat} lines=${chat.lines} send=${send} me=${me} />
+  </div>`;
+}
+
+function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab, onLeave, small }) {
   const link = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const [copied, setCopied] = useState('');
   const copy = async (text, what) => {
@@ -545,12 +619,14 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
     <${HostMenu} model=${model} act=${act} />
     <section class="panel feed">
       <div class="tabs" role="tablist" aria-label="Hand log and chat">
-        <button type="button" role="tab" id="tab-log" aria-controls="panel-log" aria-selected=${tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Hand log</button>
-        <button type="button" role="tab" id="tab-chat" aria-controls="panel-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-          Chat${chat.unread ? html` <span class="unread">${chat.unread}</span>` : null}
-        </button>
+        <button type="button" role="tab" id="tab-log" aria-controls="panel-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Hand log</button>
+        ${small
+          ? null
+          : html`<button type="button" role="tab" id="tab-chat" aria-controls="panel-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
+              Chat${chat.unread ? html` <span class="unread">${chat.unread}</span>` : null}
+            </button>`}
       </div>
-      <div role="tabpanel" id="panel-log" aria-labelledby="tab-log" hidden=${tab !== 'log'}>
+      <div role="tabpanel" id="panel-log" aria-labelledby="tab-log" hidden=${!small && tab !== 'log'}>
         <ol class="hand-log" tabindex="0" aria-label="What happened, newest first">
           ${log.length
             ? log
@@ -560,9 +636,11 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
             : html`<li class="muted">Nothing has happened yet.</li>`}
         </ol>
       </div>
-      <div role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" hidden=${tab !== 'chat'}>
-        <${Chat} lines=${chat.lines} send=${sendChat} me=${me} />
-      </div>
+      ${small
+        ? null
+        : html`<div role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" hidden=${tab !== 'chat'}>
+            <${Chat} lines=${chat.lines} send=${sendChat} me=${me} />
+          </div>`}
     </section>
     ${model.result
       ? html`<section class="panel last-hand" aria-labelledby="last-title">
@@ -803,6 +881,9 @@ export function TablePage({ table, invite, autoJoin }) {
   }, [joining, view]);
 
   const model = view ? derive(view, Date.now()) : null;
+  // The last finished trick stays reviewable after the next deal clears the table's tricks.
+  const lastTrick = useRef(null);
+  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
   useTicker(Boolean(view && view.deadline), 250);
 
   // A new decision: nothing lifted or marked.
@@ -861,6 +942,24 @@ export function TablePage({ table, invite, autoJoin }) {
   useEffect(() => {
     if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
   }, [tab]);
+
+  // On a small screen the hand and the decision are docked at the bottom: the page keeps room
+  // for the dock's height (--dock-h), and the chat sheet sits above it.
+  const small = useSmallScreen();
+  const mainRef = useRef(null);
+  const dockRef = useRef(null);
+  const openerRef = useRef(null);
+  const shown = Boolean(view);
+  useEffect(() => {
+    const main = mainRef.current;
+    const dock = dockRef.current;
+    if (!main || !dock || typeof ResizeObserver === 'undefined') return undefined;
+    const measure = () => main.style.setProperty('--dock-h', `${Math.ceil(dock.getBoundingClientRect().height)}px`);
+    const observer = new ResizeObserver(measure);
+    observer.observe(dock);
+    measure();
+    return () => observer.disconnect();
+  }, [shown]);
 
   if (missing && !view) {
     return html`<main id="main" class="table-page" tabindex="-1">
@@ -922,18 +1021,22 @@ export function TablePage({ table, invite, autoJoin }) {
     !closed[model.result.handNo] &&
     !flash &&
     !model.trick.length &&
-    ((model.between && model.result.handNo === model.handNo) || fresh);
+    (model.interludes
+      ? model.phase === 'interlude'
+      : (model.between && model.result.handNo === model.handNo) || fresh);
   const addBot = model.host_controls && model.host_controls.addBot.length
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
   const canJoin = new Set(model.canJoin);
-  const awayBanner = model.away
+  const awayBanner = model.away && !banner // one notice at a time: the connection's comes first
     ? html`<div class="banner away-banner" role="alert">
         <span>You are away: on your turn the table plays the default for you after ${Math.round((model.graceMs || 3000) / 1000)} s.</span>
         <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
       </div>`
     : null;
-  return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1">
+  const sendChat = (text) => app.send({ type: 'chat', table, text });
+  const sheetOpen = small && tab === 'chat';
+  return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1" ref=${mainRef}>
     ${banner}
     ${awayBanner}
     ${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
@@ -945,6 +1048,7 @@ export function TablePage({ table, invite, autoJoin }) {
           ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
           ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
           ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+          <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
           ${model.fingerprint && model.phase !== 'lobby'
             ? html`<span
                 class="fair-pill"
@@ -974,7 +1078,16 @@ export function TablePage({ table, invite, autoJoin }) {
             ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
           </div>
         </div>
-        <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`}>
+        <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`} ref=${dockRef}>
+          ${small
+            ? html`<button
+                type="button"
+                class="chat-opener"
+                ref=${openerRef}
+                aria-expanded=${sheetOpen ? 'true' : 'false'}
+                onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}
+              >Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
+            : null}
           <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
           ${model.myTurn
             ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
@@ -1005,14 +1118,18 @@ export function TablePage({ table, invite, autoJoin }) {
         invite=${invite}
         log=${log}
         chat=${chat}
-        sendChat=${(text) => app.send({ type: 'chat', table, text })}
+        sendChat=${sendChat}
         me=${app.session && app.session.id}
         act=${act}
         tab=${tab}
         setTab=${setTab}
         onLeave=${leave}
+        small=${small}
       />
     </div>
+    ${sheetOpen
+      ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${app.session && app.session.id} opener=${openerRef} onClose=${() => setTab('log')} />`
+      : null}
     <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
     ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
   </main>`;
