@@ -106,7 +106,8 @@ async def test_replayed_views_are_what_each_seat_was_sent_and_no_other_card(
         assert len(views) > 10
         seqs = [view["seq"] for view in views]
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
-        assert {view["hand_no"] for view in views} >= {1, 2}
+        now = players[0].views[table]["hand_no"]
+        assert {view["hand_no"] for view in views} >= {now - 1, now}
         for view in views:
             sent = seen[player.id].get(view["seq"])
             if sent is not None:

@@ -1,0 +1,79 @@
+"""Between hands: the result shows in a panel while the table pauses, with "Next hand" to press;
+the next hand asks nothing before everyone has seen it, and its decisions are never covered."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, expect
+
+from tests.browser.support import (
+    PageErrors,
+    Seats,
+    axe_violations,
+    decide,
+    decision,
+    new_context,
+    python_table,
+    shoot,
+    sign_up,
+    start_game,
+)
+from tests.services.cluster import Cluster
+
+
+async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with python_table(cluster.base, ["Gus", "Hedy"], interlude_seconds=30) as (
+        table,
+        players,
+    ):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Iris", f"/#/table/{table}/join")
+        await page.locator(".seat.me").wait_for()
+        seats = Seats(players, table)
+        seats.start()
+        await start_game(players[0], table)
+
+        # Play the first hand through, up to its result.
+        for _ in range(900):
+            if await decision(page) == "next_hand":
+                break
+            await decide(page)
+            await page.wait_for_timeout(100)
+        assert await decision(page) == "next_hand"
+        view = players[0].views[table]
+        assert view["phase"] == "interlude" and view["result"]["hand_no"] == 1
+        panel = page.locator(".result-panel")
+        await expect(panel).to_be_visible()
+        next_hand = page.get_by_role("button", name="Next hand", exact=True)
+        await expect(next_hand).to_be_visible()
+        await shoot(page, "interlude-desktop")
+        assert not await axe_violations(page)
+
+        # The others have pressed Next hand; the table waits for this player (the pause is
+        # 30 s): nothing of hand 2 is asked meanwhile.
+        await players[0].until(table, lambda v: len(v["to_act"]) == 1, 10)
+        assert players[0].views[table]["phase"] == "interlude"
+        await next_hand.click()
+        await players[0].until(table, lambda v: v["phase"] != "interlude", 10)
+
+        # The next hand's first decision comes with the result put away: nothing covers it.
+        for _ in range(300):
+            if await decision(page) in ("ante", "ready"):
+                break
+            await page.wait_for_timeout(100)
+        await expect(panel).to_be_hidden()
+        for button in await page.locator(".my-area [data-decision] button").all():
+            box = await button.bounding_box()
+            assert box is not None
+            covering = await page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
+            assert covering == await button.text_content()
+        await seats.stop()
+        errors.check()
+        await context.close()
