@@ -1,4 +1,4 @@
-// Shared pieces of the interface: cards drawn with SVG suits and CSS, chips, the countdown,
+// Shared pieces of the interface: cards drawn as SVG (pips and court portraits), chips, the countdown,
 // and long-press explanations for touch screens.
 
 import { html, useEffect, useState } from '../vendor/htm-preact-3.1.1.module.js';
@@ -22,17 +22,104 @@ export function SuitIcon({ suit, className = '' }) {
   </svg>`;
 }
 
-/** The face of a card (a code such as "KS"); `size` is "sm", "md" or "lg". */
+// The centre of a face card is drawn in a 60 x 116 box: pips in the classic arrangement, the
+// lower half's pips turned upside down, as on a printed deck.
+const COLS = [13, 30, 47];
+const PIP_LAYOUTS = {
+  7: [[0, 10], [2, 10], [1, 34], [0, 58], [2, 58], [0, 106], [2, 106]],
+  8: [[0, 10], [2, 10], [1, 34], [0, 58], [2, 58], [1, 82], [0, 106], [2, 106]],
+  9: [[0, 10], [2, 10], [0, 42], [2, 42], [1, 58], [0, 74], [2, 74], [0, 106], [2, 106]],
+  10: [[0, 10], [2, 10], [1, 26], [0, 42], [2, 42], [0, 74], [2, 74], [1, 90], [0, 106], [2, 106]],
+};
+
+function Pip({ suit, x, y, size, flip }) {
+  const half = size / 2;
+  return html`<g class="pip" transform=${`translate(${x} ${y})${flip ? ' rotate(180)' : ''} translate(${-half} ${-half}) scale(${size / 100})`}>
+    ${SUIT_SHAPES[suit]}
+  </g>`;
+}
+
+function Pips({ suit, rank }) {
+  if (rank === 'A') {
+    return html`<svg class="card-art pips ace" viewBox="0 0 60 116" aria-hidden="true" focusable="false">
+      <${Pip} suit=${suit} x=${30} y=${58} size=${46} flip=${false} />
+      <circle class="ace-ring" cx="30" cy="58" r="28" />
+    </svg>`;
+  }
+  return html`<svg class="card-art pips" viewBox="0 0 60 116" aria-hidden="true" focusable="false">
+    ${PIP_LAYOUTS[rank].map(([col, y]) => html`<${Pip} suit=${suit} x=${COLS[col]} y=${y} size=${18} flip=${y > 58} />`)}
+  </svg>`;
+}
+
+// Court cards: a double-ended portrait (jack, queen, king) in the deck's red, blue and gold.
+const INK = '#1d1d1d';
+const GOLD = '#e2a72e';
+const SKIN = '#f6d7b0';
+const RED = '#c62f36';
+const BLUE = '#2c4f9e';
+
+function Headwear({ rank }) {
+  if (rank === 'K') {
+    return html`<path d="M17 19 L17 8 L22 13 L26 5 L30 12 L34 5 L38 13 L43 8 L43 19 Z" fill=${GOLD} stroke=${INK} stroke-width="0.8" />
+      <circle cx="30" cy="15" r="1.6" fill=${RED} />`;
+  }
+  if (rank === 'Q') {
+    return html`<path d="M19 19 L21 10 L25 15 L30 8 L35 15 L39 10 L41 19 Z" fill=${GOLD} stroke=${INK} stroke-width="0.8" />
+      <circle cx="30" cy="8" r="1.6" fill=${BLUE} />`;
+  }
+  return html`<path d="M17 19 C18 11 24 8 31 8 C37 8 42 12 43 19 Z" fill=${RED} stroke=${INK} stroke-width="0.8" />
+    <path d="M38 11 C44 4 50 4 53 2 C50 8 45 11 40 13" fill=${GOLD} stroke=${INK} stroke-width="0.6" />`;
+}
+
+function CourtHalf({ rank, suit, robe, trim }) {
+  const beard = rank === 'K'
+    ? html`<path d="M24 28 C25 36 35 36 36 28 C34 31 26 31 24 28 Z" fill="#8a5a2b" stroke=${INK} stroke-width="0.5" />`
+    : null;
+  const hair = rank === 'Q'
+    ? html`<path d="M20 19 C17 28 18 38 16 44 L22 40 L24 22 Z M40 19 C43 28 42 38 44 44 L38 40 L36 22 Z" fill="#c9962e" stroke=${INK} stroke-width="0.5" />`
+    : html`<path d="M21 19 C20 24 21 27 23 29 L24 21 Z M39 19 C40 24 39 27 37 29 L36 21 Z" fill="#6b4423" />`;
+  // What each holds: the king a sword, the queen a flower, the jack a halberd.
+  const held = rank === 'K'
+    ? html`<path d="M46 56 L46 24 L48 21 L50 24 L50 56 Z" fill="#dfe4ea" stroke=${INK} stroke-width="0.6" /><rect x="43" y="50" width="10" height="2.4" fill=${GOLD} stroke=${INK} stroke-width="0.5" />`
+    : rank === 'Q'
+      ? html`<path d="M12 56 L14 34" stroke="#2f7d3b" stroke-width="1.4" /><circle cx="14" cy="31" r="4" fill=${RED} stroke=${INK} stroke-width="0.5" /><circle cx="14" cy="31" r="1.5" fill=${GOLD} />`
+      : html`<path d="M48 58 L48 20" stroke="#7a5230" stroke-width="1.6" /><path d="M48 20 L44 26 L48 30 L53 25 Z" fill="#dfe4ea" stroke=${INK} stroke-width="0.6" />`;
+  return html`<g>
+    ${hair}
+    <ellipse cx="30" cy="26" rx="7" ry="8.5" fill=${SKIN} stroke=${INK} stroke-width="0.7" />
+    <circle cx="27.3" cy="25" r="0.9" fill=${INK} /><circle cx="32.7" cy="25" r="0.9" fill=${INK} />
+    <path d="M28 30.5 Q30 31.8 32 30.5" stroke=${INK} stroke-width="0.6" fill="none" />
+    ${beard}
+    <${Headwear} rank=${rank} />
+    <path d="M10 58 L13 42 C16 37 22 35 26 35 L30 40 L34 35 C38 35 44 37 47 42 L50 58 Z" fill=${robe} stroke=${INK} stroke-width="0.8" />
+    <path d="M26 35 L30 58 L34 35 L30 40 Z" fill=${trim} stroke=${INK} stroke-width="0.6" />
+    <path d="M13 48 L47 48" stroke=${GOLD} stroke-width="2" />
+    ${held}
+    <g transform="translate(15 39) scale(0.09)" class="court-pip">${SUIT_SHAPES[suit]}</g>
+  </g>`;
+}
+
+function Court({ suit, rank }) {
+  const red = suit === 1 || suit === 2;
+  const robe = red ? BLUE : RED;
+  const trim = red ? RED : BLUE;
+  return html`<svg class="card-art court-art" viewBox="0 0 60 116" aria-hidden="true" focusable="false">
+    <rect x="1" y="1" width="58" height="114" rx="3" fill="#fbf6e6" stroke="currentColor" stroke-width="1.2" />
+    <${CourtHalf} rank=${rank} suit=${suit} robe=${robe} trim=${trim} />
+    <g transform="rotate(180 30 58)"><${CourtHalf} rank=${rank} suit=${suit} robe=${robe} trim=${trim} /></g>
+    <path d="M4 58 L56 58" stroke="currentColor" stroke-width="0.8" />
+  </svg>`;
+}
+
+/** The face of a card (a code such as "KS"); `size` is "lg", "md", "sm" or "xs". */
 export function CardFace({ code, size = 'md', kept = false }) {
   const suit = suitIndex(code);
   const rank = rankText(code);
-  const face = isFace(code) && rankText(code) !== 'A'; // J Q K get a court panel, an ace its big pip
-  return html`<span class=${`card face ${size} ${isRed(code) ? 'red' : 'black'} ${face ? 'court' : ''}`}>
+  const court = isFace(code) && rank !== 'A'; // J Q K get a portrait, an ace its big pip
+  return html`<span class=${`card face ${size} ${isRed(code) ? 'red' : 'black'} ${court ? 'court' : ''}`} data-rank=${rank} data-code=${code}>
     <span class="corner tl"><span class="rank">${rank}</span><${SuitIcon} suit=${suit} /></span>
     <span class="centre">
-      ${face
-        ? html`<span class="court-letter">${rank}</span><${SuitIcon} suit=${suit} className="court-suit" />`
-        : html`<${SuitIcon} suit=${suit} className="pip" />`}
+      ${court ? html`<${Court} suit=${suit} rank=${rank} />` : html`<${Pips} suit=${suit} rank=${rank} />`}
     </span>
     <span class="corner br"><span class="rank">${rank}</span><${SuitIcon} suit=${suit} /></span>
     ${kept ? html`<span class="kept-mark" aria-hidden="true">Kept</span>` : null}
