@@ -20,6 +20,7 @@ import {
   wordHistory,
   wordView,
 } from '../state.js';
+import { useTableMotion } from '../motion.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
 const LEVELS = ['easy', 'medium', 'hard'];
@@ -960,6 +961,8 @@ export function TablePage({ table, invite, autoJoin }) {
     measure();
     return () => observer.disconnect();
   }, [shown]);
+  // The deal, the play, the trick going to its winner and the chips: motion over the view shown.
+  useTableMotion(model, flash, mainRef);
 
   if (missing && !view) {
     return html`<main id="main" class="table-page" tabindex="-1">
