@@ -35,7 +35,7 @@ RECORDER = """
     const animation = native.call(this, frames, options);
     const timing = animation.effect.getTiming();
     window.__motion.push({
-      what: String(this.className && this.className.baseVal !== undefined ? this.className.baseVal : this.className),
+      what: String(this.getAttribute('class') || ''),
       duration: Number(timing.duration),
       delay: Number(timing.delay),
     });
@@ -46,7 +46,8 @@ RECORDER = """
 
 RUNNING = """() => document.getAnimations().map(a => {
     const t = a.effect.getTiming();
-    return { name: a.animationName || a.transitionProperty || a.effect.target.className.toString(),
+    const target = a.effect.target;
+    return { name: a.animationName || a.transitionProperty || target.getAttribute('class'),
              duration: Number(t.duration) };
 })"""
 
@@ -157,11 +158,11 @@ async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
             if not shot and await decision(page) == "play":
                 await page.wait_for_timeout(800)
                 await shoot(page, "hand-desktop")
-                await page.set_viewport_size(PHONE)
+                await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
                 await page.wait_for_timeout(600)
                 await shoot(page, "hand-phone")
                 assert not await axe_violations(page)
-                await page.set_viewport_size(DESKTOP)
+                await page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
                 shot = True
             code = None
             if await decision(page) == "play":
@@ -180,7 +181,7 @@ async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
         # chips to and from the pot.
         assert {"hand-card", "shown-card", "trick-card", "flying-chip"} <= kinds, kinds
         assert all(0 < entry["duration"] <= 400 for entry in recorded), recorded
-        # Decoration never holds the game up: the decision controls are there at once.
+        # Decoration never held the game up: each card was played at once, by the mouse.
         assert played >= 2
         errors.check()
         await seats.stop()
@@ -211,7 +212,6 @@ async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Brow
         assert played >= 3
         assert await motion(page) == []
         assert await page.locator(".flying-chip").count() == 0
-        assert await decision(page) is not None or played >= 3
         errors.check()
         await seats.stop()
         await context.close()
