@@ -179,7 +179,7 @@ async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
         kinds = {entry["what"].split()[0] for entry in recorded if entry["what"]}
         # The deal (the hand's cards), the play (a card to the trick), the trick to its winner,
         # chips to and from the pot.
-        assert {"hand-card", "shown-card", "trick-card", "flying-chip"} <= kinds, kinds
+        assert {"card", "shown-card", "trick-card", "flying-chip"} <= kinds, kinds
         assert all(0 < entry["duration"] <= 400 for entry in recorded), recorded
         # Decoration never held the game up: each card was played at once, by the mouse.
         assert played >= 2

@@ -106,7 +106,8 @@ export function useTableMotion(model, flash, root) {
       const code = button.getAttribute('data-card');
       const fresh = code ? !before.hand.has(code) : now.hidden > before.hidden || now.handNo !== before.handNo;
       if (!fresh) return;
-      flyIn(button, deck, { duration: DEAL_MS, delay: Math.min(k, 8) * DEAL_STAGGER, scale: 0.5 });
+      // The card inside moves, not the button: its place and its hit area stay the view's.
+      flyIn(button.querySelector('.card') || button, deck, { duration: DEAL_MS, delay: Math.min(k, 8) * DEAL_STAGGER, scale: 0.5 });
       k += 1;
     });
     // The others' face-down cards, dealt to their seats.
@@ -115,7 +116,7 @@ export function useTableMotion(model, flash, root) {
       if (count <= had) continue;
       const backs = page.querySelectorAll(`.seat[data-seat="${seat}"] .held-card`);
       backs.forEach((back, index) => {
-        if (index >= had) flyIn(back, deck, { duration: DEAL_MS, delay: Math.min(index, 8) * DEAL_STAGGER, scale: 0.8 });
+        if (index >= had) flyIn(back.querySelector('.card') || back, deck, { duration: DEAL_MS, delay: Math.min(index, 8) * DEAL_STAGGER, scale: 0.8 });
       });
     }
 
