@@ -135,9 +135,14 @@ def posting(
     return body
 
 
+# A name per seat, so that bots at one table never read alike ("Medium…" twice); the level
+# shows beside it as the bot's badge.
+BOT_NAMES = ("Ada", "Bram", "Cleo", "Dex", "Esme", "Finn")
+
+
 def bot_player(table_id: str, seat: int, name: str) -> Player:
     """A bot's identity: one per table and seat, so it has a wallet of its own."""
-    return Player(f"bot:{table_id}:{seat}", f"{name.title()} bot {seat + 1}", name)
+    return Player(f"bot:{table_id}:{seat}", BOT_NAMES[seat % len(BOT_NAMES)], name)
 
 
 class Forbidden(Exception):

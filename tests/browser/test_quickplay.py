@@ -65,6 +65,13 @@ async def test_quick_play_through_a_hand(cluster: Cluster, browser: Browser) -> 
         await me.wait_for()
         assert "Quinn" in await me.inner_text()
         await expect(page.locator(".seat:not(.me) .bot-badge")).to_have_count(2)
+        # The two bots read apart: each has a name of its own, its level on its badge.
+        names = await page.locator(".seat:not(.me):not(.empty) .seat-name").all_inner_texts()
+        assert len(set(names)) == 2, names
+        cut = await page.locator(".seat .seat-name").evaluate_all(
+            "names => names.filter(n => n.scrollWidth > n.clientWidth).map(n => n.title)"
+        )
+        assert not cut, f"names cut short: {cut}"
         start = money(await me.locator(".seat-stack").inner_text())
         # The game is dealt at once: the fingerprint of its seed shows from the start.
         await page.locator(".fair-pill").wait_for()

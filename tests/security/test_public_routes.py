@@ -421,7 +421,9 @@ async def test_reconnect_churn_appends_a_bounded_number_of_presence_events(
         return bool(view["seats"][seat]["connected"])
 
     await until(back, within=window * 4)
-    rows = await query(cluster, "SELECT events FROM tables.events WHERE table_id = $1", table)
+    rows = await query(
+        cluster, "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
+    )
     changes = [
         event
         for row in rows
@@ -450,7 +452,9 @@ async def test_a_disconnect_within_the_window_is_applied_when_it_ends(
     await ada.wait(shown(True))
     await ben.close()  # the second disconnect within the window waits for its end...
     await ada.wait(shown(False), within=30.0)  # ...and then counts: the player is gone
-    rows = await query(cluster, "SELECT events FROM tables.events WHERE table_id = $1", table)
+    rows = await query(
+        cluster, "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
+    )
     changes = [
         event["connected"]
         for row in rows
