@@ -72,6 +72,10 @@ async def test_quick_play_through_a_hand(cluster: Cluster, browser: Browser) -> 
             "names => names.filter(n => n.scrollWidth > n.clientWidth).map(n => n.title)"
         )
         assert not cut, f"names cut short: {cut}"
+        # Alone with bots: no invite link, the host's tools folded away.
+        await expect(page.locator("#invite-link")).to_have_count(0)
+        assert not await page.locator("details.host-menu").evaluate("menu => menu.open")
+        await expect(page.locator(".side-panel .facts")).to_contain_text("30 s a decision")
         start = money(await me.locator(".seat-stack").inner_text())
         # The game is dealt at once: the fingerprint of its seed shows from the start.
         await page.locator(".fair-pill").wait_for()

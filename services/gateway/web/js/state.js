@@ -534,6 +534,9 @@ export function derive(view, now = Date.now()) {
     waiting: waitingText(view, me),
     remaining: remaining(view, now),
     timerMs: armedLength(view),
+    decisionTimerMs: view.config ? view.config.timer_ms : null,
+    // Alone with bots in every other seat: nothing to invite anyone to, nobody else to host.
+    solo: me !== null && view.seats.every((s) => s.seat === me || (s.player && s.player.bot)),
     // The table decides for this seat after a short grace until its player is back.
     away: Boolean(mine && mine.player && mine.away && mine.connected && !mine.sitting_out),
     graceMs: view.config ? view.config.away_grace_ms : null,

@@ -457,8 +457,9 @@ function HostMenu({ model, act }) {
   const [level, setLevel] = useState('medium');
   if (!host) return null;
   const names = new Map(model.seats.map((s) => [s.seat, s.name]));
-  return html`<details class="panel host-menu" open>
-    <summary>Host menu</summary>
+  // Alone with bots, the host's tools stay folded away: only starting or ending a game matters.
+  return html`<details class="panel host-menu" open=${!model.solo}>
+    <summary>${model.solo ? 'Game' : 'Host menu'}</summary>
     <div class="host-actions">
       ${host.start
         ? html`<button type="button" class="primary small" disabled=${!host.start.legal} title=${host.start.reason || 'Deal the first hand'} onClick=${() => act({ kind: 'start_game' })}>Start game</button>`
@@ -596,8 +597,8 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
       <dl class="facts compact">
         <div><dt>Game</dt><dd>${model.gameNo || '—'}${model.handNo ? ` · hand ${model.handNo}` : ''}</dd></div>
         <div><dt>Phase</dt><dd>${model.phaseText}</dd></div>
-        <div><dt>Timer</dt><dd>${model.timerMs ? `${model.timerMs / 1000} s a decision` : 'None'}</dd></div>
-        ${model.fingerprint
+        <div><dt>Timer</dt><dd>${model.decisionTimerMs ? `${model.decisionTimerMs / 1000} s a decision` : 'None'}</dd></div>
+        ${model.fingerprint && !model.solo
           ? html`<div title=${fingerTip} data-tip=${fingerTip}>
               <dt>Seed fingerprint</dt>
               <dd><code class="fingerprint">${model.fingerprint.slice(0, 12)}…${model.fingerprint.slice(-6)}</code>
@@ -607,7 +608,7 @@ function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, se
           : null}
       </dl>
       <${TableControls} model=${model} act=${act} onLeave=${onLeave} />
-      ${link
+      ${link && !model.solo
         ? html`<div class="invite">
             <label for="invite-link">Invite link</label>
             <div class="row">
