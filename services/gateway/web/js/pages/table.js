@@ -25,6 +25,7 @@ import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } f
 
 const LEVELS = ['easy', 'medium', 'hard'];
 const TRICK_FLASH_MS = 2200;
+const LEAD_FLASH_MS = 1000;
 const RESULT_MS = 9000;
 const WATCH_TRIES = 40;
 
@@ -791,7 +792,9 @@ export function TablePage({ table, invite, autoJoin }) {
           setFlash({
             cards: trick.map(([seat, code]) => ({ seat, code })),
             winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
-            until: Date.now() + TRICK_FLASH_MS,
+            // Shown long enough to see who won; shorter when you lead next, so your lead is
+            // not played beside the old trick.
+            until: Date.now() + (nextView.to_act.includes(nextView.seat) ? LEAD_FLASH_MS : TRICK_FLASH_MS),
             trumpSuit,
           });
         }
