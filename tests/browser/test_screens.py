@@ -72,7 +72,7 @@ async def test_screens_and_accessibility(cluster: Cluster, browser: Browser) -> 
         await both_sizes(page, "table")
 
         # The rules, rendered from SWICK_RULES.md.
-        await page.goto(f"{cluster.base}/#/rules")
+        await page.goto(f"{cluster.base}/#/rules/exact")
         await expect(page.locator(".rules-text h2").first).to_be_visible()
         assert await page.locator(".rules-table").count() >= 2
         violations = await axe_violations(page)

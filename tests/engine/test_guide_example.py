@@ -92,4 +92,3 @@ def test_guide_example_is_the_engine_s(name: str) -> None:
         assert t.state.antes == per_seat(nxt, "antes", data["seats"])
         assert t.state.pot == nxt["pot"] == data["carry"] + 3
         assert nxt["pot"] // 3 == nxt["trickValue"]
-

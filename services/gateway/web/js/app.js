@@ -257,7 +257,7 @@ function Root() {
   } else if (route.page === 'join' && route.args[0]) {
     page = html`<${JoinPage} code=${route.args[0]} />`;
   } else if (route.page === 'rules') {
-    page = html`<${RulesPage} />`;
+    page = html`<${RulesPage} exact=${route.args[0] === 'exact'} />`;
   } else if (route.page === 'verify') {
     page = html`<${VerifyPage} table=${route.args[0] || null} game=${route.args[1] || null} />`;
   } else {

@@ -1,9 +1,11 @@
-// The rules page: SWICK_RULES.md as the server enforces it, fetched from /rules.md and drawn
+// The rules page: the player's guide (js/pages/guide.js) at #/rules, and one click away at
+// #/rules/exact, SWICK_RULES.md as the server enforces it, fetched from /rules.md and drawn
 // with js/markdown.js (no HTML is injected).
 
 import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { api } from '../api.js';
 import { inline, parseMarkdown, slug } from '../markdown.js';
+import { GuidePage } from './guide.js';
 
 function Inline({ text }) {
   return inline(text).map((span) => {
@@ -59,7 +61,11 @@ function Block({ block }) {
   }
 }
 
-export function RulesPage() {
+export function RulesPage({ exact = false }) {
+  return exact ? html`<${ExactRules} />` : html`<${GuidePage} />`;
+}
+
+function ExactRules() {
   const [state, setState] = useState({ blocks: null, error: '' });
   useEffect(() => {
     api
@@ -69,13 +75,14 @@ export function RulesPage() {
   }, []);
   const sections = (state.blocks || []).filter((b) => b.type === 'heading' && b.level === 2);
   return html`<main id="main" class="rules" tabindex="-1">
+    <p class="guide-back"><a href="#/rules">← How to play Swick (the player's guide)</a></p>
     ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
     ${!state.blocks && !state.error ? html`<p>Loading the rules…</p>` : null}
     ${state.blocks
       ? html`<div class="rules-layout">
           <nav class="panel toc" aria-label="Rules sections">
             <h2>Sections</h2>
-            <ol>${sections.map((s) => html`<li><a href=${`#/rules`} onClick=${(e) => {
+            <ol>${sections.map((s) => html`<li><a href=${`#/rules/exact`} onClick=${(e) => {
               e.preventDefault();
               const target = document.getElementById(slug(s.text));
               if (target) target.scrollIntoView({ behavior: 'smooth' });
