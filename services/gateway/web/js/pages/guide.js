@@ -104,7 +104,7 @@ export function GuidePage() {
       <p>Swick is played by 3 to 6 players with a 32-card deck: 7 8 9 10 J Q K A in each suit,
         the Ace highest. Everyone puts money in the pot; then the players who dare <em>knock in</em> play three tricks. Each trick pays a third of the pot to whoever takes it.</p>
       <p>Knocking in is a promise: a player who knocks in and takes no trick <strong>goes set</strong> and
-        pays the whole pot again, which stays on the table for the next hand. If your cards are
+        pays the size of the pot, which stays on the table for the next hand. If your cards are
         poor, pass: you lose only your ante.</p>
       <${Figure} caption=${`A pot of ${cents(X.pot)} is three tricks of ${cents(X.trickValue)} each.`}>
         <div class="guide-row">
@@ -121,7 +121,7 @@ export function GuidePage() {
         seated clockwise in that order. ${X.dealer} deals; ${others[0]} sits on the dealer's left.</p>
 
       <h3>1. Ante</h3>
-      <p>The dealer picks the ante: 3¢, 6¢, 9¢, 12¢ or 15¢. Every other player pays it, and the dealer
+      <p>The dealer picks the ante: 3¢, 6¢, 9¢, 12¢ or 15¢ (some tables allow more). Every other player pays it, and the dealer
         pays it plus 3¢. ${X.dealer} picks ${cents(X.ante)}: ${others.join(', ')} pay ${cents(X.ante)} each
         and ${X.dealer} pays ${cents(X.ante)} + 3¢ = ${cents(dealerAnte)}.</p>
       <p class="guide-sum" data-sum="pot">Pot: ${X.seats.length} × ${cents(X.ante)} + 3¢ = <strong>${cents(X.pot)}</strong>,
@@ -139,7 +139,7 @@ export function GuidePage() {
         turned face up: the <strong>trump card</strong>. Its suit is trump for the hand and beats every other suit.
         The dealer deals <em>blind</em>: ${X.dealer} may not look at her own cards until her turn to knock.</p>
       <p>The dealer alone decides what happens to the trump card: <strong>keep</strong> it (it joins her hand
-        and can never be thrown away, but keeping it commits her to play) or <strong>leave</strong> it on the
+        and can never be thrown away, but from then on she can go set) or <strong>leave</strong> it on the
         table. Here the ${label(X.trump)} is turned, so spades are trump, and ${X.dealer} leaves it.</p>
       <${Figure} caption=${`The trump card ${label(X.trump)}, and ${others[0]}'s three cards as dealt.`}>
         <div class="guide-row">
@@ -153,7 +153,7 @@ export function GuidePage() {
       <//>
 
       <h3>3. Knock or pass</h3>
-      <p>Starting on the dealer's left, each player knocks (plays) or passes (is out; the ante stays
+      <p>Starting on the dealer's left, each of the other players knocks (plays) or passes (is out; the ante stays
         in the pot). ${playing.filter((n) => n !== X.dealer).join(' and ')} knock; ${X.passes.join(', ')} passes with ${X.dealt[X.passes[0]].map(label).join(' ')}: no trump, no Ace. If every one of them had passed, ${X.dealer} would have taken the whole pot at once.</p>
       <${Figure} caption=${`${X.passes[0]} passes with ${X.dealt[X.passes[0]].map(label).join(' ')} and is out for ${cents(X.antes[X.passes[0]])}.`}>
         <div class="guide-row"><${Hand} name=${X.passes[0]} note="passes" cards=${X.dealt[X.passes[0]]} /></div>
@@ -162,7 +162,9 @@ export function GuidePage() {
       <h3>4. Draw</h3>
       <p>Each player who knocked throws away 0 to 3 cards and draws as many. ${others[0]} keeps ${label(X.final[others[0]][0])} and swaps ${X.discards[others[0]].map(label).join(' and ')} for ${X.drawn[others[0]].map(label).join(' and ')}. ${others[1]} keeps her cards.
         Then the dealer looks at her cards for the first time and knocks or passes; ${X.dealer} knocks and keeps hers.
-        (A dealer who kept the trump card and passes now goes set.)</p>
+        A dealer who kept the trump card throws away one more card after drawing, so everyone plays
+        with three; if she passes instead, she goes set. When only one player is left in, that
+        player takes the whole pot without playing.</p>
       <${Figure} caption=${`${others[0]} before and after the draw.`}>
         <div class="guide-row">
           <${Hand} name=${`${others[0]}, dealt`} cards=${X.dealt[others[0]]} />
@@ -177,7 +179,7 @@ export function GuidePage() {
         you can</strong>. With none of that suit you must play a trump if you have one; otherwise play anything.
         The highest trump wins the trick; with no trump in it, the highest card of the suit led.</p>
       <p>Before the tricks, three special hands win the whole pot at once: three Aces, then three 7s,
-        then A-K-Q of trump. (A leader holding the Ace of trump must lead it to the first trick.)</p>
+        then A-K-Q of trump; everyone else still in goes set. (A leader holding the Ace of trump must lead it to the first trick.)</p>
       <${Figure} wide=${true} caption=${`The three tricks: ${X.tricks.map((t) => t.winner).join(', ')} win them.`}>
         <div class="guide-tricks">
           ${X.tricks.map((trick, k) => html`<${Trick} number=${k + 1} trick=${trick} />`)}
@@ -246,7 +248,8 @@ export function GuidePage() {
       <p>Every decision has a visible countdown, 30 seconds unless the table says otherwise (10 to 120
         seconds; a private table may have none). If it runs out, the table decides for you, cautiously:
         the lowest ante, leave the trump card, pass (a dealer who kept the trump knocks), keep all your
-        cards, play a kept face trump, and play your lowest legal card.</p>
+        cards, play on with a kept face trump, and play your lowest legal card; if you had not
+        readied for a hand, you sit it out.</p>
       <p>Miss two decisions in a row, or lose your connection, and your seat is marked <em>away</em>: it is
         played for you after a few seconds' grace until you act again. The game never waits for
         anyone, and the money your seat wins or owes stands.</p>
@@ -257,7 +260,8 @@ export function GuidePage() {
 
     <section class="panel guide-section" id="guide-fair" aria-labelledby="guide-fair-h">
       <h2 id="guide-fair-h">Fair deals</h2>
-      <p>Every shuffle of a game comes from one secret seed. When the game starts, everyone is shown
+      <p>Every shuffle of a game comes from one secret seed, mixed with a little randomness each
+        player adds when they ready up. When the game starts, everyone is shown
         the seed's <strong>fingerprint</strong> (its SHA-256); when the game ends, the seed itself is revealed.
         Anyone can then re-deal every hand from the seed and the game's record and see that nothing
         was changed: the fingerprint proves the seed was fixed before the first card.</p>
