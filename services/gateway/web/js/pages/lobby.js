@@ -269,7 +269,7 @@ function HowToPlay() {
     <ol class="steps">
       ${STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
     </ol>
-    <p class="small"><a href="#/rules">The full rules</a> · special hands: three Aces, three 7s, A-K-Q of trump win the pot at once.</p>
+    <p class="small"><a href="#/rules">How to play</a> · <a href="#/rules/exact">the exact rules</a> · special hands: three Aces, three 7s, A-K-Q of trump win the pot at once.</p>
   </section>`;
 }
 
