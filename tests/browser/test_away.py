@@ -3,9 +3,12 @@ says what happens now, and "I'm back" ends it."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
+    DESKTOP,
+    PHONE,
     PageErrors,
     Seats,
     new_context,
@@ -16,11 +19,12 @@ from tests.browser.support import (
 from tests.services.cluster import Cluster
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
-    cluster: Cluster, browser: Browser
+    cluster: Cluster, browser: Browser, size: str
 ) -> None:
     async with python_table(cluster.base, ["Oda", "Pim"], timer_seconds=10) as (table, players):
-        context = await new_context(browser)
+        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)

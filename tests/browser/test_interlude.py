@@ -3,9 +3,12 @@ the next hand asks nothing before everyone has seen it, and its decisions are ne
 
 from __future__ import annotations
 
+import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
+    DESKTOP,
+    PHONE,
     PageErrors,
     Seats,
     axe_violations,
@@ -20,14 +23,15 @@ from tests.browser.support import (
 from tests.services.cluster import Cluster
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
-    cluster: Cluster, browser: Browser
+    cluster: Cluster, browser: Browser, size: str
 ) -> None:
     async with python_table(cluster.base, ["Gus", "Hedy"], interlude_seconds=30) as (
         table,
         players,
     ):
-        context = await new_context(browser)
+        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)
@@ -50,7 +54,7 @@ async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
         await expect(panel).to_be_visible()
         next_hand = page.get_by_role("button", name="Next hand", exact=True)
         await expect(next_hand).to_be_visible()
-        await shoot(page, "interlude-desktop")
+        await shoot(page, f"interlude-{size}")
         assert not await axe_violations(page)
 
         # The others have pressed Next hand; the table waits for this player (the pause is

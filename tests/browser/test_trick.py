@@ -7,9 +7,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
+    DESKTOP,
+    PHONE,
     PageErrors,
     Seats,
     axe_violations,
@@ -23,12 +26,13 @@ from tests.browser.support import (
 from tests.services.cluster import Cluster
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
-    cluster: Cluster, browser: Browser
+    cluster: Cluster, browser: Browser, size: str
 ) -> None:
     names = ["Ann", "Bea", "Cal", "Dov", "Eve"]
     async with python_table(cluster.base, names) as (table, players):
-        context = await new_context(browser)
+        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)
@@ -55,7 +59,7 @@ async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
                 with contextlib.suppress(Exception):
                     cards = await page.locator(".trick").first.evaluate(read, timeout=1000)
                 if any(card["winner"] for card in cards):
-                    await shoot(page, "six-seats-trick-won-desktop")
+                    await shoot(page, f"six-seats-trick-won-{size}")
                     break
             await decide(page)
             await page.wait_for_timeout(50)
