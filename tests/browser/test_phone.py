@@ -35,7 +35,6 @@ SIZES = {
     "360x740": {"width": 360, "height": 740},
     "390x844": {"width": 390, "height": 844},
     "844x390": {"width": 844, "height": 390},
-    "1280x800": {"width": 1280, "height": 800},  # desktop: the same checks, and its screenshots
 }
 WANTED = {"ante", "ready", "trump", "knock", "draw", "play"}
 LONG = 20_000  # ms: generous, for a slow machine
@@ -191,15 +190,15 @@ async def check_decision(page: Page, where: str) -> dict[str, Any]:
 async def pages_fit(page: Page, base: str, size: str) -> None:
     """The lobby, the rules and the verify page fit the screen."""
     await no_overflow(page, f"lobby at {size}")
-    await shoot(page, f"{kind_of(size)}-{size}-lobby")
+    await shoot(page, f"phone-{size}-lobby")
     await page.goto(f"{base}/#/rules/exact")
     await expect(page.locator("main h2").first).to_be_visible()
     await no_overflow(page, f"rules at {size}")
-    await shoot(page, f"{kind_of(size)}-{size}-rules")
+    await shoot(page, f"phone-{size}-rules")
     await page.goto(f"{base}/#/verify")
     await page.locator("#record-input").wait_for()
     await no_overflow(page, f"verify at {size}")
-    await shoot(page, f"{kind_of(size)}-{size}-verify")
+    await shoot(page, f"phone-{size}-verify")
 
 
 async def draw_with_a_mark(page: Page, where: str, shot: str | None) -> None:
@@ -241,7 +240,7 @@ async def chat_sheet(page: Page, other: Any, table: str, size: str) -> None:
     await expect(page.locator("#chat-input")).to_be_focused()
     await expect(opener).not_to_contain_text("1")
     await no_overflow(page, f"chat sheet at {size}")
-    await shoot(page, f"{kind_of(size)}-{size}-chat")
+    await shoot(page, f"phone-{size}-chat")
     violations = await axe_violations(page)
     assert not violations, f"chat sheet at {size}: {violations}"
     await page.fill("#chat-input", "Thanks")
@@ -266,10 +265,6 @@ async def chat_on_desktop(page: Page) -> None:
     await expect(page.get_by_role("dialog", name="Chat")).to_have_count(0)
 
 
-def kind_of(size: str) -> str:
-    return "desktop" if size == "1280x800" else "phone"
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -> None:
     viewport = SIZES[size]
@@ -287,14 +282,14 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -
         await page.goto(f"{cluster.base}/#/table/{table}")
         await expect(page.locator(".seat.empty")).to_have_count(1, timeout=LONG)
         await no_overflow(page, f"watching the table at {size}")
-        await shoot(page, f"{kind_of(size)}-{size}-watching")
+        await shoot(page, f"phone-{size}-watching")
 
         # Six seats, this browser in the last one: they all fit before and during the game.
         await page.locator(".my-area").get_by_role("button", name="Take a seat").click()
         await page.locator(".seat.me").wait_for()
         await expect(page.locator(".seat:not(.empty)")).to_have_count(6, timeout=LONG)
         await no_overflow(page, f"the table at {size}")
-        await shoot(page, f"{kind_of(size)}-{size}-seated")
+        await shoot(page, f"phone-{size}-seated")
 
         seats = CautiousSeats(players, table)
         seats.start()
@@ -313,8 +308,7 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -
                 kind = await decision(page)
                 if kind is None:
                     if WANTED.issubset(seen) and not chatted:
-                        if size != "1280x800":  # on a desktop, chat is a tab of the side panel
-                            await chat_sheet(page, players[0], table, size)
+                        await chat_sheet(page, players[0], table, size)
                         chatted = True
                     await asyncio.sleep(0.1)
                     continue
@@ -329,7 +323,7 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -
                 await no_overflow(page, where)
                 first = kind not in shot
                 if first and kind != "draw":
-                    await shoot(page, f"{kind_of(size)}-{size}-{kind}")
+                    await shoot(page, f"phone-{size}-{kind}")
                     shot.add(kind)
                 if kind == "play" and not checked_axe:
                     violations = await axe_violations(page)
@@ -337,8 +331,7 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -
                     checked_axe = True
                 seen.add(kind)
                 if kind == "draw":
-                    name = f"{kind_of(size)}-{size}-draw" if first else None
-                    await draw_with_a_mark(page, where, name)
+                    await draw_with_a_mark(page, where, f"phone-{size}-draw" if first else None)
                     shot.add("draw")
                 elif kind == "knock" and "ante" not in seen and await deal_next(page):
                     # Everyone passes: the dealer takes the pot, nobody is set, and the next
