@@ -10,7 +10,6 @@ import contextlib
 import re
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.support import (
@@ -37,6 +36,7 @@ SIZES = {
     "844x390": {"width": 844, "height": 390},
 }
 WANTED = {"ante", "ready", "trump", "knock", "draw", "play"}
+PLAYING = "390x844"  # the size the game is played at between the checks
 LONG = 20_000  # ms: generous, for a slow machine
 
 # Everything visible that sticks out of the screen sideways, and whether the page scrolls sideways.
@@ -265,74 +265,97 @@ async def chat_on_desktop(page: Page) -> None:
     await expect(page.get_by_role("dialog", name="Chat")).to_have_count(0)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -> None:
-    viewport = SIZES[size]
+async def at_every_size(page: Page, check: Any) -> None:
+    """Run ``check(size)`` with the page at each phone size in turn (the layout follows the
+    viewport at once: the table page listens to the media query)."""
+    for size, viewport in SIZES.items():
+        await page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        await expect(page.locator("main")).to_be_visible()
+        await check(size)
+    await page.set_viewport_size(SIZES[PLAYING])  # type: ignore[arg-type]
+
+
+async def test_table_on_a_phone(cluster: Cluster, browser: Browser) -> None:
+    """One game, every phone size at each of its phases: the page is resized in place."""
     names = ["Ada", "Bo", "Cy", "Di", "Ed"]
     async with python_table(cluster.base, names) as (table, players):
-        context = await new_context(browser, viewport)
+        context = await new_context(browser, SIZES[PLAYING])
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)
         await sign_up(page, cluster.base, "Phil")
         await expect(page.locator(".lobby-table")).to_contain_text("Ada", timeout=LONG)
-        await pages_fit(page, cluster.base, size)
+
+        async def fits(size: str) -> None:
+            await pages_fit(page, cluster.base, size)
+            await page.goto(f"{cluster.base}/#/")
+
+        await at_every_size(page, fits)
 
         # Watching first, with the sixth seat empty (its "Sit here" button on the plate).
         await page.goto(f"{cluster.base}/#/table/{table}")
         await expect(page.locator(".seat.empty")).to_have_count(1, timeout=LONG)
-        await no_overflow(page, f"watching the table at {size}")
-        await shoot(page, f"phone-{size}-watching")
+
+        async def watching(size: str) -> None:
+            await no_overflow(page, f"watching the table at {size}")
+            await shoot(page, f"phone-{size}-watching")
+
+        await at_every_size(page, watching)
 
         # Six seats, this browser in the last one: they all fit before and during the game.
         await page.locator(".my-area").get_by_role("button", name="Take a seat").click()
         await page.locator(".seat.me").wait_for()
         await expect(page.locator(".seat:not(.empty)")).to_have_count(6, timeout=LONG)
-        await no_overflow(page, f"the table at {size}")
-        await shoot(page, f"phone-{size}-seated")
+
+        async def seated(size: str) -> None:
+            await no_overflow(page, f"the table at {size}")
+            await shoot(page, f"phone-{size}-seated")
+
+        await at_every_size(page, seated)
 
         seats = CautiousSeats(players, table)
         seats.start()
         await start_game(players[0], table)
         seen: set[str] = set()
-        shot: set[str] = set()
-        checked_axe = False
-        chatted = False
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 600  # a bound for a stuck table, not a speed test
         try:
-            while not (WANTED.issubset(seen) and chatted):
+            while not WANTED.issubset(seen):
                 if loop.time() > deadline:
                     head = await page.locator(".table-head").inner_text()
-                    raise AssertionError(f"at {size} only {sorted(seen)} were reached: {head}")
+                    raise AssertionError(f"only {sorted(seen)} were reached: {head}")
                 kind = await decision(page)
                 if kind is None:
-                    if WANTED.issubset(seen) and not chatted:
-                        await chat_sheet(page, players[0], table, size)
-                        chatted = True
                     await asyncio.sleep(0.1)
                     continue
-                where = f"{kind} at {size}"
-                result = await check_decision(page, where)
-                if result["kind"] != kind:
-                    continue  # the view moved on between the two looks
-                if kind == "ante":
-                    assert len(result["buttons"]) == 5, result
-                if kind == "trump":
-                    assert {"Keep trump", "Leave it"} <= set(result["buttons"]), result
-                await no_overflow(page, where)
-                first = kind not in shot
-                if first and kind != "draw":
-                    await shoot(page, f"phone-{size}-{kind}")
-                    shot.add(kind)
-                if kind == "play" and not checked_axe:
-                    violations = await axe_violations(page)
-                    assert not violations, f"the table at {size}: {violations}"
-                    checked_axe = True
-                seen.add(kind)
+                if kind not in seen:
+                    # The table waits for this player: check this decision at every size.
+                    moved = False
+
+                    async def checked(size: str, kind: str = kind) -> None:
+                        nonlocal moved
+                        where = f"{kind} at {size}"
+                        result = await check_decision(page, where)
+                        if result["kind"] != kind:
+                            moved = True  # the view moved on: look at it again next time
+                            return
+                        if kind == "ante":
+                            assert len(result["buttons"]) == 5, result
+                        if kind == "trump":
+                            assert {"Keep trump", "Leave it"} <= set(result["buttons"]), result
+                        await no_overflow(page, where)
+                        await shoot(page, f"phone-{size}-{kind}")
+                        if kind == "play":
+                            violations = await axe_violations(page)
+                            assert not violations, f"the table at {size}: {violations}"
+
+                    await at_every_size(page, checked)
+                    if moved:
+                        continue
+                    seen.add(kind)
+                where = f"{kind} at {PLAYING}"
                 if kind == "draw":
-                    await draw_with_a_mark(page, where, f"phone-{size}-draw" if first else None)
-                    shot.add("draw")
+                    await draw_with_a_mark(page, where, f"phone-{PLAYING}-draw")
                 elif kind == "knock" and "ante" not in seen and await deal_next(page):
                     # Everyone passes: the dealer takes the pot, nobody is set, and the next
                     # hand, this browser's, is a normal one.
@@ -342,14 +365,19 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser, size: str) -
                             .get_by_role("button", name="Pass", exact=True)
                             .click(timeout=3000)
                         )
-                elif await decide(page) is None and result["buttons"]:
+                elif await decide(page) is None:
                     # A decision the helpers do not know: its first button.
                     with contextlib.suppress(Exception):
                         bar = page.locator(".my-area [data-decision] button:not([disabled])")
                         await bar.first.click(timeout=3000)
                 await asyncio.sleep(0.15)
-            if size == "390x844":
-                await chat_on_desktop(page)
+            seats.pause()
+
+            async def chat(size: str) -> None:
+                await chat_sheet(page, players[0], table, size)
+
+            await at_every_size(page, chat)
+            await chat_on_desktop(page)
         finally:
             await seats.stop()
         errors.check()
