@@ -49,7 +49,7 @@ async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
         for _ in range(200):
             kind = await decision(page)
             if kind in ("ante", "ready", "trump", "knock"):
-                await expect(page.locator(IN_DECISION)).to_have_count(1)
+                await expect(page.locator(IN_DECISION)).to_have_count(1, timeout=15_000)
                 before = players[0].views[table]["seq"]
                 await page.keyboard.press("1")
                 await players[0].until(table, newer_than(before), 10)
@@ -58,7 +58,7 @@ async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
                 if taken >= 3:
                     break
             elif kind in ("draw", "play", "discard", "face_trump"):
-                await expect(page.locator(IN_DECISION)).to_have_count(1)
+                await expect(page.locator(IN_DECISION)).to_have_count(1, timeout=15_000)
                 await page.keyboard.press("Enter")  # a card: lift (or mark) it
                 await page.keyboard.press("Enter")  # and play it
                 if kind == "draw":

@@ -910,12 +910,6 @@ export function TablePage({ table, invite, autoJoin }) {
       if (target) target.focus();
     });
   }, [decisionKey, myTurn]);
-  // Focus that fell to the page (its element re-rendered away) goes back to the decision.
-  useEffect(() => {
-    if (!myTurn || (document.activeElement && document.activeElement !== document.body)) return;
-    const target = document.querySelector('.hand .hand-card.legal') || decisionControls()[0];
-    if (target) target.focus();
-  });
 
   // Shortcuts (listed by "?"): digits take the decision's buttons, H the hand, D the decision,
   // C the chat.
