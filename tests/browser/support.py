@@ -236,12 +236,16 @@ class Seats:
                 if not self.running.is_set() or not player.my_turn(self.table):
                     continue
                 view = player.views[self.table]
-                answer = await act(player, self.table, patient_choice(view))
+                answer = await act(player, self.table, self.choose(view))
                 acted = True
                 if answer["type"] == "ack":
                     with contextlib.suppress(TimeoutError):
                         await player.until(self.table, newer_than(view["seq"]), 5)
             await asyncio.sleep(0.02 if acted else 0.05)
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What a player does on its turn; subclasses play differently."""
+        return patient_choice(view)
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._loop())

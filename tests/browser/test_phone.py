@@ -20,7 +20,6 @@ from tests.browser.support import (
     decide,
     decision,
     new_context,
-    newer_than,
     patient_choice,
     python_table,
     shoot,
@@ -28,7 +27,6 @@ from tests.browser.support import (
     start_game,
 )
 from tests.services.cluster import Cluster
-from tests.services.play import act
 
 SIZES = {
     "360x740": {"width": 360, "height": 740},
@@ -144,20 +142,8 @@ def cautious_choice(view: dict[str, Any]) -> dict[str, Any]:
 class CautiousSeats(Seats):
     """The Python players, knocking only when they deal."""
 
-    async def _loop(self) -> None:
-        while True:
-            await self.running.wait()
-            acted = False
-            for player in self.players:
-                if not self.running.is_set() or not player.my_turn(self.table):
-                    continue
-                view = player.views[self.table]
-                answer = await act(player, self.table, cautious_choice(view))
-                acted = True
-                if answer["type"] == "ack":
-                    with contextlib.suppress(TimeoutError):
-                        await player.until(self.table, newer_than(view["seq"]), 5)
-            await asyncio.sleep(0.02 if acted else 0.05)
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        return cautious_choice(view)
 
 
 async def deal_next(page: Page) -> bool:
