@@ -1,0 +1,248 @@
+"""What happened at a Euchre table: the facts ``decide`` finds and ``evolve`` applies.
+
+Every random outcome is recorded as data (the dealt hands, the turn-up and the kitty), so
+replaying a table's events reproduces it exactly without the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from shared.games.euchre.cards import Card, Suit
+from shared.games.euchre.state import GameEndReason, HandResult
+from shared.games.lifecycle import Player
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """Opens the events of every accepted command; ``actor`` is ``None`` for the table."""
+
+    action_id: str
+    actor: int | None
+    kind: Literal["accepted"] = "accepted"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    seat: int
+    player: Player
+    stack: int
+    kind: Literal["seat_taken"] = "seat_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    seat: int
+    kind: Literal["seat_left"] = "seat_left"
+
+
+@dataclass(frozen=True, slots=True)
+class LeavingAfterHand:
+    seat: int
+    kind: Literal["leaving_after_hand"] = "leaving_after_hand"
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    seat: int
+    sitting_out: bool
+    kind: Literal["sat_out"] = "sat_out"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionChanged:
+    seat: int
+    connected: bool
+    kind: Literal["connection_changed"] = "connection_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class HostChanged:
+    seat: int | None
+    kind: Literal["host_changed"] = "host_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """``first_dealer`` was drawn from the seed among all four seats."""
+
+    seed: str
+    fingerprint: str
+    first_dealer: int
+    kind: Literal["game_started"] = "game_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Not four seats can play: the table waits for players."""
+
+    kind: Literal["waiting"] = "waiting"
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """Five cards to each seat (by seat number), the turn-up and the three kitty cards."""
+
+    hand_no: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    turn_up: Card
+    kitty: tuple[Card, ...]
+    kind: Literal["hand_dealt"] = "hand_dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+    kind: Literal["passed"] = "passed"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedDown:
+    """All four passed the turn-up: it is turned down and the second round begins."""
+
+    kind: Literal["turned_down"] = "turned_down"
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpMade:
+    """``seat`` made ``suit`` trump (ordering up in the first round, naming in the second)."""
+
+    seat: int
+    suit: Suit
+    alone: bool
+    kind: Literal["trump_made"] = "trump_made"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUpTaken:
+    """The dealer takes the turn-up into their hand and must discard one card."""
+
+    kind: Literal["turn_up_taken"] = "turn_up_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDiscarded:
+    card: Card
+    kind: Literal["dealer_discarded"] = "dealer_discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class TricksStarted:
+    leader: int
+    kind: Literal["tricks_started"] = "tricks_started"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    kind: Literal["card_played"] = "card_played"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    winner: int
+    kind: Literal["trick_taken"] = "trick_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    result: HandResult
+    kind: Literal["hand_scored"] = "hand_scored"
+
+
+@dataclass(frozen=True, slots=True)
+class InterludeStarted:
+    """The hand's result shows until ``until`` (ms), or until these people have seen it."""
+
+    seats: tuple[int, ...]
+    until: int
+    kind: Literal["interlude_started"] = "interlude_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeen:
+    seat: int
+    kind: Literal["result_seen"] = "result_seen"
+
+
+@dataclass(frozen=True, slots=True)
+class InterludeEnded:
+    kind: Literal["interlude_ended"] = "interlude_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    seat: int
+    kind: Literal["timed_out"] = "timed_out"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineSet:
+    at: int | None
+    kind: Literal["deadline_set"] = "deadline_set"
+
+
+@dataclass(frozen=True, slots=True)
+class AttendanceChanged:
+    """Since when no seat has held a connected person (``None``: one does again)."""
+
+    unattended_since: int | None
+    kind: Literal["attendance_changed"] = "attendance_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosing:
+    kind: Literal["table_closing"] = "table_closing"
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """Every seat is vacated; the table takes no more commands."""
+
+    kind: Literal["table_closed"] = "table_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """``winner`` is the team that reached the target (``None`` when the game was cut short)."""
+
+    seed: str
+    scores: tuple[int, int]
+    winner: int | None
+    reason: GameEndReason
+    kind: Literal["game_ended"] = "game_ended"
+
+
+Event: TypeAlias = (
+    Accepted
+    | SeatTaken
+    | SeatLeft
+    | LeavingAfterHand
+    | SatOut
+    | ConnectionChanged
+    | HostChanged
+    | GameStarted
+    | Waiting
+    | HandDealt
+    | Passed
+    | TurnedDown
+    | TrumpMade
+    | TurnUpTaken
+    | DealerDiscarded
+    | TricksStarted
+    | CardPlayed
+    | TrickTaken
+    | HandScored
+    | InterludeStarted
+    | ResultSeen
+    | InterludeEnded
+    | TimedOut
+    | DeadlineSet
+    | AttendanceChanged
+    | TableClosing
+    | TableClosed
+    | GameEnded
+)

@@ -1,0 +1,157 @@
+"""What one seat may see (rules §8), built fresh from the state for every update.
+
+A seat sees its own hand, the dealer their own discard, and everything public: the turn-up (it
+was shown face up, so it stays known wherever it went), every call, trump, the maker and who
+sits out, the cards played to tricks and who played them, tricks per seat and team, the score,
+the dealer, whose turn it is and the deadline. Nobody sees another seat's hand, the kitty or
+the dealer's discard; spectators (seat ``None``) see no hand at all. The seed appears only once
+the game has ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from shared.games.euchre.actions import Action
+from shared.games.euchre.cards import Card, Suit
+from shared.games.euchre.legal import legal_actions, to_act
+from shared.games.euchre.state import (
+    Call,
+    GameEndReason,
+    HandResult,
+    Phase,
+    State,
+    TableConfig,
+    TurnUpAt,
+    team_of,
+)
+from shared.games.interface import Option
+from shared.games.lifecycle import Player
+
+Trick = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    team: int  # 0: seats 1 and 3 (0 and 2 in code), 1: seats 2 and 4
+    player: Player | None
+    cards: int  # how many cards the seat holds
+    tricks: int  # tricks the seat took this hand
+    resting: bool  # the partner of a lone maker, sitting out this hand
+    connected: bool
+    away: bool
+    timeouts: int  # decisions in a row the table took for the seat when its time ran out
+    sitting_out: bool
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EuchreView:
+    seat: int | None  # whose view this is; None for a spectator
+    seq: int
+    phase: Phase
+    config: TableConfig
+    host: int | None
+    game_no: int
+    hand_no: int
+    fingerprint: str
+    seed: str | None  # revealed when the game ends
+    dealer: int | None
+    to_act: tuple[int, ...]
+    deadline: int | None
+    turn_up: Card | None
+    turn_up_at: TurnUpAt
+    calls: tuple[Call, ...]
+    trump: Suit | None
+    maker: int | None
+    alone: bool
+    resting: int | None
+    scores: tuple[int, int]
+    team_tricks: tuple[int, int]
+    seats: tuple[SeatView, ...]
+    hand: tuple[Card, ...]
+    discarded: tuple[Card, ...]  # the dealer's own discard, to the dealer only
+    options: tuple[Option[Action], ...]
+    trick: Trick
+    played: tuple[Trick, ...]  # the finished tricks of the hand, the last one last
+    winners: tuple[int, ...]  # who took each finished trick
+    result: HandResult | None
+    winner: int | None  # the team that reached the target
+    end_reason: GameEndReason | None
+    game: Literal["euchre"] = "euchre"
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """What only one seat sees: its hand, its discard and its options."""
+
+    hand: tuple[Card, ...] = ()
+    discarded: tuple[Card, ...] = ()
+    options: tuple[Option[Action], ...] = ()
+
+
+def private_part(s: State, seat: int) -> Private:
+    discarded = (s.discard,) if seat == s.dealer and s.discard is not None else ()
+    return Private(s.hands[seat], discarded, tuple(legal_actions(s, seat)))
+
+
+def view_for(s: State, seat: int | None) -> EuchreView:
+    private = Private()
+    if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+        private = private_part(s, seat)
+    else:
+        seat = None
+    taken = [0] * len(s.players)
+    for winner in s.winners:
+        taken[winner] += 1
+    seats = tuple(
+        SeatView(
+            seat=i,
+            team=team_of(i),
+            player=player,
+            cards=len(s.hands[i]),
+            tricks=taken[i],
+            resting=i == s.resting,
+            connected=s.connected[i],
+            away=player is not None and s.away(i),
+            timeouts=s.timeouts[i],
+            sitting_out=s.sitting_out[i],
+            leaving=s.leaving[i],
+        )
+        for i, player in enumerate(s.players)
+    )
+    return EuchreView(
+        seat=seat,
+        seq=s.seq,
+        phase=s.phase,
+        config=s.config,
+        host=s.host,
+        game_no=s.game_no,
+        hand_no=s.hand_no,
+        fingerprint=s.fingerprint,
+        seed=s.seed if s.phase in (Phase.ENDED, Phase.CLOSED) else None,
+        dealer=s.dealer,
+        to_act=to_act(s),
+        deadline=s.deadline,
+        turn_up=s.turn_up,
+        turn_up_at=s.turn_up_at,
+        calls=s.calls,
+        trump=s.trump,
+        maker=s.maker,
+        alone=s.alone,
+        resting=s.resting,
+        scores=s.scores,
+        team_tricks=s.team_tricks(),
+        seats=seats,
+        hand=private.hand,
+        discarded=private.discarded,
+        options=private.options,
+        trick=s.trick,
+        played=s.played,
+        winners=s.winners,
+        result=s.result,
+        winner=s.winner,
+        end_reason=s.end_reason,
+    )
