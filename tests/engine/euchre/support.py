@@ -5,13 +5,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import itertools
+import re
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
-from shared.games.euchre.cards import DECK, parse
+from shared.games.euchre.cards import DECK, code, parse
 from shared.games.euchre.dealing import first_dealer
 from shared.games.euchre.decide import step
 from shared.games.euchre.evolve import evolve
@@ -113,8 +115,8 @@ class Table:
 
     def play(self, *moves: tuple[int, str]) -> None:
         """Play cards: ``(seat, "AS")``, ..."""
-        for seat, code in moves:
-            self.act(seat, ac.PlayCard(parse(code)))
+        for seat, text in moves:
+            self.act(seat, ac.PlayCard(parse(text)))
 
     def refuse(
         self,
@@ -163,3 +165,26 @@ class Table:
     def phase(self) -> Phase:
         """The phase now; a call, so that type checkers don't narrow it across actions."""
         return self.state.phase
+
+
+_CODES = {code(card): card for card in DECK}
+_LABEL = re.compile(r"(?:10|[9JQKA])[♣♦♥♠]")
+_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def cards_in_json(data: Any) -> set[int]:
+    """Every card a JSON document names, as a code (``"10D"``) or inside a text (``"10♦"``)."""
+    found: set[int] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if item in _CODES:
+                found.add(_CODES[item])
+            for match in _LABEL.findall(item):
+                found.add(parse(match[:-1] + _SYMBOLS[match[-1]]))
+    return found
