@@ -1,4 +1,4 @@
-"""How cards are played to a trick and which card takes it (rules §5).
+"""How cards are played to a trick and which card takes it (rules §6).
 
 Following: a seat holding a card of the led suit must play one; the suit of a card is its
 *effective* suit, so the left bower follows trump and never its printed suit. Without the led

@@ -1,4 +1,4 @@
-"""The points of a hand (rules §6): only the makers' tricks and whether they went alone count."""
+"""The points of a hand (rules §7.1): only the makers' tricks and whether they went alone count."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ Trick = tuple[tuple[int, Card], ...]
 @dataclass(frozen=True, slots=True)
 class SeatView:
     seat: int
-    team: int  # 0: seats 1 and 3 (0 and 2 in code), 1: seats 2 and 4
+    team: int  # 0 for seats 0 and 2, 1 for seats 1 and 3
     player: Player | None
     cards: int  # how many cards the seat holds
     tricks: int  # tricks the seat took this hand
