@@ -1,4 +1,4 @@
-"""How a shuffled deck becomes a Euchre deal (rules §2, docs/rules/euchre.md "Fairness").
+"""How a shuffled deck becomes a Euchre deal (docs/rules/euchre.md §2).
 
 Shared by the engine and the verifier, so that a game record can be re-dealt exactly.
 """

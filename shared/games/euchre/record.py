@@ -2,7 +2,7 @@
 
 The record lists, for every hand, its dealer, the five cards each seat was dealt, the turn-up,
 the kitty and the dealer's discard. Once the seed is revealed anyone can re-deal the hands with
-``verify`` and compare them card by card (docs/rules/euchre.md, "Fairness").
+``verify`` and compare them card by card (docs/rules/euchre.md §2).
 """
 
 from __future__ import annotations
