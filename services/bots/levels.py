@@ -1,13 +1,17 @@
-"""The built-in bots: ``easy``, ``medium`` and ``hard``."""
+"""The built-in bots: ``easy``, ``medium`` and ``hard``, each playing every game (Swick's
+strategies here, Euchre's in ``services.bots.euchre``)."""
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from services.bots import heuristics
 from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
+from services.bots.euchre import levels as euchre
+from services.bots.games import view_game
 from services.bots.knowledge import from_view
 from services.bots.search import Search
 from services.bots.strategy import Strategy, StrategyFactory
@@ -51,7 +55,32 @@ class Hard:
         return self.search.choose(view, legal)
 
 
-LEVELS: dict[str, StrategyFactory] = {"easy": Easy, "medium": Medium, "hard": Hard}
+class PerGame:
+    """One level's strategy for each game, chosen by the view's game."""
+
+    def __init__(self, by_game: Mapping[str, Any]) -> None:
+        self.by_game = by_game
+
+    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+        return self.by_game[view_game(view)].choose(view, legal)
+
+
+def per_game(swick: StrategyFactory, euchre: Callable[[random.Random], Any]) -> StrategyFactory:
+    """A level's factory: its Swick and Euchre strategies, sharing the generator (a game's
+    strategy draws from it only at that game's tables, so a Swick bot's choices are as they
+    were before Euchre came)."""
+
+    def make(rng: random.Random) -> Strategy:
+        return PerGame({"swick": swick(rng), "euchre": euchre(rng)})
+
+    return make
+
+
+LEVELS: dict[str, StrategyFactory] = {
+    "easy": per_game(Easy, euchre.Easy),
+    "medium": per_game(Medium, euchre.Medium),
+    "hard": per_game(Hard, euchre.Hard),
+}
 
 
 def strategy(level: str, rng: random.Random) -> Strategy:

@@ -32,18 +32,16 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from aiormq.exceptions import AMQPError, ChannelInvalidStateError
 
 from services.bots.decider import Decider
+from services.bots.games import BotGame, game_of
 from services.bots.metrics import BotMetrics
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
 from shared.bus import Bus, Delivery
-from shared.games.swick.actions import Action
-from shared.games.swick.codec import dump_action, load_view
-from shared.games.swick.seat_default import seat_default
-from shared.games.swick.views import SwickView
 
 log = logging.getLogger("swick.bots")
 
@@ -150,7 +148,10 @@ class BotService:
     async def _play(self, name: str, delivery: Delivery) -> None:
         try:
             turn = m.BotTurn.model_validate_json(delivery.body)
-            view = load_view(turn.view)
+            played = game_of(turn.view)
+            if played is None:
+                raise ValueError(f"a view of a game no bot here plays: {turn.view.get('game')!r}")
+            view = played.load_view(turn.view)
         except Exception as error:  # whatever is wrong with it, it never will parse
             await self._set_aside(name, delivery, f"does not parse: {error}")
             return
@@ -165,7 +166,7 @@ class BotService:
             if self._stale(turn, view):
                 await self._drop(name, delivery, legal)
                 return
-            action = await self._choose(name, view, legal, where)
+            action = await self._choose(name, played, view, legal, where)
         if self._stale(turn, view):
             await self._drop(name, delivery, legal)
             return
@@ -174,7 +175,7 @@ class BotService:
             request_id=f"{turn.player_id}/turn-{turn.seq}",
             player_id=turn.player_id,
             seq=turn.seq,
-            action=_dump(action),
+            action=played.dump_action(action),
         )
         try:
             await self.buses[name].bot_action(turn.table_id, act.model_dump_json().encode())
@@ -191,9 +192,16 @@ class BotService:
             raise RuntimeError(f"{self.abandoned_threads} strategy threads hung: restarting")
 
     async def _choose(
-        self, name: str, view: SwickView, legal: Sequence[Action], where: dict[str, object]
-    ) -> Action:
-        """The strategy's choice if it is legal, else the rules' default."""
+        self,
+        name: str,
+        played: BotGame,
+        view: Any,
+        legal: Sequence[Any],
+        where: dict[str, object],
+    ) -> Any:
+        """The strategy's choice if it is legal, else the rules' default (a strategy given a
+        game it does not play fails, and the seat gets the default)."""
+        seat_default = played.seat_default
         strategy = self.strategies[name]
         decision = self._threads[name].run(lambda: strategy.choose(view, legal))
         try:
@@ -235,13 +243,13 @@ class BotService:
         while len(self._newest) > REMEMBERED_SEATS:
             self._newest.popitem(last=False)
 
-    def _stale(self, turn: m.BotTurn, view: SwickView) -> bool:
+    def _stale(self, turn: m.BotTurn, view: Any) -> bool:
         """Its deadline passed, or a newer turn for the same seat was received."""
         if view.deadline is not None and self.clock() * 1000 >= view.deadline:
             return True
         return self._newest.get((turn.table_id, turn.seat), turn.seq) > turn.seq
 
-    async def _drop(self, name: str, delivery: Delivery, legal: Sequence[Action]) -> None:
+    async def _drop(self, name: str, delivery: Delivery, legal: Sequence[Any]) -> None:
         if legal:
             self.metrics.stale.labels(name).inc()
         await delivery.ack()
@@ -255,7 +263,7 @@ class BotService:
         self.metrics.set_aside.labels(name).inc()
         await delivery.nack(requeue=False)
 
-    def _think(self, view: SwickView) -> float:
+    def _think(self, view: Any) -> float:
         """A natural pause at a table with people; none at a table of bots."""
         people = any(s.player is not None and s.player.bot is None for s in view.seats)
         return self.think_ms / 1000 * self.rng.uniform(0.6, 1.4) if people else 0.0
@@ -265,8 +273,3 @@ async def _put_back(delivery: Delivery) -> None:
     # If the channel is gone, the broker puts back what was never acknowledged.
     with contextlib.suppress(*BROKER_ERRORS):
         await delivery.nack(requeue=True)
-
-
-def _dump(action: Action) -> dict[str, object]:
-    data: dict[str, object] = dump_action(action)
-    return data

@@ -3,6 +3,9 @@
 A strategy never sees the table's state: it gets the seat's ``SwickView`` (exactly what a
 player at that seat sees) and the actions it may take now, and returns one of them. Write one
 by implementing ``Strategy``; run it with ``swick bots --strategy package.module:Class``.
+At a Euchre table the view is an ``EuchreView`` (its ``game`` is ``"euchre"``) and the actions
+Euchre's; a strategy that does not play Euchre fails there, and the seat gets the rules'
+default.
 """
 
 from __future__ import annotations

@@ -52,8 +52,11 @@ from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
+from shared.games.euchre.state import DEFAULT_TARGET as EUCHRE_TARGET
+from shared.games.euchre.state import DEFAULT_TIMER_MS as EUCHRE_TIMER_MS
+from shared.games.euchre.state import SEATS as EUCHRE_SEATS
 from shared.games.interface import IllegalCommand
-from shared.games.registry import game
+from shared.games.registry import GAMES, game
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
@@ -117,11 +120,26 @@ class MyBalance(BaseModel):
 
 
 class NewTable(BaseModel):
-    seats: int = Field(3, ge=3, le=6)
-    antes: list[int] = Field(default_factory=lambda: [3, 6, 9, 12, 15], max_length=20)
-    timer_seconds: int | None = Field(30, description="10 to 120; none only for private tables")
+    game: str = Field(
+        default="swick",
+        max_length=32,
+        description=f"the game: {' or '.join(GAMES)} (swick if left out)",
+    )
+    seats: int = Field(3, ge=3, le=6, description="Swick: 3 to 6 (3 if left out); Euchre: 4")
+    antes: list[int] = Field(
+        default_factory=lambda: [3, 6, 9, 12, 15], max_length=20, description="Swick only"
+    )
+    timer_seconds: int | None = Field(
+        default=30,
+        description="10 to 120; none only for private tables (left out: 30 for Swick, "
+        "20 for Euchre)",
+    )
+    target: int | None = Field(
+        default=None,
+        description="Euchre only: the points a game is played to, 1 to 10 (10 if left out)",
+    )
     interlude_seconds: int = Field(
-        5,
+        default=5,
         ge=0,
         le=30,
         description="how long a hand's result shows before the next hand asks "
@@ -130,6 +148,10 @@ class NewTable(BaseModel):
     private: bool = False
     bots: dict[int, str] = Field(default_factory=dict, description="seat (1 to 5) -> level")
     start: bool = False
+
+
+class QuickPlay(BaseModel):
+    game: str = Field(default="swick", max_length=32, description=f"{' or '.join(GAMES)}")
 
 
 class TableOut(BaseModel):
@@ -143,14 +165,17 @@ class TableOut(BaseModel):
     phase: str
     in_progress: bool
     invite_code: str | None = None
+    # Only a game played to a target (Euchre) has one: a Swick table's answer stays as it was.
+    target: int | None = Field(None, exclude_if=lambda target: target is None)
 
 
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
+    swick = row.game == "swick"
     return TableOut(
         id=row.table_id,
         game=row.game,
         seats=row.seats,
-        antes=row.config.get("antes", [3, 6, 9, 12, 15]),
+        antes=row.config.get("antes", [3, 6, 9, 12, 15]) if swick else [],
         timer_seconds=None
         if row.config.get("timer_ms") is None
         else row.config["timer_ms"] // 1000,
@@ -159,6 +184,7 @@ def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
         phase=row.phase,
         in_progress=row.phase not in ("lobby", "ended"),
         invite_code=row.invite_code if with_invite else None,
+        target=None if swick else row.config.get("target", EUCHRE_TARGET),
     )
 
 
@@ -330,16 +356,13 @@ def create_app(
     async def create_table(body: NewTable, player: SignedIn) -> TableOut:
         return await open_table(gateway_of(app), player, body)
 
-    @app.post("/api/quickplay", response_model=TableOut, summary="You and 2 bots, dealt at once")
-    async def quickplay(player: SignedIn) -> TableOut:
-        body = NewTable(
-            seats=3,
-            timer_seconds=30,
-            interlude_seconds=5,
-            bots={1: "medium", 2: "medium"},
-            start=True,
-        )
-        return await open_table(gateway_of(app), player, body)
+    @app.post(
+        "/api/quickplay",
+        response_model=TableOut,
+        summary="You and bots, dealt at once: 2 at Swick (the default), 3 at Euchre",
+    )
+    async def quickplay(player: SignedIn, body: QuickPlay | None = None) -> TableOut:
+        return await open_table(gateway_of(app), player, quick_table(body or QuickPlay()))
 
     @app.get(
         "/api/tables/{table_id}/games/{game_no}/record",
@@ -438,22 +461,62 @@ async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
     return JSONResponse(reply.json(), status_code=reply.status_code)
 
 
-async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
+def quick_table(body: QuickPlay) -> NewTable:
+    """The table quick play opens: the game's every other seat a medium bot, dealt at once."""
+    if body.game == "euchre":
+        return NewTable(
+            game="euchre", seats=4, bots={1: "medium", 2: "medium", 3: "medium"}, start=True
+        )
+    return NewTable(
+        game=body.game,
+        seats=3,
+        timer_seconds=30,
+        interlude_seconds=5,
+        bots={1: "medium", 2: "medium"},
+        start=True,
+    )
+
+
+def table_settings(body: NewTable) -> dict[str, Any]:
+    """The settings ``body`` asks of its game's ``make_config``; 422 for an unknown game or a
+    setting the game does not have."""
+    if body.game not in GAMES:
+        raise HTTPException(
+            422, f"There is no game {body.game!r}: choose {' or '.join(map(repr, GAMES))}"
+        )
+    given = body.model_fields_set
     settings: dict[str, Any] = {
         "seats": body.seats,
-        "antes": body.antes,
         "timer_ms": None if body.timer_seconds is None else body.timer_seconds * 1000,
         "interlude_ms": body.interlude_seconds * 1000,
         "private": body.private,
     }
+    if body.game == "swick":
+        if body.target is not None:
+            raise HTTPException(422, "A Swick table has no target: it is played for chips")
+        return {**settings, "antes": body.antes}
+    if "antes" in given:
+        raise HTTPException(422, "A Euchre table has no antes: it is played for points")
+    if "seats" not in given:
+        settings["seats"] = EUCHRE_SEATS
+    if "timer_seconds" not in given:
+        settings["timer_ms"] = EUCHRE_TIMER_MS
+    if body.target is not None:
+        settings["target"] = body.target
+    return settings
+
+
+async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
+    settings = table_settings(body)
     try:
-        game("swick").make_config(settings)
+        game(body.game).make_config(settings)
     except IllegalCommand as error:
         raise HTTPException(422, error.message) from None
+    seats: int = settings["seats"]
     for seat, level in body.bots.items():
-        if not 1 <= seat < body.seats or not m.BOT_NAME.fullmatch(level):
+        if not 1 <= seat < seats or not m.BOT_NAME.fullmatch(level):
             raise HTTPException(
-                422, f"Bots sit in seats 1 to {body.seats - 1}, named easy, medium, hard..."
+                422, f"Bots sit in seats 1 to {seats - 1}, named easy, medium, hard..."
             )
     for level in sorted(set(body.bots.values())):
         if await gw.store.bot_account(level) is None:
@@ -465,7 +528,7 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
     request = m.CreateTable(
         table_id=table_id,
         request_id=f"{player.id}/create-{table_id}",
-        game="swick",
+        game=body.game,
         settings=settings,
         invite_code=code,
         host_id=player.id,

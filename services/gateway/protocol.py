@@ -24,6 +24,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from shared.games.euchre.views import EuchreView
+from shared.games.euchre.views import SeatView as EuchreSeatView
 from shared.games.swick.views import SeatView, SwickView
 
 VERSION = 1
@@ -221,6 +223,41 @@ message: `"knock": "no"` or `"amount": "3"` is `malformed`, not read as false or
 lists your options with `legal` and, when not, the `reason`.
 """
 
+GAMES = """\
+A table plays one game, named by its `game` in the lobby (`GET /api/tables`) and chosen when it
+is opened: `POST /api/tables` and `POST /api/quickplay` take `"game": "swick"` (the default) or
+`"game": "euchre"`; any other is refused with 422 and a `detail` naming the games. A Euchre
+table has 4 seats (partners sit across: seats 0 and 2, 1 and 3), a 20 s timer unless
+`timer_seconds` says otherwise, and `target` (1 to 10 points, 10 if left out); it takes no
+`antes`. Quick play at Euchre seats you with three bots. The messages are the same for every
+game; the actions and the view are the game's own. Everything above the Euchre sections is
+Swick's; a Euchre view says `"game": "euchre"`.
+"""
+
+EUCHRE_ACTIONS = """\
+| `kind` | fields | who, when |
+|---|---|---|
+| `order_up` | `alone`: bool | first round, in turn: make the turn-up's suit trump (the dealer: \
+pick it up) |
+| `name_trump` | `suit` (`C` `D` `H` `S`), `alone`: bool | second round, in turn: never the \
+turned-down suit |
+| `pass` | | either round, in turn (not the dealer in the second round: stick the dealer) |
+| `discard` | `card` | the dealer who took the turn-up |
+| `play` | `card` | in turn, during the tricks |
+| `next_hand` | | in the `interlude` after a hand |
+
+and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick.
+Cards are codes: rank (`9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in `JH`.
+"""
+
+EUCHRE_VIEW_INTRO = """\
+A Euchre view shows your own `hand`, your own `discarded` card when you are the dealer who took
+the turn-up, and what is public: the `turn_up` (once shown, wherever it went: `turn_up_at`),
+every call, trump, the maker, who sits out (`resting`) and the cards played. No other seat's
+hand, the kitty or another seat's discard is ever in it. `scores` and `team_tricks` are per
+team (team 0: seats 0 and 2).
+"""
+
 CONNECTING = """\
 Connect to `/ws?token=<token>` with the token from `POST /api/players`. A browser page of another
 origin than the gateway's (or those in `SWICK_ALLOWED_ORIGINS`) is refused at the handshake with
@@ -331,6 +368,13 @@ def markdown() -> str:
         parts.append(f"| `{name}` | `{kind}` |")
     parts += ["", "Each entry of `seats`:", "", "| field | type |", "|---|---|"]
     for name, kind in _fields(SeatView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["", "## Games", "", GAMES, "## Euchre actions (`act`)", "", EUCHRE_ACTIONS]
+    parts += ["## The Euchre view", "", EUCHRE_VIEW_INTRO, "| field | type |", "|---|---|"]
+    for name, kind in _fields(EuchreView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["", "Each entry of its `seats`:", "", "| field | type |", "|---|---|"]
+    for name, kind in _fields(EuchreSeatView):
         parts.append(f"| `{name}` | `{kind}` |")
     parts += ["", "## Rejection codes", "", REJECT_CODES]
     return "\n".join(line for line in parts).replace("\n\n\n", "\n\n")

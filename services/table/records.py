@@ -11,14 +11,16 @@ that a record does not need, and parsing them all was most of the cost.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.table.storage import GameRecordRow
+from shared.games.euchre import codec as euchre_codec
+from shared.games.euchre import record as euchre_record
 from shared.games.swick import codec
 from shared.games.swick.record import dump_record, game_record
 
-# The event kinds ``game_record`` reads (besides the game's start and end).
+# The event kinds Swick's ``game_record`` reads (besides the game's start and end).
 RECORDED = frozenset(
     {
         "game_started",
@@ -35,6 +37,28 @@ RECORDED = frozenset(
 )
 
 
+# Euchre's record reads the deals, the dealer taking the turn-up and the discard.
+EUCHRE_RECORDED = frozenset(
+    {"game_started", "hand_dealt", "turn_up_taken", "dealer_discarded", "game_ended"}
+)
+
+
+def _swick_record(events: Sequence[Any], seats: int) -> Any:
+    return dump_record(game_record((codec.load_event(data) for data in events), seats))
+
+
+def _euchre_record(events: Sequence[Any], seats: int) -> Any:
+    loaded = (euchre_codec.load_event(data) for data in events)
+    return euchre_record.dump_record(euchre_record.game_record(loaded))
+
+
+# Per game: the event kinds its record reads, and the record (as JSON) of those events.
+RECORDERS: dict[str, tuple[frozenset[str], Callable[[Sequence[Any], int], Any]]] = {
+    "swick": (RECORDED, _swick_record),
+    "euchre": (EUCHRE_RECORDED, _euchre_record),
+}
+
+
 def ended_games(events: Sequence[Any]) -> list[int]:
     """The numbers (from 1) of the games that ended in a table's events (as JSON)."""
     started, ended = 0, []
@@ -47,10 +71,11 @@ def ended_games(events: Sequence[Any]) -> list[int]:
 
 
 def build_record(
-    table_id: str, events: Sequence[Any], seats: int, game_no: int
+    table_id: str, events: Sequence[Any], seats: int, game_no: int, game: str = "swick"
 ) -> GameRecordRow | None:
-    """The record of the table's ``game_no``-th game from its events (as JSON), or ``None``
-    while that game has not ended. Pure and CPU-bound: run it in a thread."""
+    """The record of the table's ``game_no``-th game of ``game`` from its events (as JSON), or
+    ``None`` while that game has not ended. Pure and CPU-bound: run it in a thread."""
+    recorded, record_of = RECORDERS[game]
     started = 0
     players: dict[str, None] = {}
     wanted: list[Any] = []
@@ -59,10 +84,9 @@ def build_record(
         if kind == "seat_taken":
             players.setdefault(str(event["player"]["id"]), None)
         started += kind == "game_started"
-        if started == game_no and kind in RECORDED:
+        if started == game_no and kind in recorded:
             wanted.append(event)
         if kind == "game_ended" and started == game_no:
-            record = game_record((codec.load_event(data) for data in wanted), seats)
-            text = json.dumps(dump_record(record), separators=(",", ":"))
+            text = json.dumps(record_of(wanted, seats), separators=(",", ":"))
             return GameRecordRow(table_id, game_no, text, tuple(players))
     return None

@@ -934,19 +934,19 @@ class TableWorker:
     def _record_game(self, table: LiveTable) -> None:
         """Store the record of the game that just ended, off the command path."""
         task = asyncio.get_running_loop().create_task(
-            self._store_record(table.row.table_id, len(table.row.seats))
+            self._store_record(table.row.table_id, len(table.row.seats), table.row.game)
         )
         self._recording.add(task)
         task.add_done_callback(self._recording.discard)
 
-    async def _store_record(self, table_id: str, seats: int) -> None:
+    async def _store_record(self, table_id: str, seats: int, game: str) -> None:
         try:
             events = await self.store.events(table_id)
             ended = ended_games(events)
             if not ended:
                 return
             # In a thread: a long game's log takes a while to parse, and leases wait for no one.
-            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1])
+            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1], game)
             if record is not None:
                 await self.store.save_record(record)
         except Exception:

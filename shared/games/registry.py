@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.games.euchre import EUCHRE
 from shared.games.interface import GameModule
 from shared.games.swick import SWICK
 
 AnyGame = GameModule[Any, Any, Any, Any, Any]
 
-GAMES: dict[str, AnyGame] = {SWICK.name: SWICK}
+GAMES: dict[str, AnyGame] = {SWICK.name: SWICK, EUCHRE.name: EUCHRE}
 
 
 def game(name: str) -> AnyGame:

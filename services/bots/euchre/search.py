@@ -1,0 +1,177 @@
+"""The ``hard`` Euchre bot: determinized sampling with the pure engine.
+
+For each decision it deals the cards it cannot see at random, consistently with what it has
+seen (its own hand, the cards played, the turn-up where it lies, the suits a seat showed it
+has none of), then plays each of its options on to the end of the hand with the ``medium``
+rules of thumb for every seat, and takes the option whose hands scored best for its side over
+all the worlds. The budget is a number of worlds, so with the same seed a decision is the same
+on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+
+from services.bots.euchre import heuristics
+from services.bots.euchre.knowledge import from_state, from_view
+from shared.games.euchre import actions as ac
+from shared.games.euchre.cards import DECK, effective_suit
+from shared.games.euchre.decide import step
+from shared.games.euchre.events import HandScored
+from shared.games.euchre.legal import legal_actions, to_act
+from shared.games.euchre.state import Phase, State, team_of
+from shared.games.euchre.views import EuchreView
+from shared.games.interface import Command
+
+WORLDS = 24
+PLAYOUT_LIMIT = 40  # a hand takes at most 8 calls, a discard and 20 cards
+SAMPLING_TRIES = 30
+SEARCHED = frozenset({Phase.ORDER, Phase.NAME, Phase.DISCARD, Phase.TRICKS})
+HEURISTIC_EDGE = 1e-6  # ties go to the rules of thumb's own choice
+
+
+class Search:
+    def __init__(self, rng: random.Random, worlds: int = WORLDS) -> None:
+        self.rng = rng
+        self.worlds = worlds
+
+    def choose(self, view: EuchreView, legal: Sequence[ac.Action]) -> ac.Action:
+        assert view.seat is not None
+        hint = heuristics.choose(from_view(view), legal)
+        if len(legal) == 1 or view.phase not in SEARCHED:
+            return hint
+        totals: dict[int, float] = defaultdict(float)
+        totals[legal.index(hint)] += HEURISTIC_EDGE
+        for _ in range(self.worlds):
+            world = sample_world(view, self.rng)
+            for index, action in enumerate(legal):
+                totals[index] += playout(world, view.seat, action)
+        return legal[max(range(len(legal)), key=lambda i: totals[i])]
+
+
+def playout(world: State, seat: int, action: ac.Action) -> float:
+    """The hand's points for ``seat``'s side less the other side's, if ``seat`` takes
+    ``action`` in ``world`` and every seat plays on by the rules of thumb."""
+    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
+    for n in range(PLAYOUT_LIMIT):
+        for event in events:
+            if isinstance(event, HandScored):
+                points = event.result.points
+                return float(points[team_of(seat)] - points[1 - team_of(seat)])
+        actor = to_act(state)[0]
+        options = [o.action for o in legal_actions(state, actor) if o.legal]
+        choice = heuristics.choose(from_state(state, actor), options)
+        state, events = step(
+            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
+        )
+    return 0.0
+
+
+def voids(view: EuchreView) -> list[set[int]]:
+    """The suits each seat showed it has none of, by not following."""
+    found: list[set[int]] = [set() for _ in view.seats]
+    trump = view.trump
+    if trump is None:
+        return found
+    for trick in (*view.played, view.trick):
+        if not trick:
+            continue
+        led = effective_suit(trick[0][1], trump)
+        for seat, card in trick[1:]:
+            if effective_suit(card, trump) != led:
+                found[seat].add(led)
+    return found
+
+
+def sample_world(view: EuchreView, rng: random.Random) -> State:
+    """A full state consistent with ``view``: what the seat cannot see, dealt at random.
+
+    The turn-up is public: on the kitty it is no one's; taken, the dealer holds it until it is
+    played (a dealer rarely discards the card they picked up, so the worlds assume they kept it).
+    """
+    seat, dealer = view.seat, view.dealer
+    assert seat is not None and dealer is not None
+    played = {card for trick in (*view.played, view.trick) for _, card in trick}
+    known = set(view.hand) | played | set(view.discarded)
+    if view.turn_up is not None:
+        known.add(view.turn_up)
+    pool = [card for card in DECK if card not in known]
+    dealer_keeps = (
+        view.turn_up is not None
+        and view.turn_up_at == "taken"
+        and dealer != seat
+        and view.turn_up not in played
+    )
+    hidden_discard = (
+        view.turn_up_at == "taken" and not view.discarded and view.phase is not (Phase.DISCARD)
+    )
+    seen_voids = voids(view)
+    hands: list[tuple[int, ...]] = [()] * len(view.seats)
+    rest: list[int] = []
+    for _ in range(SAMPLING_TRIES):
+        rng.shuffle(pool)
+        cards = iter(pool)
+        for other, shown in enumerate(view.seats):
+            if other == seat:
+                continue
+            keeps = other == dealer and dealer_keeps
+            drawn = [next(cards) for _ in range(shown.cards - keeps)]
+            if keeps:
+                assert view.turn_up is not None
+                drawn.append(view.turn_up)
+            hands[other] = tuple(drawn)
+        rest = list(cards)
+        if view.trump is None or all(
+            not seen_voids[o] & {effective_suit(c, view.trump) for c in hands[o]}
+            for o in range(len(hands))
+        ):
+            break
+    hands[seat] = view.hand
+    discard = view.discarded[0] if view.discarded else (rest.pop() if hidden_discard else None)
+    return _state(view, tuple(hands), tuple(rest[:3]), discard, rng)
+
+
+def _state(
+    view: EuchreView,
+    hands: tuple[tuple[int, ...], ...],
+    kitty: tuple[int, ...],
+    discard: int | None,
+    rng: random.Random,
+) -> State:
+    n = len(view.seats)
+    return State(
+        config=view.config,
+        seq=view.seq,
+        turn_seq=view.seq,
+        players=tuple(s.player for s in view.seats),
+        stacks=(0,) * n,
+        sitting_out=tuple(s.sitting_out for s in view.seats),
+        leaving=(False,) * n,
+        connected=(True,) * n,
+        timeouts=(0,) * n,
+        host=view.host,
+        game_no=view.game_no,
+        seed=rng.randbytes(32).hex(),
+        fingerprint=view.fingerprint,
+        hand_no=view.hand_no,
+        button=view.dealer,
+        dealer=view.dealer,
+        phase=view.phase,
+        scores=view.scores,
+        hands=hands,
+        turn_up=view.turn_up,
+        turn_up_at=view.turn_up_at,
+        kitty=kitty,
+        discard=discard,
+        calls=view.calls,
+        trump=view.trump,
+        maker=view.maker,
+        alone=view.alone,
+        resting=view.resting,
+        turn=view.to_act[0] if view.to_act else None,
+        trick=view.trick,
+        played=view.played,
+        winners=view.winners,
+    )

@@ -1,0 +1,39 @@
+"""The games a bot can be dealt into: how to read a turn's view, write an answer, and the
+rules' default for each, chosen by the view's ``game`` (a Swick view has none: it came first)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shared.games.euchre import codec as euchre_codec
+from shared.games.euchre.seat_default import seat_default as euchre_default
+from shared.games.swick import codec as swick_codec
+from shared.games.swick.seat_default import seat_default as swick_default
+
+
+@dataclass(frozen=True, slots=True)
+class BotGame:
+    name: str
+    load_view: Callable[[Any], Any]
+    dump_action: Callable[[Any], Any]
+    seat_default: Callable[[Any], Any]
+
+
+GAMES: dict[str, BotGame] = {
+    "swick": BotGame("swick", swick_codec.load_view, swick_codec.dump_action, swick_default),
+    "euchre": BotGame("euchre", euchre_codec.load_view, euchre_codec.dump_action, euchre_default),
+}
+
+
+def game_of(view: Mapping[str, Any]) -> BotGame | None:
+    """The game a view (as JSON) is of; ``None`` for a game no bot here plays."""
+    name = view.get("game", "swick")
+    return GAMES.get(name) if isinstance(name, str) else None
+
+
+def view_game(view: object) -> str:
+    """The game of a view already read (a ``SwickView`` or an ``EuchreView``)."""
+    name: str = getattr(view, "game", "swick")
+    return name
