@@ -68,6 +68,32 @@ export function invites() {
   }
 }
 
+const GAMES_KEY = 'swick.games';
+
+/** Which game a table plays ("swick" or "euchre"), as this browser last saw it. */
+export function gameOf(table) {
+  try {
+    const all = JSON.parse(localStorage.getItem(GAMES_KEY) || '{}') || {};
+    return all[table] || 'swick';
+  } catch {
+    return 'swick';
+  }
+}
+
+export function rememberGame(table, game) {
+  if (!table || !game) return;
+  let all = {};
+  try {
+    all = JSON.parse(localStorage.getItem(GAMES_KEY) || '{}') || {};
+  } catch {
+    all = {};
+  }
+  all[table] = game;
+  const ids = Object.keys(all);
+  for (const id of ids.slice(0, Math.max(0, ids.length - 50))) delete all[id];
+  localStorage.setItem(GAMES_KEY, JSON.stringify(all));
+}
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -122,7 +148,8 @@ export const api = {
   table: (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`),
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   createTable: (token, body) => request('POST', '/api/tables', { token, body }),
-  quickplay: (token) => request('POST', '/api/quickplay', { token }),
+  quickplay: (token, game = null) =>
+    request('POST', '/api/quickplay', game ? { token, body: { game } } : { token }),
   // A private table's records need a seat there (the token) or its invite code.
   record: (table, game) => request('GET', recordPath(table, game), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),

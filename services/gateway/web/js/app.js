@@ -14,6 +14,8 @@ import {
 import {
   api,
   dropSession,
+  gameOf,
+  rememberGame,
   formerName,
   invites,
   loadSession,
@@ -26,6 +28,7 @@ import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
 import { TipLayer } from './ui.js';
 import { LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
+import { EuchrePage } from './pages/euchre.js';
 import { RulesPage } from './pages/rules.js';
 import { VerifyPage } from './pages/verify.js';
 
@@ -46,6 +49,22 @@ function useRoute() {
     return () => window.removeEventListener('hashchange', changed);
   }, []);
   return route;
+}
+
+/** A table's page: the Swick table, or the Euchre table once the table's view (or the lobby)
+ * says it plays Euchre. */
+function TableRoute({ table, invite, autoJoin }) {
+  const [game, setGame] = useState(() => gameOf(table));
+  const switchTo = useCallback(
+    (next) => {
+      rememberGame(table, next);
+      setGame(next);
+    },
+    [table],
+  );
+  return game === 'euchre'
+    ? html`<${EuchrePage} key=${`euchre-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`
+    : html`<${TablePage} key=${`swick-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`;
 }
 
 function Logo() {
@@ -253,7 +272,7 @@ function Root() {
   } else if (route.page === 'table' && route.args[0]) {
     const [table, ...rest] = route.args;
     const invite = rest.find((arg) => arg !== 'join') || invites()[table] || null;
-    page = html`<${TablePage} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} />`;
+    page = html`<${TableRoute} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} />`;
   } else if (route.page === 'join' && route.args[0]) {
     page = html`<${JoinPage} code=${route.args[0]} />`;
   } else if (route.page === 'rules') {

@@ -2,11 +2,40 @@
 // leaderboard; and the page an invite link opens.
 
 import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { ApiError, api, rememberInvite } from '../api.js';
+import { ApiError, api, rememberGame, rememberInvite } from '../api.js';
 import { go, useApp } from '../context.js';
 import { cents, signed } from '../state.js';
 
 const LEVELS = ['easy', 'medium', 'hard'];
+const GAMES = [
+  { id: 'swick', name: 'Swick', blurb: '3–6 players, chips: ante, knock in or pass, three tricks' },
+  { id: 'euchre', name: 'Euchre', blurb: '4 players in two teams, points: make trump, take three tricks' },
+];
+const GAME_KEY = 'swick.lobby-game';
+const gameName = (id) => (GAMES.find((g) => g.id === id) || GAMES[0]).name;
+
+function savedGame() {
+  try {
+    const id = localStorage.getItem(GAME_KEY);
+    return GAMES.some((g) => g.id === id) ? id : 'swick';
+  } catch {
+    return 'swick';
+  }
+}
+
+/** Swick or Euchre: what Quick play and Create a table open. */
+function GamePicker({ game, setGame }) {
+  return html`<fieldset class="game-picker">
+    <legend>Game</legend>
+    ${GAMES.map(
+      (g) => html`<label class=${`game-choice ${game === g.id ? 'on' : ''}`} data-game=${g.id}>
+        <input type="radio" name="lobby-game" value=${g.id} checked=${game === g.id} onChange=${() => setGame(g.id)} />
+        <span class="game-choice-name">${g.name}</span>
+        <small>${g.blurb}</small>
+      </label>`,
+    )}
+  </fieldset>`;
+}
 const ANTE_CHOICES = [3, 6, 9, 12, 15, 30, 60];
 
 function anteRange(antes) {
@@ -58,7 +87,8 @@ function TableRow({ table, seatedAt, onJoin }) {
       </span>
       <span>${seatSummary(table)}</span>
     </td>
-    <td>${anteRange(table.antes)}</td>
+    <td><span class=${`game-tag ${table.game || 'swick'}`}>${gameName(table.game || 'swick')}</span></td>
+    <td>${(table.game || 'swick') === 'swick' ? anteRange(table.antes) : `To ${table.target || 10} points`}</td>
     <td>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</td>
     <td>
       <span class=${`badge ${table.in_progress ? 'live' : 'open'}`}>${table.in_progress ? 'In progress' : 'Waiting'}</span>
@@ -191,6 +221,103 @@ function CreateTable({ onCreated, onCancel }) {
   </form>`;
 }
 
+function CreateEuchreTable({ onCreated, onCancel }) {
+  const { session } = useApp();
+  const [bots, setBots] = useState({ 1: 'medium', 2: 'medium', 3: 'medium' });
+  const [timer, setTimer] = useState(20);
+  const [noTimer, setNoTimer] = useState(false);
+  const [target, setTarget] = useState(10);
+  const [isPrivate, setPrivate] = useState(false);
+  const [start, setStart] = useState(true);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const botSeats = Object.fromEntries(Object.entries(bots).filter(([, level]) => level));
+  const canStart = Object.keys(botSeats).length === 3;
+  const ROLE = { 1: 'left opponent', 2: 'your partner', 3: 'right opponent' };
+  const submit = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const table = await api.createTable(session.token, {
+        game: 'euchre',
+        seats: 4,
+        timer_seconds: isPrivate && noTimer ? null : Number(timer),
+        target: Number(target),
+        private: isPrivate,
+        bots: botSeats,
+        start: start && canStart,
+      });
+      onCreated({ ...table, game: table.game || 'euchre' });
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title">
+    <h2 id="create-title">Create a Euchre table</h2>
+    <div class="form-grid">
+      <fieldset>
+        <legend>Who sits where</legend>
+        <ol class="seat-plan">
+          <li><span class="seat-no">Seat 1</span> <span class="you-tag">You (host)</span></li>
+          ${[1, 2, 3].map(
+            (seat) => html`<li>
+              <label class="seat-no" for=${`eu-bot-${seat}`}>Seat ${seat + 1} <span class="muted small">(${ROLE[seat]})</span></label>
+              <select id=${`eu-bot-${seat}`} value=${bots[seat] || ''} onChange=${(e) => setBots({ ...bots, [seat]: e.target.value })}>
+                <option value="">Open for a player</option>
+                ${LEVELS.map((level) => html`<option value=${level}>${level[0].toUpperCase() + level.slice(1)} bot</option>`)}
+              </select>
+            </li>`,
+          )}
+        </ol>
+      </fieldset>
+      <fieldset>
+        <legend>Points to win</legend>
+        <label class="check-line" for="eu-target">Play to
+          <select id="eu-target" value=${target} onChange=${(e) => setTarget(Number(e.target.value))}>
+            ${[5, 7, 10].map((n) => html`<option value=${n}>${n} points</option>`)}
+          </select>
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Decision timer</legend>
+        <div class="timer-row">
+          <input
+            type="range"
+            min="10"
+            max="120"
+            step="5"
+            value=${timer}
+            disabled=${isPrivate && noTimer}
+            aria-label="Seconds per decision"
+            onInput=${(e) => setTimer(Number(e.target.value))}
+          />
+          <output aria-live="off">${isPrivate && noTimer ? 'No timer' : `${timer} s`}</output>
+        </div>
+        <label class="check-line">
+          <input type="checkbox" checked=${isPrivate} onChange=${(e) => setPrivate(e.target.checked)} />
+          Private table (only people with the invite link)
+        </label>
+        <label class=${`check-line ${isPrivate ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${noTimer} disabled=${!isPrivate} onChange=${(e) => setNoTimer(e.target.checked)} />
+          No timer (private tables only)
+        </label>
+        <label class=${`check-line ${canStart ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${start && canStart} disabled=${!canStart} onChange=${(e) => setStart(e.target.checked)} />
+          Deal at once (needs all four seated: add bots)
+        </label>
+      </fieldset>
+    </div>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <div class="form-actions">
+      <button type="button" onClick=${onCancel}>Cancel</button>
+      <button type="submit" class="primary" disabled=${busy}>${busy ? 'Opening…' : 'Open the table'}</button>
+    </div>
+  </form>`;
+}
+
 function Balance() {
   const { session } = useApp();
   // Before the first seat there is no wallet: the balance is null, with the grant it opens with.
@@ -283,21 +410,36 @@ export function LobbyPage() {
   useEffect(() => {
     api.me(session.token).then((me) => setSeatedAt(me.seated || null)).catch(() => {});
   }, [session.token, status.welcome]);
+  const [game, setGameState] = useState(savedGame);
+  const setGame = (id) => {
+    setGameState(id);
+    setCreating(false);
+    try {
+      localStorage.setItem(GAME_KEY, id);
+    } catch {
+      // a browser that keeps nothing still plays
+    }
+  };
   const opened = (table) => {
     rememberInvite(table.id, table.invite_code);
+    if (table.game) rememberGame(table.id, table.game);
     go(`/table/${table.id}`);
   };
   const quickplay = async () => {
     setBusy(true);
     setError('');
     try {
-      opened(await api.quickplay(session.token));
+      const table = game === 'swick' ? await api.quickplay(session.token) : await api.quickplay(session.token, game);
+      opened({ ...table, game: table.game || game });
     } catch (e) {
       setError(e.message);
       setBusy(false);
     }
   };
-  const join = (table) => go(`/table/${table.id}/join`);
+  const join = (table) => {
+    if (table.game) rememberGame(table.id, table.game);
+    go(`/table/${table.id}/join`);
+  };
   const list = tables.data || [];
   return html`<main id="main" class="lobby" tabindex="-1">
     <h1 class="visually-hidden">Lobby</h1>
@@ -309,19 +451,23 @@ export function LobbyPage() {
     <section class="hero" aria-labelledby="hero-title">
       <div class="hero-text">
         <h2 id="hero-title">Hello, ${session.name}</h2>
-        <p>Ante, take or leave the trump, knock in or pass, draw, and win a trick — or go set and pay the pot.</p>
+        <p>${game === 'euchre'
+          ? 'Make trump, go alone if you dare, take three of five tricks with your partner — first team to ten points wins.'
+          : 'Ante, take or leave the trump, knock in or pass, draw, and win a trick — or go set and pay the pot.'}</p>
+        <${GamePicker} game=${game} setGame=${setGame} />
       </div>
       <div class="hero-actions">
-        <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(seatedAt)}>
-          <span>Quick play</span><small>You and 2 bots, dealt at once</small>
+        <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(seatedAt)} data-game=${game}>
+          <span>Quick play</span><small>${game === 'euchre' ? 'Euchre: you, a bot partner and 2 bots' : 'You and 2 bots, dealt at once'}</small>
         </button>
-        <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(seatedAt)}>
-          <span>Create a table</span><small>Seats, bots, antes, timer</small>
+        <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(seatedAt)} data-game=${game}>
+          <span>Create a table</span><small>${game === 'euchre' ? 'Euchre: bots, target, timer' : 'Seats, bots, antes, timer'}</small>
         </button>
       </div>
     </section>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-    ${creating ? html`<${CreateTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
+    ${creating && game === 'swick' ? html`<${CreateTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
+    ${creating && game === 'euchre' ? html`<${CreateEuchreTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
     <div class="lobby-grid">
       <div class="main-column">
       <section class="panel tables" aria-labelledby="tables-title">
@@ -329,7 +475,7 @@ export function LobbyPage() {
         ${list.length
           ? html`<div class="table-scroll"><table class="lobby-table">
               <thead>
-                <tr><th scope="col">Table</th><th scope="col">Seats</th><th scope="col">Antes</th><th scope="col">Timer</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+                <tr><th scope="col">Table</th><th scope="col">Seats</th><th scope="col">Game</th><th scope="col">Stakes</th><th scope="col">Timer</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
               </thead>
               <tbody>
                 ${list.map((t) => html`<${TableRow} key=${t.id} table=${t} seatedAt=${seatedAt} onJoin=${join} />`)}

@@ -497,7 +497,7 @@ function HostMenu({ model, act }) {
   </details>`;
 }
 
-function Chat({ lines, send, me }) {
+export function Chat({ lines, send, me }) {
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const logRef = useRef(null);
@@ -539,7 +539,7 @@ function Chat({ lines, send, me }) {
 // chat opens as a sheet above it (styles.css uses the same query).
 const SMALL_SCREEN = '(max-width: 760px), (max-height: 500px)';
 
-function useSmallScreen() {
+export function useSmallScreen() {
   const [small, setSmall] = useState(() => window.matchMedia(SMALL_SCREEN).matches);
   useEffect(() => {
     const query = window.matchMedia(SMALL_SCREEN);
@@ -553,7 +553,7 @@ function useSmallScreen() {
 
 /** Chat on a small screen: a sheet above the decision bar, so the decision stays in reach.
  * Focus moves into it, and back to where it was (or the Chat button) when it closes. */
-function ChatSheet({ chat, send, me, onClose, opener }) {
+export function ChatSheet({ chat, send, me, onClose, opener }) {
   useEffect(() => {
     const before = document.activeElement;
     const input = document.getElementById('chat-input');
@@ -702,7 +702,7 @@ function Shortcuts({ onClose }) {
   </div>`;
 }
 
-export function TablePage({ table, invite, autoJoin }) {
+export function TablePage({ table, invite, autoJoin, onGame }) {
   const app = useApp();
   const [ts, setTs] = useState(() => newTableState(table));
   const tsRef = useRef(ts);
@@ -745,6 +745,13 @@ export function TablePage({ table, invite, autoJoin }) {
     () =>
       app.onFrame((frame) => {
         if (frame.table !== table) return;
+        // Another game's table (Euchre) has a page of its own.
+        const other = (v) => v && v.game && v.game !== 'swick';
+        const foreign = frame.type === 'history' ? (frame.views || []).find(other) : other(frame.view) ? frame.view : null;
+        if (foreign && onGame) {
+          onGame(foreign.game);
+          return;
+        }
         if (frame.type === 'chat') {
           setChat((c) => {
             const merged = mergeChat(c.lines, [frame]);

@@ -4,6 +4,7 @@
 import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { api, recordPath } from '../api.js';
 import { verifyRecord } from '../fair.js';
+import { ALGORITHM as EUCHRE, verifyRecord as verifyEuchre } from '../euchre-fair.js';
 import { ShownCard } from '../ui.js';
 
 function Verdict({ result, record }) {
@@ -66,13 +67,48 @@ function HandRows({ result }) {
   </section>`;
 }
 
+/** A Euchre game's hands: each seat's five cards, the turn-up and the kitty the seed deals. */
+function EuchreHandRows({ result }) {
+  if (!result.perHand.length) return null;
+  return html`<section class="panel" aria-labelledby="hands-title">
+    <h2 id="hands-title">Hand by hand</h2>
+    <div class="table-scroll">
+      <table class="verify-table euchre">
+        <thead>
+          <tr><th scope="col">Hand</th><th scope="col">Dealer</th><th scope="col">Dealt by the seed</th><th scope="col">Turn-up</th><th scope="col">Kitty</th><th scope="col">Verdict</th></tr>
+        </thead>
+        <tbody>
+          ${result.perHand.map(
+            (hand) => html`<tr class=${hand.ok ? 'pass' : 'fail'}>
+              <th scope="row">${hand.handNo}</th>
+              <td>Seat ${hand.dealer + 1}</td>
+              <td class="dealt">
+                ${hand.shown
+                  ? hand.shown.hands.map(
+                      (cards, seat) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
+                    )
+                  : '—'}
+              </td>
+              <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.turnUp} size="xs" />` : '—'}</td>
+              <td>${hand.shown ? hand.shown.kitty.map((code) => html`<${ShownCard} code=${code} size="xs" />`) : '—'}</td>
+              <td>${hand.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${hand.mismatch}</span>`}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
 export function VerifyPage({ table, game }) {
   const [text, setText] = useState('');
   const [state, setState] = useState({ busy: false, error: '', result: null, record: null, source: '' });
 
   const check = async (record, source) => {
     setState({ busy: true, error: '', result: null, record: null, source });
-    const result = await verifyRecord(record);
+    const euchre = record && record.algorithm === EUCHRE;
+    const result = euchre ? await verifyEuchre(record) : await verifyRecord(record);
+    result.euchre = euchre;
     setState({ busy: false, error: '', result, record, source });
   };
 
@@ -107,13 +143,13 @@ export function VerifyPage({ table, game }) {
     <p class="lead">
       Every shuffle of a game comes from one secret seed whose fingerprint is shown when the game starts.
       When the game ends the seed is revealed: this page re-deals every hand in your browser
-      (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle) and checks each card against the record.
+      (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle; for Euchre <code>euchre-fair-v1</code>, the same over its 24 cards) and checks each card against the record: for Euchre every hand, turn-up and kitty.
     </p>
     ${state.source ? html`<p class="muted">${state.source}${download ? html` · <a href=${download} download=${`swick-${table}-game-${game}.json`}>Download the record</a>` : null}</p>` : null}
     ${state.busy ? html`<p role="status"><span class="spinner" aria-hidden="true"></span> Re-dealing every hand…</p>` : null}
     ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
     ${state.result ? html`<${Verdict} result=${state.result} record=${state.record} />` : null}
-    ${state.result ? html`<${HandRows} result=${state.result} />` : null}
+    ${state.result ? (state.result.euchre ? html`<${EuchreHandRows} result=${state.result} />` : html`<${HandRows} result=${state.result} />`) : null}
     <form class="panel paste" onSubmit=${submit}>
       <h2><label for="record-input">Check a record yourself</label></h2>
       <p class="hint">Paste a game record (JSON from <code>${'/api/tables/<table>/games/<n>/record'}</code>) and press Verify.</p>

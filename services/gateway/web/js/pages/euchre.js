@@ -1,0 +1,624 @@
+// The Euchre table: four seats in two partnerships around the felt, the decisions on a plaque
+// above it, the trick in the middle, the pegboard score. What to show comes from
+// js/euchre-state.js (derive); the socket, chat and seats work as on the Swick table.
+
+import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { rememberInvite } from '../api.js';
+import { label } from '../cards.js';
+import { go, useApp } from '../context.js';
+import { play as playSound } from '../sound.js';
+import { applyFrame, markStale, mergeChat, newTableState } from '../state.js';
+import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
+import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
+import { Chat, ChatSheet, useSmallScreen } from './table.js';
+
+const TRICK_FLASH_MS = 1600;
+const WATCH_TRIES = 40;
+
+/** The carved token that shows trump, beside the dealer for the whole hand. */
+function TrumpToken({ token, size = '' }) {
+  if (!token) return null;
+  return html`<span
+    class=${`trump-token ${size} ${token.suit === 1 || token.suit === 2 ? 'red' : 'black'}`}
+    role="img"
+    tabindex="0"
+    aria-label=${token.tip}
+    title=${token.tip}
+    data-tip=${token.tip}
+  ><${SuitIcon} suit=${token.suit} /></span>`;
+}
+
+function TakenTricks({ seat }) {
+  if (!seat.tricks) return null;
+  const tip = `${seat.isMe ? 'You' : seat.name} took ${seat.tricks} trick${seat.tricks === 1 ? '' : 's'} this hand`;
+  return html`<span class="eu-taken" role="img" tabindex="0" aria-label=${tip} title=${tip} data-tip=${tip}>
+    ${Array.from({ length: seat.tricks }, (_, k) => html`<span class="eu-taken-card" style=${`--k:${k}`}></span>`)}
+    <span class="eu-taken-count" aria-hidden="true">${seat.tricks}</span>
+  </span>`;
+}
+
+function SeatPlate({ seat, model, onJoin }) {
+  const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
+  const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
+  return html`<div class=${classes} data-seat=${seat.seat}>
+    <div class="eu-plate">
+      <span class="eu-name">
+        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
+        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
+      </span>
+      <span class="eu-tags">
+        <span class=${`eu-team team-${seat.team}`}>${role}</span>
+        ${seat.dealer ? html`<span class="eu-dealer" title="The dealer" data-tip="The dealer">Dealer</span>` : null}
+        ${seat.dealer ? html`<${TrumpToken} token=${model.trumpToken} size="small" />` : null}
+        ${seat.maker ? html`<span class="eu-maker">${model.alone ? 'Alone' : 'Maker'}</span>` : null}
+        ${seat.resting ? html`<span class="eu-resting" title="Sits out this hand: the partner goes alone">Sits out</span>` : null}
+        ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
+      </span>
+      ${seat.acting && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} small=${true} />` : null}
+      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
+    </div>
+    <div class="eu-seat-cards">
+      ${!seat.isMe && seat.cards && !seat.resting
+        ? html`<span class="eu-backs" aria-label=${`${seat.cards} cards`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+        : null}
+      <${TakenTricks} seat=${seat} />
+    </div>
+  </div>`;
+}
+
+function Kitty({ model }) {
+  const t = model.turnUp;
+  if (!t || !model.inHand) return null;
+  const showFace = t.at === 'up' || t.at === 'kitty';
+  return html`<div class="eu-kitty">
+    <span class="eu-kitty-stack" role="img" tabindex="0" aria-label=${model.kittyTip} title=${model.kittyTip} data-tip=${model.kittyTip}>
+      <${CardBack} size="sm" />
+    </span>
+    ${showFace || t.at === 'down'
+      ? html`<span class=${`eu-turn-up ${t.at}`} tabindex="0" data-turn-up=${t.code}>
+          <${ShownCard} code=${t.code} size="sm" tip=${t.tip} />
+        </span>`
+      : html`<span class="eu-turn-up taken" tabindex="0" role="img" aria-label=${t.tip} title=${t.tip} data-tip=${t.tip}><${CardFace} code=${t.code} size="xs" /></span>`}
+  </div>`;
+}
+
+function TrickArea({ trick, caption }) {
+  return html`<div class="eu-trick" role="group" aria-label=${caption}>
+    ${trick.cards.map(
+      (c) => html`<span class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
+        <${ShownCard}
+          code=${c.code}
+          size="md"
+          tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`}
+        />
+      </span>`,
+    )}
+  </div>`;
+}
+
+function Pegboard({ model }) {
+  const order = [model.us, 1 - model.us];
+  const text = `Score: ${order.map((t) => `${model.pegs[t].name} ${model.pegs[t].score}`).join(', ')}; first to ${model.target}`;
+  return html`<div class="pegboard" role="img" aria-label=${text} title=${text}>
+    ${order.map((team) => {
+      const p = model.pegs[team];
+      return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team}>
+        <span class="peg-name">${p.name}</span>
+        <span class="peg-holes" aria-hidden="true">
+          ${Array.from({ length: 10 }, (_, k) => html`<span class=${`peg-hole ${k < p.pegged ? 'pegged' : ''} ${k + 1 === model.target ? 'goal' : ''}`}></span>`)}
+        </span>
+        <span class="peg-score" data-score=${p.score}>${p.score}</span>
+        ${model.inHand ? html`<span class="peg-tricks" title="Tricks this hand">${p.tricks} tr.</span>` : null}
+      </div>`;
+    })}
+  </div>`;
+}
+
+function Hand({ model, lifted, onCard, onKey, handRef }) {
+  const [focus, setFocus] = useState(0);
+  const cards = model.hand;
+  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
+  const kind = model.decision ? model.decision.kind : null;
+  const keyDown = (event) => {
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    let next = null;
+    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = cards.length - 1;
+    if (next !== null) {
+      event.preventDefault();
+      setFocus(next);
+      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
+      if (buttons[next]) buttons[next].focus();
+      return;
+    }
+    onKey(event);
+  };
+  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand empty" aria-hidden="true"></div>`;
+  const cardKind = kind === 'play' || kind === 'discard' ? kind : null;
+  return html`<div
+    class=${`eu-hand ${cardKind ? `deciding decide-${cardKind}` : ''}`}
+    role="group"
+    aria-label=${`Your hand: ${cards.length} cards${cardKind ? '. Arrow keys to choose, Enter to lift, Enter again to ' + (cardKind === 'play' ? 'play' : 'discard') : ''}`}
+    ref=${handRef}
+    onKeyDown=${keyDown}
+    style=${`--n:${cards.length}`}
+  >
+    ${cards.map((card, k) => {
+      const isLifted = lifted === card.code;
+      const state = cardKind ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
+      const verb = cardKind === 'discard' ? 'discard' : 'play';
+      const what = cardKind
+        ? card.legal
+          ? isLifted
+            ? `lifted: press Enter again to ${verb} it`
+            : cardKind === 'play' ? 'playable' : 'can be discarded'
+          : `cannot be played: ${card.reason}`
+        : '';
+      return html`<button
+        type="button"
+        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.bower ? `bower-${card.bower}` : ''}`}
+        tabindex=${k === clamped ? 0 : -1}
+        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
+        aria-pressed=${cardKind ? (isLifted ? 'true' : 'false') : undefined}
+        aria-disabled=${cardKind && card.legal === false ? 'true' : undefined}
+        title=${card.tip}
+        data-tip=${card.tip}
+        data-card=${card.code}
+        data-bower=${card.bower || undefined}
+        style=${`--k:${k}`}
+        onFocus=${() => setFocus(k)}
+        onClick=${() => onCard(card)}
+      >
+        <${CardFace} code=${card.code} size="lg" />
+        ${card.bower
+          ? html`<span class=${`bower-tab ${card.bower}`} aria-hidden="true">${card.bower === 'right' ? 'Right' : 'Left'}</span>`
+          : null}
+      </button>`;
+    })}
+  </div>`;
+}
+
+/** The plaque above the table: what you decide now (or whom the table waits for). */
+function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin }) {
+  const d = model.decision;
+  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
+    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />`
+    : null;
+  if (!d) {
+    return html`<div class="plaque waiting" data-decision="none">
+      ${timer}
+      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+      ${model.isHost && model.phase === 'lobby' ? html`<button type="button" class="primary" onClick=${onStart}>Start the game</button>` : null}
+      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
+    </div>`;
+  }
+  let buttons;
+  if (d.kind === 'play' || d.kind === 'discard') {
+    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
+    const verb = d.kind === 'play' ? 'Play' : 'Discard';
+    buttons = html`<button
+        type="button"
+        class="primary"
+        disabled=${!card || !card.legal}
+        onClick=${() => card && act({ kind: d.kind, card: card.code })}
+      >${card ? `${verb} ${label(card.code)}` : verb}</button>
+      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
+  } else {
+    const toggle = d.canAlone
+      ? html`<button
+          type="button"
+          class=${`alone-toggle ${alone ? 'on' : ''}`}
+          aria-pressed=${alone ? 'true' : 'false'}
+          title="Play this hand without your partner: 4 points for all five tricks"
+          onClick=${() => setAlone(!alone)}
+        >Go alone</button>`
+      : null;
+    buttons = html`${toggle}${d.choices.map(
+      (c) => html`<button
+        type="button"
+        class=${`${c.primary ? 'primary' : ''} ${c.suit !== undefined ? `suit-choice ${c.suit === 1 || c.suit === 2 ? 'red' : 'black'}` : ''}`}
+        disabled=${!c.legal}
+        title=${c.reason || (c.suit !== undefined ? `Make ${suitWords(c.suit)} trump${alone ? ', alone' : ''}` : c.text)}
+        data-choice=${c.key}
+        onClick=${() => act(alone && c.aloneAction ? c.aloneAction : c.action)}
+      >${c.suit !== undefined ? html`<${SuitIcon} suit=${c.suit} /> ${SUIT_NAMES[c.suit][0].toUpperCase()}${SUIT_NAMES[c.suit].slice(1)}` : c.text}</button>`,
+    )}`;
+  }
+  const detail = d.kind === 'name' && d.barred && d.barred.length
+    ? `${SUIT_SYMBOLS[d.barred[0].suit]} was turned down: it can't be named.`
+    : d.kind === 'play' || d.kind === 'discard'
+      ? lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.'
+      : '';
+  return html`<div class="plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
+    <div class="plaque-text">
+      ${timer}
+      <div>
+        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
+        ${detail ? html`<p class="detail">${detail}</p>` : null}
+      </div>
+    </div>
+    <div class="plaque-buttons">${buttons}</div>
+  </div>`;
+}
+
+function ResultPanel({ model }) {
+  const r = model.result;
+  if (!r) return null;
+  const order = [model.us, 1 - model.us];
+  return html`<section class="eu-result panel" aria-labelledby="eu-result-title" role="status">
+    <h2 id="eu-result-title">Hand ${r.handNo}</h2>
+    <p>${r.line}</p>
+    <table class="eu-result-table">
+      <thead><tr><th scope="col">Team</th><th scope="col">Tricks</th><th scope="col">Points</th><th scope="col">Score</th></tr></thead>
+      <tbody>
+        ${order.map((team) => html`<tr class=${team === r.scorer ? 'scored' : ''}>
+          <th scope="row">${r.names[team]}${team === r.makerTeam ? ' (makers)' : ''}</th>
+          <td>${r.tricks[team]}</td>
+          <td>${team === r.scorer ? `+${r.points}` : '0'}</td>
+          <td>${r.scores[team]}</td>
+        </tr>`)}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+function GameOver({ model, table, onStart }) {
+  return html`<section class="eu-result panel game-over" aria-labelledby="eu-over-title">
+    <h2 id="eu-over-title">Game over</h2>
+    <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
+    ${model.seed
+      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
+          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every hand, turn-up and kitty from the seed.</p>`
+      : null}
+    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
+  </section>`;
+}
+
+function LastTrick({ last }) {
+  const [open, setOpen] = useState(false);
+  if (!last) return null;
+  return html`<span class="eu-last">
+    <button type="button" class="small" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>Last trick</button>
+    ${open
+      ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of hand ${last.handNo}`}>
+          <ol class="eu-last-cards">
+            ${last.cards.map((c) => html`<li class=${c.winning ? 'winning' : ''}>
+              <span class="muted small">Seat ${c.seat + 1}</span>
+              <${ShownCard} code=${c.code} size="sm" tip=${`${label(c.code)}${c.winning ? ': took the trick' : ''}`} />
+            </li>`)}
+          </ol>
+        </div>`
+      : null}
+  </span>`;
+}
+
+function useDecisionShortcuts() {
+  useEffect(() => {
+    const key = (event) => {
+      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 'h' || event.key === 'H') {
+        const card = document.querySelector('.eu-hand .hand-card.legal') || document.querySelector('.eu-hand .hand-card');
+        if (card) {
+          event.preventDefault();
+          card.focus();
+        }
+      } else if (event.key === 'd' || event.key === 'D') {
+        const button = document.querySelector('.plaque button:not([disabled])');
+        if (button) {
+          event.preventDefault();
+          button.focus();
+        }
+      }
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, []);
+}
+
+export function EuchrePage({ table, invite, autoJoin, onGame }) {
+  const app = useApp();
+  const [ts, setTs] = useState(() => newTableState(table));
+  const tsRef = useRef(ts);
+  const [missing, setMissing] = useState('');
+  const [log, setLog] = useState([]);
+  const [live, setLive] = useState('');
+  const [chat, setChat] = useState({ lines: [], unread: 0 });
+  const [tab, setTab] = useState('log');
+  const [toast, setToast] = useState(null);
+  const [flash, setFlash] = useState(null);
+  const [lifted, setLifted] = useState(null);
+  const [alone, setAlone] = useState(false);
+  const [joining, setJoining] = useState(autoJoin);
+  const handRef = useRef(null);
+  const logId = useRef(0);
+  const lastTrick = useRef(null);
+  const tabRef = useRef(tab);
+  tabRef.current = tab;
+  const view = ts.view;
+
+  useEffect(() => {
+    if (invite) rememberInvite(table, invite);
+  }, [table, invite]);
+  useEffect(() => {
+    if (!toast) return undefined;
+    const timer = setTimeout(() => setToast(null), 4500);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
+
+  useEffect(
+    () =>
+      app.onFrame((frame) => {
+        if (frame.table !== table) return;
+        if (frame.type === 'chat') {
+          setChat((c) => {
+            const merged = mergeChat(c.lines, [frame]);
+            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
+          });
+          return;
+        }
+        if (frame.type === 'history') {
+          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
+          return;
+        }
+        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
+        if (frame.view && frame.view.game !== 'euchre' && onGame) {
+          onGame(frame.view.game || 'swick');
+          return;
+        }
+        const before = tsRef.current;
+        const r = applyFrame(before, frame);
+        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
+        tsRef.current = r.state;
+        if (!r.changed) return;
+        setTs(r.state);
+        setMissing('');
+        const prev = before.view;
+        const next = r.state.view;
+        const said = describeChanges(prev && prev.seq < next.seq ? prev : null, next);
+        if (said.length) {
+          const stamp = (text) => ({ id: (logId.current += 1), text });
+          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
+          setLive(said.join(' '));
+          if (said.includes('Your turn.')) playSound('turn');
+          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
+          else playSound('card');
+        }
+        if (prev && prev.hand_no === next.hand_no && next.played.length > prev.played.length) {
+          const trick = next.played[next.played.length - 1];
+          setFlash({ trick, winner: next.winners[next.winners.length - 1], until: Date.now() + TRICK_FLASH_MS });
+        }
+      }),
+    [table],
+  );
+  useEffect(() => {
+    if (!flash) return undefined;
+    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  useEffect(() => {
+    if (app.status.state !== 'open') {
+      if (tsRef.current.view) {
+        tsRef.current = markStale(tsRef.current);
+        setTs(tsRef.current);
+      }
+      return undefined;
+    }
+    let cancelled = false;
+    (async () => {
+      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
+        const seq = tsRef.current.seq || 0;
+        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
+        const answer = await app.send(message);
+        if (answer.type === 'ack' || answer.code === 'offline') return;
+        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
+          setMissing(answer.message);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [app.status.state, app.status.welcome, table, invite]);
+  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
+
+  const act = useCallback(
+    async (action) => {
+      if (!action) return null;
+      for (let tries = 0; tries < 5; tries++) {
+        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
+        if (answer.type === 'ack' || answer.code === 'duplicate') {
+          setLifted(null);
+          setAlone(false);
+          return answer;
+        }
+        if (answer.code === 'rate_limited') {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          continue;
+        }
+        if (answer.code !== 'offline') showToast(answer.message);
+        return answer;
+      }
+      return null;
+    },
+    [table],
+  );
+  const join = useCallback(
+    async (seat = null) => {
+      const answer = await app.send({ type: 'join', table, seat });
+      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
+      return answer;
+    },
+    [table],
+  );
+  useEffect(() => {
+    if (!joining || !view) return;
+    setJoining(false);
+    if (view.seat === null) join(null);
+  }, [joining, view]);
+
+  const model = view ? derive(view, Date.now()) : null;
+  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
+  useTicker(Boolean(view && view.deadline), 250);
+  useDecisionShortcuts();
+
+  const decisionKey = model ? `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}` : '';
+  useEffect(() => {
+    setLifted(null);
+    setAlone(false);
+  }, [decisionKey]);
+  // Your turn: focus goes to the decision (the first bright card, or the plaque's first button)
+  // unless you are typing.
+  const myTurn = Boolean(model && model.myTurn);
+  useEffect(() => {
+    if (!myTurn) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
+      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
+      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
+      if (target) target.focus();
+    });
+  }, [decisionKey, myTurn]);
+  useEffect(() => {
+    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
+  }, [tab]);
+  const small = useSmallScreen();
+  const openerRef = useRef(null);
+
+  if (missing && !view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
+    </main>`;
+  }
+  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
+  const banner = offline
+    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
+        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
+    : null;
+  if (!view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      ${banner}
+      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
+    </main>`;
+  }
+  const onCard = (card) => {
+    const d = model.decision;
+    if (!d || (d.kind !== 'play' && d.kind !== 'discard')) return;
+    if (card.legal === false) {
+      showToast(card.reason || 'That card cannot be played now', 'info');
+      return;
+    }
+    if (card.legal !== true) return;
+    if (lifted === card.code) act({ kind: d.kind, card: card.code });
+    else setLifted(card.code);
+  };
+  const onHandKey = (event) => {
+    if (event.key === 'Escape') setLifted(null);
+  };
+  const leave = async () => {
+    const answer = await act({ kind: 'leave' });
+    if (answer && answer.type === 'ack' && !model.inHand) go('/');
+  };
+  const flashTrick = !model.trick.cards.length && flash
+    ? {
+        cards: flash.trick.map(([seat, code]) => ({
+          seat,
+          code,
+          pos: POSITIONS[(seat - (model.me ?? 0) + 4) % 4],
+          winning: seat === flash.winner,
+        })),
+        done: true,
+      }
+    : null;
+  const sendChat = (text) => app.send({ type: 'chat', table, text });
+  const sheetOpen = small && tab === 'chat';
+  const resultShown = model.phase === 'interlude' && model.result;
+  const me = app.session && app.session.id;
+  return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre">
+    ${banner}
+    <h1 class="visually-hidden">Euchre table</h1>
+    <div class="eu-layout">
+      <section class="eu-area" aria-label="The table">
+        <div class="table-head">
+          <span class="phase-pill">${model.phaseText}</span>
+          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+          <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />
+          ${model.fingerprint && model.phase !== 'lobby'
+            ? html`<span
+                class="fair-pill"
+                tabindex="0"
+                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
+                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
+              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
+            : null}
+        </div>
+        <div class="plaque-dock">
+          <${Plaque}
+            model=${model}
+            lifted=${lifted}
+            act=${act}
+            onClear=${() => setLifted(null)}
+            alone=${alone}
+            setAlone=${setAlone}
+            onStart=${() => act({ kind: 'start_game' })}
+            onJoin=${join}
+          />
+        </div>
+        <${Pegboard} model=${model} />
+        <div class="eu-felt">
+          ${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null} />`)}
+          <div class="eu-centre">
+            <${Kitty} model=${model} />
+            ${flashTrick
+              ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
+              : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
+          </div>
+          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
+          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+        </div>
+        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
+          ${small
+            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${sheetOpen ? 'true' : 'false'} onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}>
+                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
+            : null}
+          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
+        </div>
+      </section>
+      <aside class="side-panel eu-side" aria-label="Table details">
+        <section class="panel info">
+          <h2>Euchre</h2>
+          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} points. <a href="#/rules">How to play</a></p>
+          ${!model.spectator
+            ? html`<button type="button" class="small" onClick=${leave}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
+            : null}
+        </section>
+        <section class="panel">
+          <div class="tabs" role="tablist" aria-label="Hand log and chat">
+            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
+            <button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
+              Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
+            </button>
+          </div>
+          ${tab === 'chat' && !small
+            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
+            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log">
+                <ol class="eu-log" tabindex="0" aria-label="Hand log">
+                  ${log.length ? log.slice(-60).map((e) => html`<li key=${e.id}>${e.text}</li>`) : html`<li class="muted">Nothing yet.</li>`}
+                </ol>
+              </div>`}
+        </section>
+      </aside>
+    </div>
+    ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
+    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
+    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+  </main>`;
+}
