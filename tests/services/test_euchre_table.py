@@ -1,0 +1,215 @@
+"""Euchre tables over the real gateway, broker, table workers, ledger and bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from shared.games.euchre.cards import code, parse
+from shared.games.euchre.record import GameRecord, load_record, verify
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play, seen_at_least
+
+TARGET = 2  # a short game: a hand or two
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+@pytest.fixture
+async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
+    dave = Player(cluster.base, "Dave")
+    await dave.sign_up()
+    await dave.connect()
+    yield [*players, dave]
+    await dave.close()
+
+
+def views_seen(player: Player, table: str) -> Iterator[dict[str, Any]]:
+    """Every view of ``table`` the player was sent: snapshots, updates and histories."""
+    for frame in player.frames:
+        if frame.get("table") != table:
+            continue
+        if frame["type"] in ("snapshot", "update"):
+            yield frame["view"]
+        elif frame["type"] == "history":
+            yield from frame["views"]
+
+
+def cards_in(value: Any) -> Iterator[int]:
+    """Every card code anywhere in a JSON value."""
+    if isinstance(value, str):
+        try:
+            yield parse(value)
+        except ValueError:
+            return
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def check_nothing_hidden(view: dict[str, Any], record: GameRecord) -> None:
+    """A seat's view shows its own cards and the public ones, never another seat's hand, the
+    kitty or another seat's discard."""
+    assert "kitty" not in view
+    seat, number = view["seat"], view["hand_no"]
+    if number == 0 or seat is None:
+        assert not view["hand"] and not view["discarded"]
+    if number == 0:
+        return
+    hand = record.hands[number - 1]
+    if view["discarded"]:
+        assert seat == hand.dealer, "only the dealer sees their discard"
+    public = {card for trick in (*view["played"], view["trick"]) for _, card in trick}
+    own = set() if seat is None else {code(card) for card in hand.dealt[seat]}
+    allowed = own | public | {code(hand.turn_up)}
+    shown = {code(card) for card in cards_in(view)}
+    assert shown <= allowed, f"seat {seat} saw {shown - allowed} in hand {number}"
+
+
+async def test_four_people_play_a_euchre_game_to_its_target(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    table = await open_table(four, game="euchre", target=TARGET)
+    listed = await host.http("GET", f"/api/tables/{table}")
+    assert listed.json()["game"] == "euchre" and listed.json()["target"] == TARGET
+    assert listed.json()["timer_seconds"] == 30 and len(listed.json()["seats"]) == 4
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    view = host.views[table]
+    assert view["game"] == "euchre" and view["phase"] == "order"
+    await play(four, table, random.Random(11), ended)
+    for player in four:
+        view = await player.until(table, ended)
+        assert max(view["scores"]) >= TARGET and view["winner"] is not None
+        assert view["scores"][view["winner"]] >= TARGET
+        assert view["seed"], "the seed is revealed when the game ends"
+    reply = await host.http("GET", f"/api/tables/{table}/games/1/record")
+    assert reply.status_code == 200, reply.text
+    record = load_record(reply.json())
+    assert record.fingerprint == host.views[table]["fingerprint"]
+    verdict = verify(record)
+    assert verdict.ok and verdict.hands == host.views[table]["hand_no"], verdict
+    seen = 0
+    for player in four:
+        for view in views_seen(player, table):
+            check_nothing_hidden(view, record)
+            seen += 1
+    assert seen > 4 * 20
+
+
+async def test_a_person_and_three_bots_play_a_euchre_game_to_its_end(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Solo")
+    await person.sign_up()
+    await person.connect()
+    try:
+        reply = await person.http(
+            "POST",
+            "/api/tables",
+            json={
+                "game": "euchre",
+                "target": TARGET,
+                "bots": {"1": "medium", "2": "hard", "3": "easy"},
+                "start": True,
+            },
+        )
+        assert reply.status_code == 200, reply.text
+        out = reply.json()
+        assert out["game"] == "euchre" and out["timer_seconds"] == 20 and out["antes"] == []
+        table = out["id"]
+        await person.watch(table)
+        await play([person], table, random.Random(5), ended, within=60)
+        view = await person.until(table, ended)
+        assert view["scores"][view["winner"]] >= TARGET
+        assert [bool(s["player"]["bot"]) for s in view["seats"]] == [False, True, True, True]
+        assert (await person.http("GET", f"/api/tables/{table}/games/1/record")).status_code == 200
+    finally:
+        await person.close()
+
+
+async def test_quick_play_at_euchre_seats_three_bots(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Quick")
+    await person.sign_up()
+    reply = await person.http("POST", "/api/quickplay", json={"game": "euchre"})
+    assert reply.status_code == 200, reply.text
+    out = reply.json()
+    assert out["game"] == "euchre" and len(out["seats"]) == 4 and out["target"] == 10
+    assert out["timer_seconds"] == 20 and out["in_progress"]
+    assert [seat is not None for seat in out["seats"]] == [True] * 4
+    lobby = await person.http("GET", "/api/tables")
+    assert {t["id"]: t["game"] for t in lobby.json()}.get(out["id"]) == "euchre"
+
+
+async def test_unknown_games_and_settings_are_refused(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Picky")
+    await person.sign_up()
+    for path, body, words in [
+        ("/api/tables", {"game": "chess"}, ("chess", "swick", "euchre")),
+        ("/api/quickplay", {"game": "chess"}, ("chess", "euchre")),
+        ("/api/tables", {"game": "euchre", "seats": 5}, ("4 seats",)),
+        ("/api/tables", {"game": "euchre", "antes": [3]}, ("antes",)),
+        ("/api/tables", {"game": "euchre", "target": 11}, ("1 to 10 points",)),
+        ("/api/tables", {"target": 5}, ("Swick", "target")),
+    ]:
+        reply = await person.http("POST", path, json=body)
+        assert reply.status_code == 422, (body, reply.text)
+        detail = reply.json()["detail"]
+        assert all(word in detail for word in words), (body, detail)
+    assert (await person.http("GET", "/api/me")).json()["seated"] is None
+
+
+async def test_out_of_turn_unseated_and_illegal_moves_are_refused_with_reasons(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    table = await open_table(four, game="euchre", target=TARGET)
+    watcher = Player(cluster.base, "Watcher")
+    await watcher.sign_up()
+    await watcher.connect()
+    try:
+        await watcher.watch(table)
+        assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+        view = await host.until(table, lambda v: v["phase"] == "order")
+        waiting = [p for p in four if not p.my_turn(table)]
+        answer = await act(waiting[0], table, {"kind": "pass"})
+        assert answer["code"] == "not_your_turn" and "not your turn" in answer["message"]
+        answer = await act(watcher, table, {"kind": "pass"})
+        assert answer["type"] == "reject" and answer["code"] in ("not_seated", "not_watching")
+        assert (await act(host, table, {"kind": "play", "card": "1X"}))["code"] == "malformed"
+
+        mover = next(p for p in four if p.my_turn(table))
+        card = mover.views[table]["hand"][0]
+        answer = await act(mover, table, {"kind": "discard", "card": card})
+        assert answer["code"] == "wrong_phase" and "first round" in answer["message"]
+
+        # Play on until a move the mover's view lists as not legal, then make it.
+        rng = random.Random(3)
+        for _ in range(400):
+            movers = [p for p in four if p.my_turn(table)]
+            if not movers:
+                await host.wait(lambda: any(p.my_turn(table) for p in four))
+                continue
+            mover = movers[0]
+            view = mover.views[table]
+            illegal = [o for o in view["options"] if not o["legal"]]
+            if illegal:
+                answer = await act(mover, table, illegal[0]["action"])
+                assert answer["type"] == "reject", answer
+                assert answer["code"] in ("illegal_card", "turned_down", "stick_the_dealer")
+                assert answer["message"] == illegal[0]["reason"]
+                break
+            legal = [o["action"] for o in view["options"] if o["legal"]]
+            assert (await act(mover, table, rng.choice(legal)))["type"] == "ack"
+            await mover.until(table, seen_at_least(view["seq"] + 1))
+        else:
+            raise AssertionError("no move was ever illegal")
+    finally:
+        await watcher.close()
