@@ -906,17 +906,43 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
   }, [decisionKey]);
 
   // Your turn: focus goes to the decision (its first legal card, or its first button), unless
-  // you are typing, so a keyboard player acts at once and chat keeps its text.
+  // you are typing, so a keyboard player acts at once and chat keeps its text. A new decision
+  // asks for focus until its controls are on the page (they may come a render later) and no
+  // dialog is open; focus placed there that falls to the page because its element was
+  // re-rendered away goes back.
   const myTurn = Boolean(model && model.myTurn);
+  const focusWanted = useRef(false);
+  const focusPlaced = useRef(null);
+  useEffect(() => {
+    focusWanted.current = myTurn;
+  }, [decisionKey, myTurn]);
+  useEffect(() => {
+    const moved = (event) => {
+      if (event.target !== focusPlaced.current) focusPlaced.current = null;
+    };
+    document.addEventListener('focusin', moved);
+    return () => document.removeEventListener('focusin', moved);
+  }, []);
   useEffect(() => {
     if (!myTurn) return;
+    const placed = focusPlaced.current;
+    const fell = placed && !placed.isConnected && document.activeElement === document.body;
+    if (!focusWanted.current && !fell) return;
     requestAnimationFrame(() => {
       const active = document.activeElement;
-      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
+      const inside = (selector) => Boolean(active && active.closest && active.closest(selector));
+      if (inside('input, textarea, select')) {
+        focusWanted.current = false; // typing: this decision leaves the focus where it is
+        return;
+      }
+      if (inside('[role="dialog"]')) return; // asked again once the dialog closes
       const target = document.querySelector('.hand .hand-card.legal') || decisionControls()[0];
-      if (target) target.focus();
+      if (!target) return;
+      target.focus();
+      focusWanted.current = false;
+      focusPlaced.current = target;
     });
-  }, [decisionKey, myTurn]);
+  });
 
   // Shortcuts (listed by "?"): digits take the decision's buttons, H the hand, D the decision,
   // C the chat.
