@@ -54,7 +54,7 @@ function SeatPlate({ seat, model, onJoin }) {
         ${seat.resting ? html`<span class="eu-resting" title="Sits out this hand: the partner goes alone">Sits out</span>` : null}
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
       </span>
-      ${seat.acting && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} small=${true} />` : null}
+      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />` : null}
       ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
     </div>
     <div class="eu-seat-cards">
@@ -293,6 +293,16 @@ function LastTrick({ last }) {
   </span>`;
 }
 
+function HandLog({ log }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  }, [log.length]);
+  return html`<ol class="eu-log" tabindex="0" aria-label="Hand log" ref=${ref}>
+    ${log.length ? log.slice(-80).map((e) => html`<li key=${e.id}>${e.text}</li>`) : html`<li class="muted">Nothing yet.</li>`}
+  </ol>`;
+}
+
 function useDecisionShortcuts() {
   useEffect(() => {
     const key = (event) => {
@@ -377,7 +387,9 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         setMissing('');
         const prev = before.view;
         const next = r.state.view;
-        const said = describeChanges(prev && prev.seq < next.seq ? prev : null, next);
+        // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
+        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
+        const said = repeat ? [] : describeChanges(prev, next);
         if (said.length) {
           const stamp = (text) => ({ id: (logId.current += 1), text });
           setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
@@ -575,8 +587,8 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         <${Pegboard} model=${model} />
         <div class="eu-felt">
           ${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null} />`)}
+          <${Kitty} model=${model} />
           <div class="eu-centre">
-            <${Kitty} model=${model} />
             ${flashTrick
               ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
               : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
@@ -610,9 +622,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           ${tab === 'chat' && !small
             ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
             : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log">
-                <ol class="eu-log" tabindex="0" aria-label="Hand log">
-                  ${log.length ? log.slice(-60).map((e) => html`<li key=${e.id}>${e.text}</li>`) : html`<li class="muted">Nothing yet.</li>`}
-                </ol>
+                <${HandLog} log=${log} />
               </div>`}
         </section>
       </aside>

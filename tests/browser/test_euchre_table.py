@@ -1,0 +1,249 @@
+"""The Euchre table in the browser: the lobby's game picker, quick play with three bots, and one
+hand played to its result by mouse and keyboard — the plaque's buttons, only playable cards
+bright, the tips on the table's things, the pegboard, the phone sizes and axe."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.support import (
+    PageErrors,
+    axe_violations,
+    new_context,
+    shoot,
+    sign_up,
+)
+from tests.browser.test_quickplay import bots_running
+from tests.services.cluster import Cluster
+
+PHONES = ({"width": 360, "height": 740}, {"width": 430, "height": 932})
+
+
+async def plaque_kind(page: Page) -> str | None:
+    """The decision the plaque offers now ("order", "name", "discard", "play", "next_hand")."""
+    plaque = page.locator(".plaque[data-decision]")
+    if not await plaque.count():
+        return None
+    with contextlib.suppress(Exception):
+        kind = await plaque.first.get_attribute("data-decision", timeout=500)
+        return None if kind in (None, "none") else kind
+    return None
+
+
+async def check_brightness(page: Page) -> None:
+    """On your turn to play, the playable cards are bright and the others dimmed."""
+    filters: list[list[str]] = await page.locator(".eu-hand.deciding .hand-card").evaluate_all(
+        """cards => cards.map(c => [c.className, getComputedStyle(c.querySelector('.card')).filter,
+            c.getAttribute('aria-disabled') || '', c.title])"""
+    )
+    assert filters
+    for classes, shown, disabled, title in filters:
+        if "illegal" in classes:
+            assert "brightness" in shown, (classes, shown)
+            assert disabled == "true"
+            assert "can't be played" in title, title
+        else:
+            assert "legal" in classes, classes
+            assert "brightness" not in shown, (classes, shown)
+
+
+async def keyboard_card(page: Page) -> None:
+    """Arrow along the hand to a bright card, then Enter lifts it and Enter plays it."""
+    first = page.locator(".eu-hand .hand-card[tabindex='0']")
+    await first.focus()
+    for _ in range(8):
+        classes = await page.evaluate("document.activeElement.className")
+        if " legal" in f" {classes}":
+            break
+        await page.keyboard.press("ArrowRight")
+    code = await page.evaluate("document.activeElement.dataset.card")
+    await page.keyboard.press("Enter")
+    await page.locator(f".eu-hand .hand-card.lifted[data-card='{code}']").wait_for(timeout=3000)
+    await page.keyboard.press("Enter")
+
+
+async def mouse_card(page: Page) -> None:
+    card = page.locator(".eu-hand .hand-card.legal").first
+    code = await card.get_attribute("data-card")
+    await card.click()
+    await page.locator(f".eu-hand .hand-card.lifted[data-card='{code}']").wait_for(timeout=3000)
+    play = page.locator(".plaque").get_by_role("button", name=re.compile(r"^(Play|Discard) "))
+    await expect(play).to_be_enabled()
+    await card.click()
+
+
+async def take_decision(page: Page, kind: str, keyboard: bool, seen: dict[str, int]) -> None:
+    plaque = page.locator(".plaque")
+    if kind == "order":
+        verb = plaque.get_by_role("button", name=re.compile(r"^(Order it up|Pick it up)$"))
+        await expect(verb).to_have_count(1)
+        alone = plaque.get_by_role("button", name="Go alone")
+        await expect(alone).to_have_attribute("aria-pressed", "false")
+        await alone.click()
+        await expect(alone).to_have_attribute("aria-pressed", "true")
+        await alone.click()
+        await expect(alone).to_have_attribute("aria-pressed", "false")
+        passing = plaque.get_by_role("button", name="Pass", exact=True)
+        if keyboard:
+            await passing.focus()
+            await page.keyboard.press("Enter")
+        else:
+            await passing.click()
+    elif kind == "name":
+        suits = plaque.locator(".suit-choice")
+        await expect(suits).to_have_count(3)  # the turned-down suit is not offered
+        first = suits.first
+        if keyboard:
+            await first.focus()
+            await page.keyboard.press("Enter")
+        else:
+            await first.click()
+    elif kind == "discard":
+        await expect(page.locator(".eu-hand .hand-card")).to_have_count(6)
+        await keyboard_card(page)
+    elif kind == "play":
+        await check_brightness(page)
+        if keyboard:
+            await keyboard_card(page)
+        else:
+            await mouse_card(page)
+    elif kind == "next_hand":
+        await plaque.get_by_role("button", name="Next hand", exact=True).click()
+    seen[kind] = seen.get(kind, 0) + 1
+
+
+async def check_tips(page: Page) -> None:
+    """Hovering (title) or long-pressing (data-tip) names what a thing is."""
+    tips: dict[str, str] = await page.evaluate(
+        """() => {
+          const tip = (sel) => { const e = document.querySelector(sel); return e ? (e.getAttribute('title') || '') : null; };
+          return {
+            card: tip('.eu-hand .hand-card'),
+            kitty: tip('.eu-kitty-stack'),
+            turnUp: tip('.eu-turn-up [title], .eu-turn-up[title]'),
+            trump: tip('.trump-token'),
+            taken: tip('.eu-taken'),
+          };
+        }"""
+    )
+    assert tips["card"], tips
+    if tips["kitty"] is not None:
+        assert "kitty" in tips["kitty"], tips
+    if tips["turnUp"] is not None:
+        assert "turn-up" in tips["turnUp"], tips
+    if tips["trump"] is not None:
+        assert tips["trump"].startswith("Trump:"), tips
+    if tips["taken"] is not None:
+        assert "took" in tips["taken"], tips
+
+
+async def no_overflow(page: Page) -> None:
+    width = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert width <= 0, f"the page is {width}px wider than the screen"
+
+
+async def test_euchre_quick_play_through_a_hand(cluster: Cluster, browser: Browser) -> None:
+    with bots_running(cluster):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Eve")
+
+        # The lobby's picker: Swick first; Euchre changes what Quick play opens.
+        picker = page.locator(".game-picker")
+        await expect(picker.get_by_role("radio", name=re.compile("Swick"))).to_be_checked()
+        await picker.get_by_text("Euchre", exact=True).click()
+        await expect(picker.get_by_role("radio", name=re.compile("Euchre"))).to_be_checked()
+        await expect(page.get_by_role("button", name="Quick play")).to_contain_text("Euchre")
+        await page.get_by_role("button", name=re.compile("Create a table")).click()
+        await expect(page.locator("#create-title")).to_have_text("Create a Euchre table")
+        await page.get_by_role("button", name="Cancel").click()
+        await page.get_by_role("button", name="Quick play").click()
+        await page.wait_for_url("**/#/table/*")
+        await page.locator(".euchre-page").wait_for()
+
+        # Four seats: you at the bottom, three bots, each marked as a bot.
+        await expect(page.locator(".eu-seat")).to_have_count(4)
+        await expect(page.locator(".eu-seat.at-bottom.me")).to_contain_text("Eve")
+        await expect(page.locator(".eu-seat:not(.me) .bot-badge")).to_have_count(3)
+        await expect(page.locator(".eu-seat.at-top .eu-team")).to_have_text("Partner")
+        await expect(page.locator(".peg-rail .peg-name")).to_have_text(["Us", "Them"])
+        await expect(page.locator(".peg-rail.us .peg-hole")).to_have_count(10)
+        await expect(page.locator(".fair-pill")).to_contain_text("Fair deal")
+        await expect(page.locator(".eu-hand .hand-card")).to_have_count(5)
+        await shoot(page, "euchre-desktop-deal")
+
+        seen: dict[str, int] = {}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 150
+        keyboard = False
+        checked_axe = False
+        while not await page.locator(".eu-result").count():
+            assert loop.time() < deadline, f"hand 1 did not finish: {seen}"
+            kind = await plaque_kind(page)
+            if kind is None or kind == "next_hand":
+                await asyncio.sleep(0.15)
+                continue
+            if kind == "play" and not checked_axe:
+                await check_brightness(page)
+                await check_tips(page)
+                await shoot(page, "euchre-desktop-play")
+                violations = await axe_violations(page)
+                assert not violations, violations
+                checked_axe = True
+            with contextlib.suppress(AssertionError, TimeoutError):
+                await take_decision(page, kind, keyboard, seen)
+                keyboard = not keyboard
+            await asyncio.sleep(0.1)
+        assert seen.get("play", 0) >= 3, seen
+        assert seen.get("order", 0) + seen.get("name", 0) >= 1, seen
+
+        # The hand's result between hands, with the score on the pegboard.
+        result = page.locator(".eu-result")
+        await expect(result).to_contain_text("Hand 1")
+        await expect(result).to_contain_text("trump")
+        scores = [int(s) for s in await page.locator(".peg-score").all_inner_texts()]
+        assert sum(scores) >= 1, scores
+        pegged = await page.locator(".peg-hole.pegged").count()
+        assert pegged == sum(min(10, s) for s in scores)
+        await shoot(page, "euchre-desktop-result")
+        violations = await axe_violations(page)
+        assert not violations, violations
+        log = await page.locator(".eu-log").inner_text()
+        assert "trick" in log and "Score:" in log, log
+
+        # A phone: no sideways scroll, the decision on screen.
+        for size in PHONES:
+            await page.set_viewport_size(size)
+            await asyncio.sleep(0.3)
+            await no_overflow(page)
+        await page.set_viewport_size(PHONES[0])
+        deadline = loop.time() + 60
+        while True:
+            assert loop.time() < deadline, "no decision came in hand 2"
+            kind = await plaque_kind(page)
+            if kind in ("order", "name", "discard", "play"):
+                break
+            if kind == "next_hand":
+                with contextlib.suppress(Exception):
+                    await take_decision(page, kind, False, seen)
+            await asyncio.sleep(0.2)
+        box = await page.locator(".plaque").bounding_box()
+        assert box is not None
+        assert 0 <= box["y"] and box["y"] + box["height"] <= PHONES[0]["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONES[0]["width"], box
+        await no_overflow(page)
+        await shoot(page, "euchre-phone-360-decision")
+        violations = await axe_violations(page)
+        assert not violations, violations
+        await page.set_viewport_size(PHONES[1])
+        await asyncio.sleep(0.3)
+        await no_overflow(page)
+        await shoot(page, "euchre-phone-430")
+        errors.check()
+        await context.close()
