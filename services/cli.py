@@ -68,14 +68,23 @@ def _bench_floor(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from shared.games.swick.record import load_record, verify
+    from shared.games.euchre import record as euchre
+    from shared.games.euchre.dealing import ALGORITHM as EUCHRE_ALGORITHM
+    from shared.games.swick import record as swick
 
+    # A record names its dealing algorithm, and so its game.
     try:
-        record = load_record(json.loads(Path(args.record).read_text()))
+        data = json.loads(Path(args.record).read_text())
+        is_euchre = isinstance(data, dict) and data.get("algorithm") == EUCHRE_ALGORITHM
+        record = euchre.load_record(data) if is_euchre else swick.load_record(data)
     except (OSError, ValueError) as error:
         print(f"swick verify: cannot read {args.record}: {error}", file=sys.stderr)
         return 2
-    verdict = verify(record)
+    verdict: euchre.Verdict | swick.Verdict
+    if isinstance(record, euchre.GameRecord):
+        verdict = euchre.verify(record)
+    else:
+        verdict = swick.verify(record)
     if verdict.ok:
         print(
             f"VERIFIED: all {verdict.hands} hands were dealt by the revealed seed "
@@ -179,6 +188,8 @@ def _arena(args: argparse.Namespace) -> int:
     from services.progress import progress_bars, showing
 
     names = [name.strip() for name in args.seats.split(",")]
+    if args.game == "euchre":
+        return _euchre_arena(args, names)
     if not 3 <= len(names) <= 6:
         print("swick arena: name 3 to 6 seats", file=sys.stderr)
         return 2
@@ -191,6 +202,26 @@ def _arena(args: argparse.Namespace) -> int:
         print(json.dumps(arena.report(result)))
     else:
         print(arena.describe(result))
+    return 0
+
+
+def _euchre_arena(args: argparse.Namespace, names: list[str]) -> int:
+    from services.bots.euchre import arena
+    from services.progress import progress_bars, showing
+
+    if len(names) != 2 or not set(names) <= set(arena.LEVELS):
+        print("swick arena --game euchre: name 2 of easy, medium, hard", file=sys.stderr)
+        return 2
+    with progress_bars(showing(args.json)) as progress:
+        result = arena.play(
+            (names[0], names[1]),
+            args.games,
+            args.seed,
+            target=args.target,
+            hard_worlds=args.euchre_worlds,
+            progress=progress,
+        )
+    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
     return 0
 
 
@@ -308,7 +339,7 @@ def _version() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
+    from services.bots.budget import EUCHRE_WORLDS, HARD_CAP_MS, HARD_WORLDS
 
     root = _Parser(prog="swick", description=__doc__)
     root.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -414,9 +445,19 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--seats",
         default="hard,medium,medium",
-        help="3 to 6 of easy, medium, hard or package.module:Class",
+        help="3 to 6 of easy, medium, hard or package.module:Class; Euchre: the 2 partnerships"
+        " (easy, medium, hard)",
     )
-    arena.add_argument("--hands", type=int, default=20_000, help="hands to play")
+    arena.add_argument("--game", choices=("swick", "euchre"), default="swick", help="the game")
+    arena.add_argument("--hands", type=int, default=20_000, help="hands to play (Swick)")
+    arena.add_argument("--games", type=int, default=200, help="games to play (Euchre)")
+    arena.add_argument("--target", type=int, default=10, help="points a game is played to (Euchre)")
+    arena.add_argument(
+        "--euchre-worlds",
+        type=int,
+        default=EUCHRE_WORLDS,
+        help="worlds a hard Euchre bot samples per decision (the live bots' budget by default)",
+    )
     arena.add_argument(
         "--seed", type=int, default=1, help="seed of the deals and of every strategy's choices"
     )

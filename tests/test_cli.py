@@ -7,14 +7,22 @@ import contextlib
 import json
 import os
 import pty
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
 from importlib.metadata import version
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from services.bots.euchre.levels import Medium as EuchreMedium
 from services.cli import main, parser
+from services.table.records import build_record
+from shared.games.euchre import EUCHRE
+from shared.games.interface import Command
+from shared.games.lifecycle import Player, StartGame, TakeSeat
 
 
 def commands(command: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
@@ -96,3 +104,46 @@ def test_the_floor_benchmark_times_each_bare_hop_and_leaves_nothing_behind() -> 
         ["rabbitmqctl", "list_queues", "name"], capture_output=True, text=True, check=True
     ).stdout
     assert "swick.floor." not in queues  # both queues went with their consumers
+
+
+def euchre_game_log(target: int = 3) -> list[Any]:
+    """A whole Euchre game's events as a table logs them (JSON), played by medium bots."""
+    rng = random.Random(9)
+    state = EUCHRE.new_table(EUCHRE.make_config({"target": target, "private": True}))
+    log: list[Any] = []
+    actions: list[tuple[int | None, Any]] = [
+        (None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat}"), 0)) for seat in range(4)
+    ]
+    actions.append((0, StartGame("ab" * 32)))
+    bot = EuchreMedium(rng)
+    n = 0
+    while EUCHRE.phase(state) != "ended":
+        actor, action = actions.pop(0) if actions else (None, None)
+        if action is None:
+            actor = EUCHRE.to_act(state)[0]
+            legal = [o.action for o in EUCHRE.legal_actions(state, actor) if o.legal]
+            action = bot.choose(EUCHRE.view_for(state, actor), legal)
+        command = Command(actor=actor, action=action, action_id=f"a{n}", seq=state.seq)
+        state, events = EUCHRE.step(state, command)
+        log.extend(EUCHRE.dump_event(event) for event in events)
+        n += 1
+    return log
+
+
+def test_verify_checks_a_euchre_record_by_its_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built = build_record("t-euchre", euchre_game_log(), 4, 1, "euchre")
+    assert built is not None
+    good = tmp_path / "euchre.json"
+    good.write_text(built.data)
+    assert main(["verify", str(good)]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+    record = json.loads(built.data)
+    assert record["algorithm"] == "euchre-fair-v1"
+    dealt = record["hands"][0]["dealt"]
+    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]  # two seats' first cards swapped
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record))
+    assert main(["verify", str(bad)]) == 1
+    assert "MISMATCH" in capsys.readouterr().out

@@ -8,3 +8,6 @@ tables against a starved machine; the arena runs without it.
 
 HARD_WORLDS = 32
 HARD_CAP_MS = 200.0
+
+# The hard Euchre bot's worlds per decision: about 50 ms of CPU each (a Euchre hand is short).
+EUCHRE_WORLDS = 24

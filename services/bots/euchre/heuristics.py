@@ -144,6 +144,15 @@ def unbeatable(card: int, trump: int, led: int, others: set[int]) -> bool:
     return all(power(other, trump, led) <= mine for other in others)
 
 
+def top_of_suit(card: int, trump: int, others: set[int]) -> bool:
+    """No card still out of ``card``'s suit is higher."""
+    suit = effective_suit(card, trump)
+    return all(
+        effective_suit(other, trump) != suit or strength(other, trump) < strength(card, trump)
+        for other in others
+    )
+
+
 def play(k: Knowledge, cards: Sequence[int]) -> int:
     """The card to play of ``cards`` (the legal ones)."""
     trump = k.trump
@@ -177,7 +186,7 @@ def _lead(k: Knowledge, cards: Sequence[int], trump: int, out: set[int]) -> int:
         if unbeatable(top, trump, trump, out) or len(trumps) >= 2 or k.maker != k.seat:
             return top
     side = [card for card in cards if not is_trump(card, trump)]
-    bosses = [card for card in side if unbeatable(card, trump, effective_suit(card, trump), out)]
+    bosses = [card for card in side if top_of_suit(card, trump, out)]
     if bosses:  # a side card no one can beat but by trumping
         return max(bosses, key=rank_of)
     if side:

@@ -14,6 +14,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
+from services.bots.budget import EUCHRE_WORLDS
 from services.bots.euchre import heuristics
 from services.bots.euchre.knowledge import from_state, from_view
 from shared.games.euchre import actions as ac
@@ -25,7 +26,7 @@ from shared.games.euchre.state import Phase, State, team_of
 from shared.games.euchre.views import EuchreView
 from shared.games.interface import Command
 
-WORLDS = 24
+WORLDS = EUCHRE_WORLDS
 PLAYOUT_LIMIT = 40  # a hand takes at most 8 calls, a discard and 20 cards
 SAMPLING_TRIES = 30
 SEARCHED = frozenset({Phase.ORDER, Phase.NAME, Phase.DISCARD, Phase.TRICKS})
@@ -98,38 +99,55 @@ def sample_world(view: EuchreView, rng: random.Random) -> State:
     if view.turn_up is not None:
         known.add(view.turn_up)
     pool = [card for card in DECK if card not in known]
-    dealer_keeps = (
+    taken_by_other = (
         view.turn_up is not None
         and view.turn_up_at == "taken"
         and dealer != seat
         and view.turn_up not in played
     )
+    # A dealer left with no card who never played the turn-up can only have discarded it.
+    dealer_keeps = taken_by_other and view.seats[dealer].cards > 0
+    discarded_turn_up = taken_by_other and not dealer_keeps
     hidden_discard = (
         view.turn_up_at == "taken" and not view.discarded and view.phase is not (Phase.DISCARD)
     )
     seen_voids = voids(view)
+    trump = view.trump
+    # The seats that showed the most voids are dealt first, each only cards it may hold; when
+    # the cards left cannot fit (rare), the deal starts again, and at last ignores the voids.
+    order = sorted(
+        (other for other in range(len(view.seats)) if other != seat),
+        key=lambda other: -len(seen_voids[other]),
+    )
     hands: list[tuple[int, ...]] = [()] * len(view.seats)
     rest: list[int] = []
-    for _ in range(SAMPLING_TRIES):
+    for attempt in range(SAMPLING_TRIES + 1):
         rng.shuffle(pool)
-        cards = iter(pool)
-        for other, shown in enumerate(view.seats):
-            if other == seat:
-                continue
+        rest = list(pool)
+        strict = attempt < SAMPLING_TRIES and trump is not None
+        fitted = True
+        for other in order:
             keeps = other == dealer and dealer_keeps
-            drawn = [next(cards) for _ in range(shown.cards - keeps)]
+            wanted = view.seats[other].cards - keeps
+            lacks = seen_voids[other] if strict else set()
+            fits = [c for c in rest if trump is None or effective_suit(c, trump) not in lacks]
+            if len(fits) < wanted:
+                fitted = False
+                break
+            drawn = fits[:wanted]
+            rest = [card for card in rest if card not in drawn]
             if keeps:
                 assert view.turn_up is not None
                 drawn.append(view.turn_up)
             hands[other] = tuple(drawn)
-        rest = list(cards)
-        if view.trump is None or all(
-            not seen_voids[o] & {effective_suit(c, view.trump) for c in hands[o]}
-            for o in range(len(hands))
-        ):
+        if fitted:
             break
     hands[seat] = view.hand
-    discard = view.discarded[0] if view.discarded else (rest.pop() if hidden_discard else None)
+    discard = view.discarded[0] if view.discarded else None
+    if discarded_turn_up:
+        discard = view.turn_up
+    elif hidden_discard:
+        discard = rest.pop()
     return _state(view, tuple(hands), tuple(rest[:3]), discard, rng)
 
 
@@ -174,4 +192,5 @@ def _state(
         trick=view.trick,
         played=view.played,
         winners=view.winners,
+        result=view.result,
     )
