@@ -472,7 +472,10 @@ export function describeChanges(prev, next) {
   }
   if (next.phase === 'ended' && (!prev || prev.phase !== 'ended')) {
     const names = teamNames(next);
-    if (next.winner !== null && next.winner !== undefined) said.push(`Game over: ${names[next.winner]} win.`);
+    if (next.winner !== null && next.winner !== undefined) {
+      const team = names[next.winner];
+      said.push(`Game over: ${team === 'Us' ? 'we win' : team === 'Them' ? 'they win' : `${team} win`}, ${next.scores[next.winner]} to ${next.scores[1 - next.winner]}.`);
+    }
   }
   const mine = (v) => v.seat !== null && v.to_act.includes(v.seat) && (v.options || []).length > 0 && ['order', 'name', 'discard', 'tricks'].includes(v.phase);
   const sameDecision = prev && mine(prev) && prev.phase === next.phase && prev.trick.length === next.trick.length && prev.played.length === next.played.length && !newHand;

@@ -267,6 +267,7 @@ function GameOver({ model, table, onStart }) {
   return html`<section class="eu-result panel game-over" aria-labelledby="eu-over-title">
     <h2 id="eu-over-title">Game over</h2>
     <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
+    ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
     ${model.seed
       ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
           <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every hand, turn-up and kitty from the seed.</p>`
@@ -607,7 +608,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       <aside class="side-panel eu-side" aria-label="Table details">
         <section class="panel info">
           <h2>Euchre</h2>
-          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} points. <a href="#/rules">How to play</a></p>
+          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules">How to play</a></p>
           ${!model.spectator
             ? html`<button type="button" class="small" onClick=${leave}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
             : null}

@@ -16,7 +16,7 @@ function Verdict({ result, record }) {
     </h2>
     <p class="verdict-text">
       ${result.ok
-        ? `All ${checked} hand${checked === 1 ? '' : 's'} re-dealt in your browser from the revealed seed match the record: every dealt, turned and drawn card.`
+        ? `All ${checked} hand${checked === 1 ? '' : 's'} re-dealt in your browser from the revealed seed match the record: ${result.euchre ? 'every dealt card, turn-up and kitty' : 'every dealt, turned and drawn card'}.`
         : html`First mismatch: <strong class="mismatch">${result.mismatch}</strong>`}
     </p>
     ${record
