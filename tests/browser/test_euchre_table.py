@@ -318,3 +318,20 @@ async def test_a_euchre_game_ends_with_its_seed_and_verifies(
         await shoot(page, "euchre-verify")
         errors.check()
         await context.close()
+
+
+async def test_the_euchre_guide_on_a_phone(cluster: Cluster, browser: Browser) -> None:
+    context = await new_context(browser, PHONES[0])
+    page = await context.new_page()
+    errors = PageErrors()
+    errors.attach(page)
+    await page.goto(f"{cluster.base}/#/rules/euchre")
+    await expect(page.get_by_role("heading", level=1)).to_have_text("How to play Euchre")
+    await expect(page.locator(".rules-table tbody tr")).to_have_count(5)
+    await expect(page.locator("#eu-online + ul li")).to_have_count(8)
+    await no_overflow(page)
+    violations = await axe_violations(page)
+    assert not violations, violations
+    await shoot(page, "euchre-guide-phone")
+    errors.check()
+    await context.close()

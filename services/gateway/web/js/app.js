@@ -1,5 +1,5 @@
 // Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
-// Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules,
+// Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre],
 // #/verify[/<table>/<game>].
 
 import {
@@ -30,6 +30,7 @@ import { LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
 import { EuchrePage } from './pages/euchre.js';
 import { RulesPage } from './pages/rules.js';
+import { EuchreGuidePage } from './pages/euchre-guide.js';
 import { VerifyPage } from './pages/verify.js';
 
 export function parseRoute(hash) {
@@ -275,6 +276,8 @@ function Root() {
     page = html`<${TableRoute} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} />`;
   } else if (route.page === 'join' && route.args[0]) {
     page = html`<${JoinPage} code=${route.args[0]} />`;
+  } else if (route.page === 'rules' && route.args[0] === 'euchre') {
+    page = html`<${EuchreGuidePage} />`;
   } else if (route.page === 'rules') {
     page = html`<${RulesPage} exact=${route.args[0] === 'exact'} />`;
   } else if (route.page === 'verify') {

@@ -608,7 +608,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       <aside class="side-panel eu-side" aria-label="Table details">
         <section class="panel info">
           <h2>Euchre</h2>
-          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules">How to play</a></p>
+          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a></p>
           ${!model.spectator
             ? html`<button type="button" class="small" onClick=${leave}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
             : null}

@@ -390,6 +390,25 @@ const STEPS = [
   ['Go set', 'Knocked in and won no trick? Match the pot: it carries to the next hand.'],
 ];
 
+const EUCHRE_STEPS = [
+  ['The deal', 'Five cards each; the next card is turned up on the kitty.'],
+  ['Make trump', 'Order up the turn-up’s suit, or pass; then name another suit, or pass. The dealer is stuck last.'],
+  ['The bowers', 'The jack of trump is highest, then the other jack of its colour.'],
+  ['Go alone', 'The maker may play without their partner: 4 points for all five tricks.'],
+  ['Five tricks', 'Follow suit if you can; the highest trump, or the highest of the suit led, takes it.'],
+  ['Score', 'Makers take 3 or 4: 1 point, all 5: 2. Fewer than 3: euchred, 2 to the others. First to 10.'],
+];
+
+function EuchreHowToPlay() {
+  return html`<section class="panel how" aria-labelledby="how-title">
+    <h2 id="how-title">How a Euchre hand goes</h2>
+    <ol class="steps">
+      ${EUCHRE_STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
+    </ol>
+    <p class="small"><a href="#/rules/euchre">How to play Euchre</a></p>
+  </section>`;
+}
+
 function HowToPlay() {
   return html`<section class="panel how" aria-labelledby="how-title">
     <h2 id="how-title">How a hand goes</h2>
@@ -483,7 +502,7 @@ export function LobbyPage() {
             </table></div>`
           : html`<p class="muted empty">${tables.error || (tables.data ? 'No open tables right now: start one!' : 'Loading tables…')}</p>`}
       </section>
-      <${HowToPlay} />
+      ${game === 'euchre' ? html`<${EuchreHowToPlay} />` : html`<${HowToPlay} />`}
       </div>
       <div class="side">
         <${Balance} />
@@ -501,6 +520,7 @@ export function JoinPage({ code }) {
       .invite(code)
       .then((table) => {
         rememberInvite(table.id, code);
+        if (table.game) rememberGame(table.id, table.game);
         setState({ table, error: '' });
       })
       .catch((e) => setState({ table: null, error: e.message }));
@@ -516,7 +536,10 @@ export function JoinPage({ code }) {
           : html`<dl class="facts">
                 <div><dt>Players</dt><dd>${table.seats.filter(Boolean).map((s) => s.name).join(', ') || 'Nobody yet'}</dd></div>
                 <div><dt>Seats</dt><dd>${seatSummary(table)} taken</dd></div>
-                <div><dt>Antes</dt><dd>${anteRange(table.antes)}</dd></div>
+                <div><dt>Game</dt><dd>${gameName(table.game || 'swick')}</dd></div>
+                ${(table.game || 'swick') === 'swick'
+                  ? html`<div><dt>Antes</dt><dd>${anteRange(table.antes)}</dd></div>`
+                  : html`<div><dt>Play to</dt><dd>${table.target || 10} points</dd></div>`}
                 <div><dt>Timer</dt><dd>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</dd></div>
                 <div><dt>Status</dt><dd>${table.in_progress ? 'A hand is in progress: you can sit down between hands' : 'Waiting for players'}</dd></div>
               </dl>
