@@ -1,0 +1,42 @@
+"""The decisions of a Contract Whist round, as a seat sends them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from shared.games.contract_whist.cards import Card, Suit
+from shared.games.lifecycle import LifecycleAction
+
+
+@dataclass(frozen=True, slots=True)
+class MakeBid:
+    """The number of tricks the seat says it will take this round (0 to the cards held)."""
+
+    bid: int
+    kind: Literal["bid"] = "bid"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """The highest bidder makes ``suit`` trump, or plays the round at no trumps (``None``)."""
+
+    suit: Suit | None
+    kind: Literal["choose_trump"] = "choose_trump"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    card: Card
+    kind: Literal["play"] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Done looking at the last round's result: the next one may be dealt."""
+
+    kind: Literal["next_hand"] = "next_hand"
+
+
+RoundAction: TypeAlias = MakeBid | ChooseTrump | PlayCard | NextHand
+Action: TypeAlias = RoundAction | LifecycleAction
