@@ -335,3 +335,44 @@ async def test_the_euchre_guide_on_a_phone(cluster: Cluster, browser: Browser) -
     await shoot(page, "euchre-guide-phone")
     errors.check()
     await context.close()
+
+
+async def test_a_euchre_table_from_the_lobby_form(cluster: Cluster, browser: Browser) -> None:
+    """Create a table: two bots and a seat left open; the lobby lists it as Euchre; the host
+    fills the open seat with a bot and starts the game."""
+    with bots_running(cluster):
+        context = await new_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await sign_up(page, cluster.base, "Gus")
+        await page.locator(".game-picker").get_by_text("Euchre", exact=True).click()
+        await page.get_by_role("button", name=re.compile("Create a table")).click()
+        await page.select_option("#eu-bot-3", "")
+        await page.get_by_role("button", name="Open the table").click()
+        await page.wait_for_url("**/#/table/*")
+        await page.locator(".euchre-page").wait_for()
+        empty = page.locator(".eu-seat.empty")
+        await expect(empty).to_have_count(1)
+        await expect(empty).to_contain_text("Empty seat")
+        await expect(page.locator("#invite-link")).to_have_value(re.compile("#/join/"))
+        violations = await axe_violations(page)
+        assert not violations, violations
+        await shoot(page, "euchre-desktop-lobby-phase")
+
+        # The lobby lists the table with its game.
+        await page.get_by_role("link", name="Lobby", exact=True).click()
+        row = page.locator(".lobby-table tbody tr", has_text="Gus")
+        await expect(row.locator(".game-tag")).to_have_text("Euchre", timeout=20_000)
+        await page.get_by_role("link", name="Return to your table").click()
+        await page.locator(".euchre-page").wait_for()
+
+        start = page.locator(".plaque").get_by_role("button", name="Start the game")
+        await expect(start).to_be_disabled()
+        await empty.get_by_role("button", name="Add bot").click()
+        await expect(page.locator(".eu-seat.empty")).to_have_count(0)
+        await page.locator(".plaque").get_by_role("button", name="Start the game").click()
+        await expect(page.locator(".eu-hand .hand-card")).to_have_count(5, timeout=20_000)
+        await expect(page.locator(".fair-pill")).to_be_visible()
+        errors.check()
+        await context.close()

@@ -37,7 +37,20 @@ function TakenTricks({ seat }) {
   </span>`;
 }
 
-function SeatPlate({ seat, model, onJoin }) {
+const LEVELS = ['easy', 'medium', 'hard'];
+
+function AddBot({ seat, onAdd }) {
+  const [level, setLevel] = useState('medium');
+  return html`<span class="add-bot">
+    <label class="visually-hidden" for=${`eu-seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
+    <select id=${`eu-seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
+      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
+    </select>
+    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
+  </span>`;
+}
+
+function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
   const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
@@ -55,7 +68,9 @@ function SeatPlate({ seat, model, onJoin }) {
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
       </span>
       ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />` : null}
+      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
       ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
+      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
@@ -189,7 +204,15 @@ function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin 
     return html`<div class="plaque waiting" data-decision="none">
       ${timer}
       <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-      ${model.isHost && model.phase === 'lobby' ? html`<button type="button" class="primary" onClick=${onStart}>Start the game</button>` : null}
+      ${model.isHost && model.phase === 'lobby'
+        ? html`<button
+            type="button"
+            class="primary"
+            disabled=${model.seats.some((s) => s.empty)}
+            title=${model.seats.some((s) => s.empty) ? 'Four players are needed: add a bot to the empty seat, or invite someone' : 'Deal the first hand'}
+            onClick=${onStart}
+          >Start the game</button>`
+        : null}
       ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
     </div>`;
   }
@@ -550,12 +573,22 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         done: true,
       }
     : null;
+  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
+  // Alone with bots, an invite is clutter.
+  const solo = model.seats.every((s) => s.isMe || s.bot);
+  const awayBanner = model.away && !banner
+    ? html`<div class="banner away-banner" role="alert">
+        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
+        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
+      </div>`
+    : null;
   const sendChat = (text) => app.send({ type: 'chat', table, text });
   const sheetOpen = small && tab === 'chat';
   const resultShown = model.phase === 'interlude' && model.result;
   const me = app.session && app.session.id;
   return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre">
     ${banner}
+    ${awayBanner}
     <h1 class="visually-hidden">Euchre table</h1>
     <div class="eu-layout">
       <section class="eu-area" aria-label="The table">
@@ -587,7 +620,13 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         </div>
         <${Pegboard} model=${model} />
         <div class="eu-felt">
-          ${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null} />`)}
+          ${model.seats.map((seat) => html`<${SeatPlate}
+            key=${seat.seat}
+            seat=${seat}
+            model=${model}
+            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
+            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
+          />`)}
           <${Kitty} model=${model} />
           <div class="eu-centre">
             ${flashTrick
@@ -612,13 +651,24 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           ${!model.spectator
             ? html`<button type="button" class="small" onClick=${leave}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
             : null}
+          ${inviteLink && !solo
+            ? html`<div class="invite">
+                <label for="invite-link">Invite link</label>
+                <div class="row">
+                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
+                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
+                </div>
+              </div>`
+            : null}
         </section>
         <section class="panel">
           <div class="tabs" role="tablist" aria-label="Hand log and chat">
-            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
-            <button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-              Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
-            </button>
+            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
+            ${small
+              ? null
+              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
+                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
+                </button>`}
           </div>
           ${tab === 'chat' && !small
             ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
