@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import asyncpg
+import httpx
 import pytest
 
 from shared.games.euchre.cards import code, parse
@@ -104,6 +107,29 @@ async def test_four_people_play_a_euchre_game_to_its_target(
             check_nothing_hidden(view, record)
             seen += 1
     assert seen > 4 * 20
+    await no_chips_moved(cluster, table, four)
+
+
+async def no_chips_moved(cluster: Cluster, table: str, players: list[Player]) -> None:
+    """Euchre is played for points: the ledger applied the table's postings, its books match,
+    and every player still holds the starting grant."""
+    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
+        postings = await db.fetchval(
+            "SELECT postings FROM tables.tables WHERE table_id = $1", table
+        )
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
+        for _ in range(150):
+            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
+            if report["postings_applied"] >= postings:
+                break
+            await asyncio.sleep(0.2)
+        assert report["postings_applied"] >= postings and report["matches"], report
+        for player in players:
+            balance = (await ledger.get(f"/players/{player.id}/balance")).json()
+            assert balance["balance"] == cluster.settings.starting_grant, balance
+        assert (await ledger.get("/health")).status_code == 200
 
 
 async def test_a_person_and_three_bots_play_a_euchre_game_to_its_end(cluster: Cluster) -> None:
