@@ -239,3 +239,30 @@ async def test_out_of_turn_unseated_and_illegal_moves_are_refused_with_reasons(
             raise AssertionError("no move was ever illegal")
     finally:
         await watcher.close()
+
+
+async def test_a_seat_left_empty_takes_a_bot_and_the_game_plays_on(
+    cluster: Cluster, players: list[Player]
+) -> None:
+    host, bob = players[0], players[1]
+    reply = await host.http(
+        "POST",
+        "/api/tables",
+        json={"game": "euchre", "target": 1, "bots": {"2": "easy", "3": "hard"}},
+    )
+    assert reply.status_code == 200, reply.text
+    table = reply.json()["id"]
+    await host.watch(table)
+    await bob.watch(table)
+    assert (await bob.request({"type": "join", "table": table}))["type"] == "ack"
+    await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
+    await host.until(table, lambda v: v["seats"][1]["player"] is None)
+    added = await act(host, table, {"kind": "add_bot", "seat": 1, "bot": "medium"})
+    assert added["type"] == "ack", added
+    view = await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    assert view["seats"][1]["player"]["bot"] == "medium"
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    await play([host], table, random.Random(8), ended, within=60)
+    view = await host.until(table, ended)
+    assert view["scores"][view["winner"]] >= 1
