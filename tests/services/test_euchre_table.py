@@ -172,6 +172,25 @@ async def test_quick_play_at_euchre_seats_three_bots(cluster: Cluster) -> None:
     assert [seat is not None for seat in out["seats"]] == [True] * 4
     lobby = await person.http("GET", "/api/tables")
     assert {t["id"]: t["game"] for t in lobby.json()}.get(out["id"]) == "euchre"
+    # Quick play as before (no body) still deals Swick, and its answer has no new field.
+    swick = Player(cluster.base, "Classic")
+    await swick.sign_up()
+    reply = await swick.http("POST", "/api/quickplay")
+    assert reply.status_code == 200, reply.text
+    out = reply.json()
+    assert out["game"] == "swick" and len(out["seats"]) == 3 and out["timer_seconds"] == 30
+    assert set(out) == {
+        "id",
+        "game",
+        "seats",
+        "antes",
+        "timer_seconds",
+        "interlude_seconds",
+        "private",
+        "phase",
+        "in_progress",
+        "invite_code",
+    }
 
 
 async def test_unknown_games_and_settings_are_refused(cluster: Cluster) -> None:
