@@ -183,13 +183,19 @@ def _bots(args: argparse.Namespace) -> int:
     return exit_code("swick bots", lambda: asyncio.run(until_stopped(coroutine)) or 0)
 
 
+SWICK_ARENA_SEATS = "hard,medium,medium"
+EUCHRE_ARENA_SEATS = "hard,medium"
+
+
 def _arena(args: argparse.Namespace) -> int:
     from services.bots import arena
     from services.progress import progress_bars, showing
 
     names = [name.strip() for name in args.seats.split(",")]
     if args.game == "euchre":
-        return _euchre_arena(args, names)
+        # Swick's default lineup has three seats; Euchre's is two partnerships.
+        seats = EUCHRE_ARENA_SEATS if args.seats == SWICK_ARENA_SEATS else args.seats
+        return _euchre_arena(args, [name.strip() for name in seats.split(",")])
     if not 3 <= len(names) <= 6:
         print("swick arena: name 3 to 6 seats", file=sys.stderr)
         return 2
@@ -444,9 +450,9 @@ def parser() -> argparse.ArgumentParser:
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(
         "--seats",
-        default="hard,medium,medium",
+        default=SWICK_ARENA_SEATS,
         help="3 to 6 of easy, medium, hard or package.module:Class; Euchre: the 2 partnerships"
-        " (easy, medium, hard)",
+        f" (easy, medium, hard; {EUCHRE_ARENA_SEATS} by default)",
     )
     arena.add_argument("--game", choices=("swick", "euchre"), default="swick", help="the game")
     arena.add_argument("--hands", type=int, default=20_000, help="hands to play (Swick)")
