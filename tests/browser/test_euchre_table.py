@@ -248,6 +248,24 @@ async def test_euchre_quick_play_through_a_hand(cluster: Cluster, browser: Brows
         await shoot(page, "euchre-phone-360-decision")
         violations = await axe_violations(page)
         assert not violations, violations
+        # Play on at 360 px to a card of hand 2: the hand and the plaque both on screen.
+        deadline = loop.time() + 90
+        while (kind := await plaque_kind(page)) != "play":
+            assert loop.time() < deadline, f"no card to play in hand 2: {seen}"
+            if kind in ("order", "name", "discard"):
+                with contextlib.suppress(AssertionError, TimeoutError):
+                    await take_decision(page, kind, False, seen)
+            await asyncio.sleep(0.15)
+        await check_brightness(page)
+        card = page.locator(".eu-hand .hand-card.legal").first
+        await card.click()
+        await expect(page.locator(".eu-hand .hand-card.lifted")).to_have_count(1)
+        for thing in (".plaque", ".eu-hand .hand-card.lifted"):
+            box = await page.locator(thing).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONES[0]["height"], (thing, box)
+        await no_overflow(page)
+        await shoot(page, "euchre-phone-360-play")
         await page.set_viewport_size(PHONES[1])  # type: ignore[arg-type]
         await asyncio.sleep(0.3)
         await no_overflow(page)

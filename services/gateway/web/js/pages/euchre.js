@@ -302,7 +302,13 @@ function GameOver({ model, table, onStart }) {
 function LastTrick({ last }) {
   const [open, setOpen] = useState(false);
   if (!last) return null;
-  return html`<span class="eu-last">
+  const key = (event) => {
+    if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      setOpen(false);
+    }
+  };
+  return html`<span class="eu-last" onKeyDown=${key}>
     <button type="button" class="small" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>Last trick</button>
     ${open
       ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of hand ${last.handNo}`}>
@@ -332,6 +338,16 @@ function useDecisionShortcuts() {
     const key = (event) => {
       const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
       if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
+      if (digit) {
+        // The plaque's buttons by number: 1 the first (Go alone, Order it up, a suit...).
+        const button = document.querySelectorAll('.plaque button:not([disabled])')[digit - 1];
+        if (button) {
+          event.preventDefault();
+          button.click();
+        }
+        return;
+      }
       if (event.key === 'h' || event.key === 'H') {
         const card = document.querySelector('.eu-hand .hand-card.legal') || document.querySelector('.eu-hand .hand-card');
         if (card) {
