@@ -12,6 +12,7 @@ import re
 import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.support import (
     PageErrors,
@@ -203,7 +204,7 @@ async def test_euchre_quick_play_through_a_hand(cluster: Cluster, browser: Brows
                 violations = await axe_violations(page)
                 assert not violations, violations
                 checked_axe = True
-            with contextlib.suppress(AssertionError, TimeoutError):
+            with contextlib.suppress(AssertionError, PlaywrightTimeout):
                 await take_decision(page, kind, keyboard, seen)
                 keyboard = not keyboard
             await asyncio.sleep(0.1)
@@ -253,7 +254,7 @@ async def test_euchre_quick_play_through_a_hand(cluster: Cluster, browser: Brows
         while (kind := await plaque_kind(page)) != "play":
             assert loop.time() < deadline, f"no card to play in hand 2: {seen}"
             if kind in ("order", "name", "discard"):
-                with contextlib.suppress(AssertionError, TimeoutError):
+                with contextlib.suppress(AssertionError, PlaywrightTimeout):
                     await take_decision(page, kind, False, seen)
             await asyncio.sleep(0.15)
         await check_brightness(page)
@@ -313,7 +314,7 @@ async def test_a_euchre_game_ends_with_its_seed_and_verifies(
             assert loop.time() < deadline, f"the game did not end: {seen}"
             kind = await plaque_kind(page)
             if kind in ("order", "name", "discard", "play"):
-                with contextlib.suppress(AssertionError, TimeoutError):
+                with contextlib.suppress(AssertionError, PlaywrightTimeout):
                     await take_decision(page, kind, False, seen)
             await asyncio.sleep(0.15)
         over = page.locator(".game-over")

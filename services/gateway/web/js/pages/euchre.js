@@ -74,7 +74,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
-        ? html`<span class="eu-backs" aria-label=${`${seat.cards} cards`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+        ? html`<span class="eu-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
         : null}
       <${TakenTricks} seat=${seat} />
     </div>
