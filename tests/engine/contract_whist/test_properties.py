@@ -1,0 +1,128 @@
+"""Property tests: random legal play through whole games at 2 to 5 seats, checked at every step.
+
+* the 52 cards are each in exactly one place (a hand, a trick, the undealt rest) in every state;
+* the bids of a round never total its cards, and the highest (earliest) bidder chooses trump;
+* every round scores by the formula, written out again independently in ``checks.py``;
+* no view shows a card its seat may not see, and views survive the JSON codec;
+* states and events survive the JSON codec, and the events rebuild the state;
+* every deal is the documented re-deal from the seed, and the game's record verifies;
+* chips are conserved: the transfers of a game net to zero across the wallets and the pot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.games.contract_whist import actions as ac
+from shared.games.contract_whist import events as ev
+from shared.games.contract_whist.dealing import deal
+from shared.games.contract_whist.decide import step
+from shared.games.contract_whist.evolve import evolve
+from shared.games.contract_whist.legal import default_action, legal_actions, to_act
+from shared.games.contract_whist.money import split, transfers
+from shared.games.contract_whist.record import game_record, verify
+from shared.games.contract_whist.state import SCHEDULE, Phase, TableConfig, new_table
+from shared.games.interface import Command, Transfer
+from shared.games.lifecycle import Player, StartGame, TakeSeat
+from tests.engine.contract_whist.checks import check_event, check_state
+
+MAX_MOVES = 400
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    choices=st.integers(0, 2**32 - 1),
+    seats=st.integers(2, 5),
+    rounds=st.integers(1, 3),
+    stake=st.sampled_from((0, 1, 7, 100)),
+)
+def test_random_games(seed: bytes, choices: int, seats: int, rounds: int, stake: int) -> None:
+    rng = random.Random(choices)
+    state = new_table(TableConfig(seats=seats, rounds=rounds, stake=stake, timer_ms=None))
+    replayed = state
+    events: list[ev.Event] = []
+    moved: list[Transfer] = []
+    ids = iter(range(1, 10**6))
+
+    def send(actor: int | None, action: ac.Action) -> None:
+        nonlocal state, replayed
+        command = Command(actor=actor, action=action, action_id=f"id{next(ids)}", seq=state.seq)
+        before = state
+        state, new = step(state, command)
+        moved.extend(transfers(before, new))
+        for event in new:
+            check_event(replayed, event)
+            replayed = evolve(replayed, event)
+        assert replayed == state, "the events do not rebuild the state"
+        events.extend(new)
+        check_state(state)
+
+    for seat in range(seats):
+        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), 500))
+    send(0, StartGame(seed.hex()))
+    for _ in range(MAX_MOVES):
+        if state.phase is Phase.ENDED:
+            break
+        seat = to_act(state)[0]
+        if rng.random() < 0.2:
+            send(seat, default_action(state, seat))
+        else:
+            send(seat, rng.choice([o.action for o in legal_actions(state, seat) if o.legal]))
+    assert state.phase is Phase.ENDED and state.end_reason == "rounds"
+    assert [r.cards for r in state.sheet] == list(SCHEDULE[:rounds])
+    top = max(state.scores)
+    assert state.winners == tuple(s for s in range(seats) if state.scores[s] == top)
+    verdict = verify(game_record(events))
+    assert verdict.ok and verdict.rounds == rounds
+    # Chips: what went into the pot came out of it, and the stacks hold the rest.
+    net: Counter[str] = Counter()
+    for move in moved:
+        net[move.debit] -= move.amount
+        net[move.credit] += move.amount
+    assert sum(net.values()) == 0 and net["pot"] == 0
+    assert sum(state.stacks) == 500 * seats
+    assert sum(state.payouts) == stake * seats
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    round_no=st.integers(1, 17),
+    seats=st.integers(2, 5),
+    bidder=st.integers(0, 4),
+)
+def test_redeal_is_deterministic(seed: bytes, round_no: int, seats: int, bidder: int) -> None:
+    bidder %= seats
+    cards = SCHEDULE[round_no - 1]
+    first = deal(seed, round_no, bidder, seats, cards)
+    assert first == deal(seed, round_no, bidder, seats, cards)
+    hands, undealt = first
+    assert all(len(hand) == cards for hand in hands) and len(undealt) == 52 - seats * cards
+    assert sorted([*(c for h in hands for c in h), *undealt]) == list(range(52))
+    # Another first bidder deals the same deck from another seat: each seat's cards rotate.
+    rotated, undealt2 = deal(seed, round_no, (bidder + 1) % seats, seats, cards)
+    assert undealt2 == undealt
+    assert rotated == (hands[-1], *hands[:-1])
+
+
+@given(
+    pot=st.integers(0, 1500),
+    seats=st.integers(2, 5),
+    first=st.integers(0, 4),
+    data=st.data(),
+)
+def test_the_pot_splits_exactly(pot: int, seats: int, first: int, data: st.DataObject) -> None:
+    first %= seats
+    winners = data.draw(st.sets(st.integers(0, seats - 1), min_size=1).map(sorted))
+    payouts = split(pot, winners, first, seats)
+    assert sum(payouts) == pot
+    shares = [payouts[seat] for seat in winners]
+    assert max(shares) - min(shares) <= 1
+    assert all(payouts[seat] == 0 for seat in range(seats) if seat not in winners)
+    ordered = sorted(winners, key=lambda seat: (seat - first) % seats)
+    assert [payouts[seat] for seat in ordered] == sorted(shares, reverse=True)
