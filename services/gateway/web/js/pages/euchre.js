@@ -98,9 +98,9 @@ function Kitty({ model }) {
 }
 
 function TrickArea({ trick, caption }) {
-  return html`<div class="eu-trick" role="group" aria-label=${caption}>
+  return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
     ${trick.cards.map(
-      (c) => html`<span class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
+      (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard}
           code=${c.code}
           size="md"
