@@ -604,3 +604,24 @@ def test_scenario_41_the_host_ends_the_game() -> None:
     assert s.phase is Phase.ENDED and s.end_reason == "host"
     assert s.winners == (A, B, C, D) and s.payouts == (30, 30, 30, 30)
     assert s.stacks == (1000, 1000, 1000, 1000) and s.seed == t.seed
+
+
+def test_scenario_42_the_last_person_leaves() -> None:
+    t = Table(seats=2, stake=20)
+    t.act(B, Leave())
+    t.act(A, AddBot(B, Player("bot1", "Robot", bot="easy"), 100))
+    t.start()
+    assert t.state.pot == 40
+    t.act(A, Leave())  # the only person: A plays on by the defaults to the end of the round
+    assert t.state.leaving[A] and t.phase() is Phase.BID
+    while t.phase() in (Phase.BID, Phase.TRUMP, Phase.TRICKS):
+        before = t.state
+        events = t.act(t.turn(), default_action(t.state, t.turn()))
+    ended = [e for e in events if isinstance(e, ev.GameEnded)]
+    assert len(ended) == 1 and ended[0].reason == "closed" and ended[0].payouts == (20, 20)
+    moves = transfers(before, events)
+    assert [(m.debit, m.credit, m.amount, m.code) for m in moves] == [
+        ("pot", "wallet:p0", 20, "stake_return"),
+        ("pot", "wallet:bot1", 20, "stake_return"),
+    ]
+    assert t.phase() is Phase.CLOSED and t.state.players == (None, None)
