@@ -393,5 +393,11 @@ async def test_a_euchre_table_from_the_lobby_form(cluster: Cluster, browser: Bro
         await page.locator(".plaque").get_by_role("button", name="Start the game").click()
         await expect(page.locator(".eu-hand .hand-card")).to_have_count(5, timeout=20_000)
         await expect(page.locator(".fair-pill")).to_be_visible()
+        # A reload opens the Euchre table straight away, the hand and the log back.
+        await page.reload()
+        await page.locator(".eu-hand .hand-card").first.wait_for(timeout=20_000)
+        assert await page.locator(".eu-hand .hand-card").count() in (5, 6)  # 6: the dealer's
+        await expect(page.locator(".eu-log")).to_contain_text("deals; the turn-up is")
+        await expect(page.locator(".seat")).to_have_count(0)  # never the Swick table
         errors.check()
         await context.close()
