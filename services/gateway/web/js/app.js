@@ -63,6 +63,15 @@ function TableRoute({ table, invite, autoJoin }) {
     },
     [table],
   );
+  if (game !== 'swick' && game !== 'euchre') {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      <section class="panel gate-panel">
+        <h1>No web table for this game yet</h1>
+        <p>This table plays ${game}, which this web client cannot show yet.</p>
+        <a class="button" href="#/">Back to the lobby</a>
+      </section>
+    </main>`;
+  }
   return game === 'euchre'
     ? html`<${EuchrePage} key=${`euchre-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`
     : html`<${TablePage} key=${`swick-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`;
