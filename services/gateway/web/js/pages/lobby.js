@@ -12,7 +12,10 @@ const GAMES = [
   { id: 'euchre', name: 'Euchre', blurb: '4 players in two teams, points: make trump, take three tricks' },
 ];
 const GAME_KEY = 'swick.lobby-game';
-const gameName = (id) => (GAMES.find((g) => g.id === id) || GAMES[0]).name;
+const gameName = (id) => {
+  const known = GAMES.find((g) => g.id === id);
+  return known ? known.name : String(id || 'swick').replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+};
 
 function savedGame() {
   try {
@@ -88,7 +91,7 @@ function TableRow({ table, seatedAt, onJoin }) {
       <span>${seatSummary(table)}</span>
     </td>
     <td><span class=${`game-tag ${table.game || 'swick'}`}>${gameName(table.game || 'swick')}</span></td>
-    <td>${(table.game || 'swick') === 'swick' ? anteRange(table.antes) : `To ${table.target || 10} points`}</td>
+    <td>${(table.game || 'swick') === 'swick' ? anteRange(table.antes) : table.target ? `To ${table.target} points` : anteRange(table.antes)}</td>
     <td>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</td>
     <td>
       <span class=${`badge ${table.in_progress ? 'live' : 'open'}`}>${table.in_progress ? 'In progress' : 'Waiting'}</span>
