@@ -68,30 +68,42 @@ def _bench_floor(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from shared.games.contract_whist import record as whist
+    from shared.games.contract_whist.dealing import ALGORITHM as WHIST_ALGORITHM
     from shared.games.euchre import record as euchre
     from shared.games.euchre.dealing import ALGORITHM as EUCHRE_ALGORITHM
     from shared.games.swick import record as swick
 
     # A record names its dealing algorithm, and so its game.
+    record: euchre.GameRecord | whist.GameRecord | swick.GameRecord
     try:
         data = json.loads(Path(args.record).read_text())
-        is_euchre = isinstance(data, dict) and data.get("algorithm") == EUCHRE_ALGORITHM
-        record = euchre.load_record(data) if is_euchre else swick.load_record(data)
+        algorithm = data.get("algorithm") if isinstance(data, dict) else None
+        if algorithm == EUCHRE_ALGORITHM:
+            record = euchre.load_record(data)
+        elif algorithm == WHIST_ALGORITHM:
+            record = whist.load_record(data)
+        else:
+            record = swick.load_record(data)
     except (OSError, ValueError) as error:
         print(f"swick verify: cannot read {args.record}: {error}", file=sys.stderr)
         return 2
-    verdict: euchre.Verdict | swick.Verdict
-    if isinstance(record, euchre.GameRecord):
+    if isinstance(record, whist.GameRecord):
+        checked = whist.verify(record)
+        ok, dealt, mismatch = checked.ok, f"{checked.rounds} rounds", checked.mismatch
+    elif isinstance(record, euchre.GameRecord):
         verdict = euchre.verify(record)
+        ok, dealt, mismatch = verdict.ok, f"{verdict.hands} hands", verdict.mismatch
     else:
-        verdict = swick.verify(record)
-    if verdict.ok:
+        played = swick.verify(record)
+        ok, dealt, mismatch = played.ok, f"{played.hands} hands", played.mismatch
+    if ok:
         print(
-            f"VERIFIED: all {verdict.hands} hands were dealt by the revealed seed "
+            f"VERIFIED: all {dealt} were dealt by the revealed seed "
             f"(fingerprint {record.fingerprint})."
         )
         return 0
-    print(f"MISMATCH after {verdict.hands} good hands: {verdict.mismatch}")
+    print(f"MISMATCH after {dealt.replace(' ', ' good ')}: {mismatch}")
     return 1
 
 

@@ -52,10 +52,7 @@ from services.table.storage import TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
-from shared.games.euchre.state import DEFAULT_TARGET as EUCHRE_TARGET
-from shared.games.euchre.state import DEFAULT_TIMER_MS as EUCHRE_TIMER_MS
-from shared.games.euchre.state import SEATS as EUCHRE_SEATS
-from shared.games.interface import IllegalCommand
+from shared.games.interface import IllegalCommand, TableForm
 from shared.games.registry import GAMES, game
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
@@ -125,18 +122,35 @@ class NewTable(BaseModel):
         max_length=32,
         description=f"the game: {' or '.join(GAMES)} (swick if left out)",
     )
-    seats: int = Field(3, ge=3, le=6, description="Swick: 3 to 6 (3 if left out); Euchre: 4")
-    antes: list[int] = Field(
-        default_factory=lambda: [3, 6, 9, 12, 15], max_length=20, description="Swick only"
+    seats: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="Swick: 3 to 6 (3 if left out); Euchre: 4; Contract Whist: 2 to 5 (4)",
+    )
+    antes: list[int] | None = Field(
+        default=None,
+        max_length=20,
+        description="Swick only: multiples of 3 cents, 3 to 300 ([3, 6, 9, 12, 15] if left out)",
     )
     timer_seconds: int | None = Field(
         default=30,
-        description="10 to 120; none only for private tables (left out: 30 for Swick, "
-        "20 for Euchre)",
+        description="10 to 120; none only for private tables (left out: 30 for Swick and "
+        "Contract Whist, 20 for Euchre)",
     )
     target: int | None = Field(
         default=None,
         description="Euchre only: the points a game is played to, 1 to 10 (10 if left out)",
+    )
+    rounds: int | None = Field(
+        default=None,
+        description="Contract Whist only: the first 1 to 17 rounds of the schedule "
+        "(17 if left out)",
+    )
+    stake: int | None = Field(
+        default=None,
+        description="Contract Whist only: the cents each player pays into the pot when a game "
+        "starts, 0 to 300 (0 if left out: points only)",
     )
     interlude_seconds: int = Field(
         default=5,
@@ -148,6 +162,10 @@ class NewTable(BaseModel):
     private: bool = False
     bots: dict[int, str] = Field(default_factory=dict, description="seat (1 to 5) -> level")
     start: bool = False
+
+
+# The settings only some games have: each game's form names its own (``TableForm.own``).
+OWN_SETTINGS = ("antes", "target", "rounds", "stake")
 
 
 class QuickPlay(BaseModel):
@@ -165,17 +183,20 @@ class TableOut(BaseModel):
     phase: str
     in_progress: bool
     invite_code: str | None = None
-    # Only a game played to a target (Euchre) has one: a Swick table's answer stays as it was.
+    # A game's own settings besides antes; a Swick table's answer stays as it was.
     target: int | None = Field(None, exclude_if=lambda target: target is None)
+    rounds: int | None = Field(None, exclude_if=lambda rounds: rounds is None)
+    stake: int | None = Field(None, exclude_if=lambda stake: stake is None)
 
 
 def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
-    swick = row.game == "swick"
+    form = game(row.game).form
+    own = {name: row.config.get(name, form.defaults[name]) for name in form.own}
     return TableOut(
         id=row.table_id,
         game=row.game,
         seats=row.seats,
-        antes=row.config.get("antes", [3, 6, 9, 12, 15]) if swick else [],
+        antes=own.pop("antes", []),
         timer_seconds=None
         if row.config.get("timer_ms") is None
         else row.config["timer_ms"] // 1000,
@@ -184,7 +205,7 @@ def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
         phase=row.phase,
         in_progress=row.phase not in ("lobby", "ended"),
         invite_code=row.invite_code if with_invite else None,
-        target=None if swick else row.config.get("target", EUCHRE_TARGET),
+        **own,
     )
 
 
@@ -359,7 +380,8 @@ def create_app(
     @app.post(
         "/api/quickplay",
         response_model=TableOut,
-        summary="You and bots, dealt at once: 2 at Swick (the default), 3 at Euchre",
+        summary="You and medium bots, dealt at once: 2 at Swick (the default), 3 at Euchre "
+        "and at Contract Whist (17 rounds, points only)",
     )
     async def quickplay(player: SignedIn, body: QuickPlay | None = None) -> TableOut:
         return await open_table(gateway_of(app), player, quick_table(body or QuickPlay()))
@@ -461,48 +483,44 @@ async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
     return JSONResponse(reply.json(), status_code=reply.status_code)
 
 
-def quick_table(body: QuickPlay) -> NewTable:
-    """The table quick play opens: the game's every other seat a medium bot, dealt at once."""
-    if body.game == "euchre":
-        return NewTable(
-            game="euchre", seats=4, bots={1: "medium", 2: "medium", 3: "medium"}, start=True
+def form_of(name: str) -> TableForm:
+    """The form of the game named ``name``; 422 naming the games for one there is not."""
+    if name not in GAMES:
+        raise HTTPException(
+            422, f"There is no game {name!r}: choose {' or '.join(map(repr, GAMES))}"
         )
+    return GAMES[name].form
+
+
+def quick_table(body: QuickPlay) -> NewTable:
+    """The table quick play opens: the game's default table, the player's bots beside them
+    (``TableForm.quick_play``), dealt at once."""
+    bots = form_of(body.game).quick_play
     return NewTable(
         game=body.game,
-        seats=3,
-        timer_seconds=30,
-        interlude_seconds=5,
-        bots={1: "medium", 2: "medium"},
+        seats=len(bots) + 1,
+        bots=dict(enumerate(bots, start=1)),
         start=True,
     )
 
 
 def table_settings(body: NewTable) -> dict[str, Any]:
-    """The settings ``body`` asks of its game's ``make_config``; 422 for an unknown game or a
-    setting the game does not have."""
-    if body.game not in GAMES:
-        raise HTTPException(
-            422, f"There is no game {body.game!r}: choose {' or '.join(map(repr, GAMES))}"
-        )
-    given = body.model_fields_set
+    """The settings ``body`` asks of its game's ``make_config``: the game's defaults for those
+    left out; 422 for an unknown game or a setting the game does not have."""
+    form = form_of(body.game)
+    given = {name for name in body.model_fields_set if getattr(body, name) is not None}
+    for name in OWN_SETTINGS:
+        if name in given and name not in form.own:
+            raise HTTPException(422, f"A {form.title} table has no {name}: {form.played_for}")
     settings: dict[str, Any] = {
-        "seats": body.seats,
-        "timer_ms": None if body.timer_seconds is None else body.timer_seconds * 1000,
+        **form.defaults,
+        "seats": body.seats if "seats" in given else form.defaults["seats"],
         "interlude_ms": body.interlude_seconds * 1000,
         "private": body.private,
     }
-    if body.game == "swick":
-        if body.target is not None:
-            raise HTTPException(422, "A Swick table has no target: it is played for chips")
-        return {**settings, "antes": body.antes}
-    if "antes" in given:
-        raise HTTPException(422, "A Euchre table has no antes: it is played for points")
-    if "seats" not in given:
-        settings["seats"] = EUCHRE_SEATS
-    if "timer_seconds" not in given:
-        settings["timer_ms"] = EUCHRE_TIMER_MS
-    if body.target is not None:
-        settings["target"] = body.target
+    if "timer_seconds" in body.model_fields_set:
+        settings["timer_ms"] = None if body.timer_seconds is None else body.timer_seconds * 1000
+    settings.update({name: getattr(body, name) for name in form.own if name in given})
     return settings
 
 

@@ -29,8 +29,10 @@ from asyncpg.pool import PoolConnectionProxy
 
 from services.ledger.rules import (
     BANK,
+    GAME_POT_CODES,
     HOUSE,
     KINDS,
+    PAYOUT_CODES,
     accounts,
     apply_in_order,
     check_seated,
@@ -552,10 +554,24 @@ class Ledger:
             # A pot closes at 0 when its hand settles: every settled hand's pot nets to zero.
             open_pots = await conn.fetch(
                 "SELECT table_id, hand_no FROM ledger.transfers"
-                " WHERE debit LIKE 'pot:%' OR credit LIKE 'pot:%'"
+                " WHERE (debit LIKE 'pot:%' OR credit LIKE 'pot:%')"
+                f" AND code NOT IN ({GAME_POT_CODES})"
                 " GROUP BY table_id, hand_no"
                 " HAVING bool_or(code NOT IN ('ante', 'carry_in'))"
                 " AND sum(CASE WHEN credit LIKE 'pot:%' THEN amount ELSE -amount END) <> 0"
+            )
+            # A game-long pot closes at 0 when its game pays out: up to a table's last payout,
+            # its stakes and payouts net to zero (after it, only the next game's stakes).
+            open_pots += await conn.fetch(
+                "SELECT t.table_id, max(t.hand_no) AS hand_no FROM ledger.transfers t"
+                " JOIN ledger.postings p ON p.id = t.posting_id"
+                f" WHERE t.code IN ({GAME_POT_CODES}) AND p.posting_no <= ("
+                "  SELECT max(p2.posting_no) FROM ledger.transfers t2"
+                "  JOIN ledger.postings p2 ON p2.id = t2.posting_id"
+                f"  WHERE t2.table_id = t.table_id AND t2.code IN ({PAYOUT_CODES}))"
+                " GROUP BY t.table_id"
+                " HAVING sum(CASE WHEN t.credit LIKE 'pot:%' THEN t.amount ELSE -t.amount END)"
+                " <> 0"
             )
             mismatches = await conn.fetchval(
                 "SELECT count(*) FROM ledger.reconciliations WHERE table_says <> ledger_says"

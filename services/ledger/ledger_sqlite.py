@@ -26,7 +26,9 @@ import aiosqlite
 
 from services.ledger.rules import (
     BANK,
+    GAME_POT_CODES,
     HOUSE,
+    PAYOUT_CODES,
     accounts,
     apply_in_order,
     check_seated,
@@ -528,13 +530,28 @@ class SqliteLedger:
                 " WHERE a.debits <> coalesce(s.d, 0) OR a.credits <> coalesce(s.c, 0)",
             )
             # A pot closes at 0 when its hand settles: every settled hand's pot nets to zero.
-            open_pots = await conn.execute_fetchall(
-                "SELECT table_id, hand_no FROM ledger_transfers"
-                " WHERE substr(debit, 1, 4) = 'pot:' OR substr(credit, 1, 4) = 'pot:'"
-                " GROUP BY table_id, hand_no"
-                " HAVING max(code NOT IN ('ante', 'carry_in'))"
-                " AND sum(CASE WHEN substr(credit, 1, 4) = 'pot:' THEN amount ELSE -amount END)"
-                " <> 0"
+            open_pots = list(
+                await conn.execute_fetchall(
+                    "SELECT table_id, hand_no FROM ledger_transfers"
+                    " WHERE (substr(debit, 1, 4) = 'pot:' OR substr(credit, 1, 4) = 'pot:')"
+                    f" AND code NOT IN ({GAME_POT_CODES})"
+                    " GROUP BY table_id, hand_no"
+                    " HAVING max(code NOT IN ('ante', 'carry_in'))"
+                    " AND sum(CASE WHEN substr(credit, 1, 4) = 'pot:' THEN amount ELSE -amount END)"
+                    " <> 0"
+                )
+            )
+            # A game-long pot closes at 0 when its game pays out (see ledger.py).
+            open_pots += await conn.execute_fetchall(
+                "SELECT t.table_id, max(t.hand_no) AS hand_no FROM ledger_transfers t"
+                " JOIN ledger_postings p ON p.id = t.posting_id"
+                f" WHERE t.code IN ({GAME_POT_CODES}) AND p.posting_no <= ("
+                "  SELECT max(p2.posting_no) FROM ledger_transfers t2"
+                "  JOIN ledger_postings p2 ON p2.id = t2.posting_id"
+                f"  WHERE t2.table_id = t.table_id AND t2.code IN ({PAYOUT_CODES}))"
+                " GROUP BY t.table_id"
+                " HAVING sum(CASE WHEN substr(t.credit, 1, 4) = 'pot:' THEN t.amount"
+                " ELSE -t.amount END) <> 0"
             )
             mismatches = await first(
                 conn,

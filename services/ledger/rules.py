@@ -24,6 +24,15 @@ HOUSE = "bank:house"  # stakes the bots: its balance below zero is the house's e
 KINDS = frozenset({"bank", "wallet", "pot", "carry"})
 NEVER_NEGATIVE = frozenset({"pot", "carry"})
 
+# A game-long pot (Contract Whist's, a staked Euchre game's) is paid in by ``stake`` legs when a
+# game starts and paid out by one of ``GAME_PAYOUTS`` when it ends: it settles per game, not
+# per hand, and its wallets' legs must be covered like antes.
+GAME_STAKE = "stake"
+GAME_PAYOUTS = ("whist_win", "euchre_win", "stake_return")
+GAME_POT_CODES = ", ".join(f"'{code}'" for code in (GAME_STAKE, *GAME_PAYOUTS))  # for SQL
+PAYOUT_CODES = ", ".join(f"'{code}'" for code in GAME_PAYOUTS)  # for SQL
+COVERED = frozenset({"ante", GAME_STAKE})  # what a wallet must hold when its leg's turn comes
+
 MAX_AMOUNT = 10**9  # cents a single leg may move
 MAX_LEGS = 64  # a Swick command moves at most 6 antes, a carry, 6 payouts and 6 penalties
 MAX_PLAYERS = 16  # players one posting may name
@@ -175,18 +184,19 @@ class Settlement:
 def settle(posting: Posting, balances: Mapping[str, int]) -> Settlement:
     """What ``posting`` does, given the balances before it of every account it touches.
 
-    Raises ``Rejected`` (besides the leg checks of ``accounts``) if an ante is more than its
-    wallet holds when the ante's turn comes (earlier legs counted), or if a pot or carry would
-    end below zero. A table's posting reconciles each player of its ``stacks`` whose wallet it
-    touches.
+    Raises ``Rejected`` (besides the leg checks of ``accounts``) if an ante or a game's stake
+    is more than its wallet holds when its turn comes (earlier legs counted), or if a pot or
+    carry would end below zero. A table's posting reconciles each player of its ``stacks``
+    whose wallet it touches.
     """
     names = accounts(posting)
     balance = {name: balances[name] for name in names}
     debits = dict.fromkeys(names, 0)
     credits = dict.fromkeys(names, 0)
     for leg in posting.legs:
-        if leg.code == "ante" and balance[leg.debit] < leg.amount:
-            raise Rejected(f"{leg.debit} cannot cover an ante of {leg.amount}")
+        covered = leg.code in COVERED and kind_of(leg.debit) == "wallet"
+        if covered and balance[leg.debit] < leg.amount:
+            raise Rejected(f"{leg.debit} cannot cover an {leg.code} of {leg.amount}")
         balance[leg.debit] -= leg.amount
         balance[leg.credit] += leg.amount
         debits[leg.debit] += leg.amount

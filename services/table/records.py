@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.table.storage import GameRecordRow
+from shared.games.contract_whist import codec as whist_codec
+from shared.games.contract_whist import record as whist_record
 from shared.games.euchre import codec as euchre_codec
 from shared.games.euchre import record as euchre_record
 from shared.games.swick import codec
@@ -52,10 +54,20 @@ def _euchre_record(events: Sequence[Any], seats: int) -> Any:
     return euchre_record.dump_record(euchre_record.game_record(loaded))
 
 
+# Contract Whist's record reads each round's deal.
+WHIST_RECORDED = frozenset({"game_started", "round_dealt", "game_ended"})
+
+
+def _whist_record(events: Sequence[Any], seats: int) -> Any:
+    loaded = (whist_codec.load_event(data) for data in events)
+    return whist_record.dump_record(whist_record.game_record(loaded))
+
+
 # Per game: the event kinds its record reads, and the record (as JSON) of those events.
 RECORDERS: dict[str, tuple[frozenset[str], Callable[[Sequence[Any], int], Any]]] = {
     "swick": (RECORDED, _swick_record),
     "euchre": (EUCHRE_RECORDED, _euchre_record),
+    "contract-whist": (WHIST_RECORDED, _whist_record),
 }
 
 

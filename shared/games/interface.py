@@ -78,10 +78,30 @@ class Transfer:
     hand_no: int
 
 
+@dataclass(frozen=True, slots=True)
+class TableForm:
+    """How people ask for a game's tables (``POST /api/tables``, quick play) and see them.
+
+    ``title`` names the game to people (``"Contract Whist"``). ``defaults`` are the settings a
+    new table gets for those its request leaves out: ``seats``, ``timer_ms`` and each of
+    ``own``. ``own`` are the settings only this game has, asked for and shown under these
+    names (Swick's ``antes``, Euchre's ``target``...); another game's setting is refused with
+    ``played_for`` as the reason (``"it is played for points"``). ``quick_play`` are the levels
+    of the bots quick play seats beside the player, one a seat: the table has one seat more.
+    """
+
+    title: str
+    defaults: Mapping[str, Any]
+    own: tuple[str, ...]
+    played_for: str
+    quick_play: tuple[str, ...]
+
+
 class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
     """A pure game engine, as the services see it."""
 
     name: str
+    form: TableForm
 
     def make_config(self, settings: Mapping[str, Any]) -> ConfigT:
         """Validate table settings (seats, timer, stakes...); raises ``IllegalCommand``."""

@@ -27,7 +27,7 @@ from shared.games.contract_whist.state import (
     new_table,
 )
 from shared.games.contract_whist.views import WhistView, view_for
-from shared.games.interface import Command, IllegalCommand, Option, Transfer
+from shared.games.interface import Command, IllegalCommand, Option, TableForm, Transfer
 from shared.games.lifecycle import Player, Timeout
 
 
@@ -37,6 +37,18 @@ def _whole(value: object) -> TypeGuard[int]:
 
 class ContractWhistGame:
     name = "contract-whist"
+    form = TableForm(
+        title="Contract Whist",
+        defaults={
+            "seats": DEFAULT_SEATS,
+            "timer_ms": DEFAULT_TIMER_MS,
+            "rounds": FULL_GAME,
+            "stake": 0,
+        },
+        own=("rounds", "stake"),
+        played_for="it is played for points and one stake a player",
+        quick_play=("medium", "medium", "medium"),
+    )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
         """``seats`` (2 to 5, default 4), ``rounds`` (1 to 17, default 17: the first rounds of

@@ -24,7 +24,7 @@ from shared.games.euchre.state import (
     new_table,
 )
 from shared.games.euchre.views import EuchreView, view_for
-from shared.games.interface import Command, IllegalCommand, Option, Transfer
+from shared.games.interface import Command, IllegalCommand, Option, TableForm, Transfer
 from shared.games.lifecycle import Player, Timeout
 
 
@@ -34,6 +34,13 @@ def _whole(value: object) -> TypeGuard[int]:
 
 class EuchreGame:
     name = "euchre"
+    form = TableForm(
+        title="Euchre",
+        defaults={"seats": SEATS, "timer_ms": DEFAULT_TIMER_MS, "target": DEFAULT_TARGET},
+        own=("target",),
+        played_for="it is played for points",
+        quick_play=("medium", "medium", "medium"),
+    )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
         """``target`` (1 to 10 points, default 10), ``timer_ms`` (10 to 120 s, default 20 s;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
-from shared.games.interface import Command, IllegalCommand, Option, Transfer
+from shared.games.interface import Command, IllegalCommand, Option, TableForm, Transfer
 from shared.games.lifecycle import Player, Timeout
 from shared.games.swick import actions as ac
 from shared.games.swick import codec
@@ -37,6 +37,13 @@ def _whole(value: object) -> TypeGuard[int]:
 
 class SwickGame:
     name = "swick"
+    form = TableForm(
+        title="Swick",
+        defaults={"seats": MIN_SEATS, "timer_ms": DEFAULT_TIMER_MS, "antes": list(DEFAULT_ANTES)},
+        own=("antes",),
+        played_for="it is played for chips",
+        quick_play=("medium", "medium"),
+    )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
         seats = settings.get("seats", MIN_SEATS)
