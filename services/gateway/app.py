@@ -149,8 +149,8 @@ class NewTable(BaseModel):
     )
     stake: int | None = Field(
         default=None,
-        description="Contract Whist only: the cents each player pays into the pot when a game "
-        "starts, 0 to 300 (0 if left out: points only)",
+        description="Contract Whist and Euchre only: the cents each player pays into the pot "
+        "when a game starts, 0 to 300 (0 if left out: points only)",
     )
     interlude_seconds: int = Field(
         default=5,

@@ -228,10 +228,12 @@ A table plays one game, named by its `game` in the lobby (`GET /api/tables`) and
 is opened: `POST /api/tables` and `POST /api/quickplay` take `"game": "swick"` (the default) or
 `"game": "euchre"`; any other is refused with 422 and a `detail` naming the games. A Euchre
 table has 4 seats (partners sit across: seats 0 and 2, 1 and 3), a 20 s timer unless
-`timer_seconds` says otherwise, and `target` (1 to 10 points, 10 if left out); it takes no
-`antes`. Quick play at Euchre seats you with three bots. The messages are the same for every
-game; the actions and the view are the game's own. Everything above the Euchre sections is
-Swick's; a Euchre view says `"game": "euchre"`.
+`timer_seconds` says otherwise, `target` (1 to 10 points, 10 if left out) and `stake` (0 to
+300 cents each player pays into the pot when a game starts, shared by the winning partnership;
+0, points only, if left out; the table's answer shows both); it takes no `antes`, and a Swick
+table takes no `target` or `stake`. Quick play at Euchre seats you with three bots. The
+messages are the same for every game; the actions and the view are the game's own. Everything
+above the Euchre sections is Swick's; a Euchre view says `"game": "euchre"`.
 """
 
 EUCHRE_ACTIONS = """\
@@ -255,7 +257,8 @@ A Euchre view shows your own `hand`, your own `discarded` card when you are the 
 the turn-up, and what is public: the `turn_up` (once shown, wherever it went: `turn_up_at`),
 every call, trump, the maker, who sits out (`resting`) and the cards played. No other seat's
 hand, the kitty or another seat's discard is ever in it. `scores` and `team_tricks` are per
-team (team 0: seats 0 and 2).
+team (team 0: seats 0 and 2). `pot` is the stakes paid in this game (0 at a points-only table)
+and `payouts` what each seat took from it when the game ended (`config.stake` is the stake).
 """
 
 CONNECTING = """\

@@ -28,6 +28,7 @@ from shared.games.euchre.legal import (
     to_act,
     turned_down_reason,
 )
+from shared.games.euchre.money import payouts
 from shared.games.euchre.play import play_reasons, trick_winner
 from shared.games.euchre.scoring import score
 from shared.games.euchre.state import (
@@ -172,6 +173,19 @@ def _eligible(s: State) -> list[int]:
     ]
 
 
+def _people_staying(s: State, without: int | None = None) -> list[int]:
+    """Seated people who are not leaving (other than ``without``)."""
+    return [
+        seat
+        for seat, p in enumerate(s.players)
+        if p is not None and p.bot is None and not s.leaving[seat] and seat != without
+    ]
+
+
+def _game_on(s: State) -> bool:
+    return s.phase not in (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)
+
+
 # Table lifecycle.
 
 
@@ -206,6 +220,11 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
         if s.leaving[seat]:
             raise IllegalCommand("no_change", "You are already leaving after this hand")
         w.emit(ev.LeavingAfterHand(seat))
+        return
+    if _game_on(s) and not _people_staying(s, without=seat):
+        # The last person leaves a game: it ends (the pot paid back) before the seat empties.
+        w.emit(ev.TableClosing())
+        _close(w)
         return
     _vacate(w, seat)
     if s.phase is Phase.INTERLUDE and not s.interlude:
@@ -272,12 +291,12 @@ def _watch_attendance(w: _Work) -> None:
 
 
 def _close(w: _Work) -> None:
-    """End the game, vacate every seat and close."""
+    """End the game (the pot paid back to the seated players), vacate every seat and close."""
     s = w.state
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
     if s.phase not in (Phase.LOBBY, Phase.ENDED):
-        w.emit(ev.GameEnded(s.seed, s.scores, None, "closed"))
+        w.emit(ev.GameEnded(s.seed, s.scores, None, "closed", payouts(s, None)))
     for seat, player in enumerate(s.players):
         if player is not None:
             w.emit(ev.SeatLeft(seat))
@@ -301,7 +320,15 @@ def _start_game(w: _Work, actor: int | None, a: lc.StartGame, seq: int) -> None:
         raise IllegalCommand(
             "not_enough_players", "Euchre needs four players present: two partnerships"
         )
-    w.emit(ev.GameStarted(a.seed, fairness.fingerprint(seed), first_dealer(seed)))
+    stake = s.config.stake
+    short = [seat for seat in range(SEATS) if s.stacks[seat] < stake]
+    if short:
+        names = ", ".join(_name(s, seat) for seat in short)
+        raise IllegalCommand(
+            "short_stack", f"Every player pays the stake of {stake}¢ at the start: {names} can't"
+        )
+    stakes = (stake,) * SEATS if stake else ()
+    w.emit(ev.GameStarted(a.seed, fairness.fingerprint(seed), first_dealer(seed), stakes))
     _open_hand(w)
 
 
@@ -312,7 +339,7 @@ def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
         raise IllegalCommand("hand_in_progress", "A game ends only between hands of a game")
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
-    w.emit(ev.GameEnded(s.seed, s.scores, None, "host"))
+    w.emit(ev.GameEnded(s.seed, s.scores, None, "host", payouts(s, None)))
 
 
 def _hand_over_host(w: _Work, actor: int | None, a: lc.HandOverHost, seq: int) -> None:
@@ -450,13 +477,21 @@ def _play(w: _Work, actor: int | None, a: ac.PlayCard, seq: int) -> None:
 def _finish(w: _Work) -> None:
     s = w.state
     w.emit(ev.HandScored(score(s)))
-    for seat, leaving in enumerate(s.leaving):
-        if leaving:
-            _vacate(w, seat)
     reached = [team for team in (0, 1) if s.scores[team] >= s.config.target]
     if reached:
         # Only the team that scored this hand gained points, so at most one team reaches it.
-        w.emit(ev.GameEnded(s.seed, s.scores, reached[0], "target"))
+        # The pot is paid out before anyone leaving is vacated (they played the hand).
+        w.emit(ev.GameEnded(s.seed, s.scores, reached[0], "target", payouts(s, reached[0])))
+    leavers = [seat for seat, leaving in enumerate(s.leaving) if leaving]
+    if leavers and _game_on(s) and not _people_staying(s):
+        # Every person left during the hand: the game ends (the pot paid back) and the table
+        # closes.
+        w.emit(ev.TableClosing())
+        _close(w)
+        return
+    for seat in leavers:
+        _vacate(w, seat)
+    if s.phase is Phase.ENDED:
         return
     # Every person present gets to see the result before the next hand is dealt.
     watching = tuple(

@@ -65,11 +65,13 @@ class HostChanged:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """``first_dealer`` was drawn from the seed among all four seats."""
+    """``first_dealer`` was drawn from the seed among all four seats; ``stakes`` is what each
+    seat paid into the pot (the table's stake; empty or zeros at a points-only table)."""
 
     seed: str
     fingerprint: str
     first_dealer: int
+    stakes: tuple[int, ...] = ()
     kind: Literal["game_started"] = "game_started"
 
 
@@ -207,12 +209,14 @@ class TableClosed:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """``winner`` is the team that reached the target (``None`` when the game was cut short)."""
+    """``winner`` is the team that reached the target (``None`` when the game was cut short);
+    ``payouts`` is what each seat takes from the pot (empty or zeros without a stake)."""
 
     seed: str
     scores: tuple[int, int]
     winner: int | None
     reason: GameEndReason
+    payouts: tuple[int, ...] = ()
     kind: Literal["game_ended"] = "game_ended"
 
 

@@ -117,6 +117,10 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.winner = None
     s.end_reason = None
     s.result = None
+    if e.stakes:
+        s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
+    s.pot = sum(e.stakes)
+    s.payouts = ()
 
 
 def _waiting(s: State, e: ev.Waiting) -> None:
@@ -259,6 +263,10 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winner = e.winner
     s.end_reason = e.reason
     s.dealer = None
+    if e.payouts:
+        s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
+    s.pot -= sum(e.payouts)
+    s.payouts = e.payouts
     _give_turn(s, None)
 
 

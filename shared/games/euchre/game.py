@@ -11,10 +11,12 @@ from shared.games.euchre import events as ev
 from shared.games.euchre.decide import decide, step
 from shared.games.euchre.evolve import evolve
 from shared.games.euchre.legal import legal_actions, to_act
+from shared.games.euchre.money import transfers
 from shared.games.euchre.state import (
     DEFAULT_TARGET,
     DEFAULT_TIMER_MS,
     INTERLUDE_MAX_MS,
+    MAX_STAKE,
     SEATS,
     TARGET_RANGE,
     TIMER_RANGE_MS,
@@ -36,25 +38,34 @@ class EuchreGame:
     name = "euchre"
     form = TableForm(
         title="Euchre",
-        defaults={"seats": SEATS, "timer_ms": DEFAULT_TIMER_MS, "target": DEFAULT_TARGET},
-        own=("target",),
-        played_for="it is played for points",
+        defaults={
+            "seats": SEATS,
+            "timer_ms": DEFAULT_TIMER_MS,
+            "target": DEFAULT_TARGET,
+            "stake": 0,
+        },
+        own=("target", "stake"),
+        played_for="it is played for points, or for a stake a player",
         quick_play=("medium", "medium", "medium"),
     )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
-        """``target`` (1 to 10 points, default 10), ``timer_ms`` (10 to 120 s, default 20 s;
-        ``None`` only at a private table), ``private``, ``interlude_ms``; ``seats`` is 4 if
-        given. Other settings (a Swick table's antes...) are ignored."""
+        """``target`` (1 to 10 points, default 10), ``stake`` (0 to 300 cents, default 0: points
+        only), ``timer_ms`` (10 to 120 s, default 20 s; ``None`` only at a private table),
+        ``private``, ``interlude_ms``; ``seats`` is 4 if given. Other settings (a Swick table's
+        antes...) are ignored."""
         seats = settings.get("seats", SEATS)
         target = settings.get("target", DEFAULT_TARGET)
         private = bool(settings.get("private", False))
         timer_ms = settings.get("timer_ms", DEFAULT_TIMER_MS)
+        stake = settings.get("stake", 0)
         if seats != SEATS or not _whole(seats):
             raise IllegalCommand("bad_config", "A Euchre table has 4 seats")
         low, high = TARGET_RANGE
         if not _whole(target) or not low <= target <= high:
             raise IllegalCommand("bad_config", f"A game is played to {low} to {high} points")
+        if not _whole(stake) or not 0 <= stake <= MAX_STAKE:
+            raise IllegalCommand("bad_config", f"The stake is 0 to {MAX_STAKE} cents")
         low, high = TIMER_RANGE_MS
         if timer_ms is None:
             if not private:
@@ -71,7 +82,11 @@ class EuchreGame:
                 "bad_config", f"A hand's result shows 0 to {INTERLUDE_MAX_MS // 1000} seconds"
             )
         return TableConfig(
-            target=target, timer_ms=timer_ms, private=private, interlude_ms=interlude_ms or None
+            target=target,
+            timer_ms=timer_ms,
+            private=private,
+            interlude_ms=interlude_ms or None,
+            stake=stake,
         )
 
     def new_table(self, config: TableConfig) -> State:
@@ -108,8 +123,9 @@ class EuchreGame:
         return isinstance(event, ev.HandScored | ev.GameEnded)
 
     def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        """Euchre is played for points: no chips move."""
-        return []
+        """The stakes paid in when a game starts and the pot paid out when it ends (none at a
+        points-only table)."""
+        return transfers(state, events)
 
     def deadline(self, state: State) -> int | None:
         return state.deadline

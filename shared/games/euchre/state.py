@@ -21,6 +21,7 @@ TARGET_RANGE = (1, 10)
 DEFAULT_TIMER_MS = 20_000
 TIMER_RANGE_MS = (10_000, 120_000)
 INTERLUDE_MAX_MS = 30_000
+MAX_STAKE = 300  # cents each player may pay into the pot at the start
 AWAY_GRACE_MS = 3_000
 RECENT_IDS = 64
 TRICKS_PER_HAND = 5
@@ -72,6 +73,7 @@ class TableConfig:
     # person present presses Next hand first); None deals the next hand at once.
     interlude_ms: int | None = None
     seats: int = SEATS
+    stake: int = 0  # cents each player pays into the pot at the start; 0: points only
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,7 @@ class State:
     recent_ids: tuple[str, ...] = ()
     # Seats.
     players: tuple[Player | None, ...] = ()
-    stacks: tuple[int, ...] = ()  # kept as brought; Euchre is played for points
+    stacks: tuple[int, ...] = ()  # chips at the table; the stake leaves them at the start
     sitting_out: tuple[bool, ...] = ()
     leaving: tuple[bool, ...] = ()
     connected: tuple[bool, ...] = ()
@@ -132,6 +134,8 @@ class State:
     scores: tuple[int, int] = (0, 0)
     winner: int | None = None  # the team that reached the target, once it has
     end_reason: GameEndReason | None = None
+    pot: int = 0  # the stakes paid in, until the game ends
+    payouts: tuple[int, ...] = ()  # what each seat took from the pot at the end
     # The hand.
     hands: tuple[tuple[Card, ...], ...] = ()
     turn_up: Card | None = None

@@ -3,7 +3,8 @@
 A seat sees its own hand, the dealer their own discard, and everything public: the turn-up (it
 was shown face up, so it stays known wherever it went), every call, trump, the maker and who
 sits out, the cards played to tricks and who played them, tricks per seat and team, the score,
-the dealer, whose turn it is and the deadline. Nobody sees another seat's hand, the kitty or
+the dealer, whose turn it is and the deadline, the pot and, once the game has ended, what
+each seat took from it. Nobody sees another seat's hand, the kitty or
 the dealer's discard; spectators (seat ``None``) see no hand at all. The seed appears only once
 the game has ended.
 """
@@ -70,6 +71,7 @@ class EuchreView:
     resting: int | None
     scores: tuple[int, int]
     team_tricks: tuple[int, int]
+    pot: int  # the stakes paid in this game (0 at a points-only table)
     seats: tuple[SeatView, ...]
     hand: tuple[Card, ...]
     discarded: tuple[Card, ...]  # the dealer's own discard, to the dealer only
@@ -80,6 +82,7 @@ class EuchreView:
     result: HandResult | None
     winner: int | None  # the team that reached the target
     end_reason: GameEndReason | None
+    payouts: tuple[int, ...]  # what each seat took from the pot when the game ended
     game: Literal["euchre"] = "euchre"
 
 
@@ -144,6 +147,7 @@ def view_for(s: State, seat: int | None) -> EuchreView:
         resting=s.resting,
         scores=s.scores,
         team_tricks=s.team_tricks(),
+        pot=s.pot,
         seats=seats,
         hand=private.hand,
         discarded=private.discarded,
@@ -154,4 +158,5 @@ def view_for(s: State, seat: int | None) -> EuchreView:
         result=s.result,
         winner=s.winner,
         end_reason=s.end_reason,
+        payouts=s.payouts,
     )

@@ -20,7 +20,7 @@ from shared.games.euchre.evolve import evolve
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.state import Phase, State, TableConfig, new_table
 from shared.games.interface import Command, IllegalCommand
-from shared.games.lifecycle import Player, StartGame, TakeSeat, Timeout
+from shared.games.lifecycle import AddBot, Player, StartGame, TakeSeat, Timeout
 
 NAMES = ("South", "West", "North", "East")
 
@@ -49,16 +49,26 @@ class Table:
         timer_ms: int | None = None,
         first_dealer: int = 0,
         interlude_ms: int | None = None,
+        stake: int = 0,
+        stacks: Sequence[int] = (0, 0, 0, 0),
+        bots: Sequence[int] = (),
     ) -> None:
         config = TableConfig(
-            target=target, timer_ms=timer_ms, private=True, interlude_ms=interlude_ms
+            target=target,
+            timer_ms=timer_ms,
+            private=True,
+            interlude_ms=interlude_ms,
+            stake=stake,
         )
         self.state: State = new_table(config)
         self.events: list[ev.Event] = []
         self._ids = itertools.count(1)
         self.now = 0
         for seat in range(4):
-            self.act(None, TakeSeat(seat, Player(f"p{seat}", NAMES[seat]), 0))
+            if seat not in bots:
+                self.act(None, TakeSeat(seat, Player(f"p{seat}", NAMES[seat]), stacks[seat]))
+        for seat in bots:  # seated by the host, seat 0
+            self.act(0, AddBot(seat, Player(f"b{seat}", NAMES[seat], "medium"), stacks[seat]))
         self.seed = seed_with_first_dealer(first_dealer)
 
     def command(

@@ -5,7 +5,9 @@
 * a hand scores only by the table of points, and a game ends exactly when a team reaches the
   target (never before, never after);
 * states and events survive the JSON codec, and the events rebuild the state;
-* every deal is the documented re-deal from the seed, and the game's record verifies.
+* every deal is the documented re-deal from the seed, and the game's record verifies;
+* chips are conserved: with a stake, the transfers move exactly what the stacks and the pot
+  show, the pot ends empty, and the winning partnership takes it all.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from shared.games.euchre import events as ev
 from shared.games.euchre.dealing import deal
 from shared.games.euchre.decide import step
 from shared.games.euchre.evolve import evolve
+from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.record import game_record, verify
 from shared.games.euchre.state import Phase, TableConfig, new_table
@@ -35,10 +38,15 @@ MAX_MOVES = 600
     seed=st.binary(min_size=32, max_size=32),
     choices=st.integers(0, 2**32 - 1),
     target=st.sampled_from((1, 2, 3, 5, 10)),
+    stake=st.sampled_from((0, 1, 7, 50, 300)),
 )
-def test_random_games(seed: bytes, choices: int, target: int) -> None:
+def test_random_games(seed: bytes, choices: int, target: int, stake: int) -> None:
     rng = random.Random(choices)
-    state = new_table(TableConfig(target=target, timer_ms=None, private=True))
+    state = new_table(TableConfig(target=target, timer_ms=None, private=True, stake=stake))
+    stacks = [stake + rng.randrange(0, 1000) for _ in range(4)]
+    books: dict[str, int] = {f"wallet:p{seat}": stacks[seat] for seat in range(4)}
+    books["pot"] = 0
+    total = sum(books.values())
     replayed = state
     events: list[ev.Event] = []
     ids = iter(range(1, 10**6))
@@ -46,7 +54,17 @@ def test_random_games(seed: bytes, choices: int, target: int) -> None:
     def send(actor: int | None, action: ac.Action) -> None:
         nonlocal state, replayed
         command = Command(actor=actor, action=action, action_id=f"id{next(ids)}", seq=state.seq)
+        before = state
         state, new = step(state, command)
+        for move in EUCHRE.transfers(before, new):
+            assert move.amount > 0
+            books[move.debit] -= move.amount
+            books[move.credit] += move.amount
+        assert sum(books.values()) == total, "chips were created or destroyed"
+        assert books["pot"] == state.pot
+        for seat, player in enumerate(state.players):
+            if player is not None:
+                assert books[f"wallet:{player.id}"] == state.stacks[seat]
         for event in new:
             check_event(replayed, event)
             replayed = evolve(replayed, event)
@@ -55,7 +73,7 @@ def test_random_games(seed: bytes, choices: int, target: int) -> None:
         check_state(state)
 
     for seat in range(4):
-        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), 0))
+        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), stacks[seat]))
     send(0, StartGame(seed.hex()))
     for _ in range(MAX_MOVES):
         if state.phase is Phase.ENDED:
@@ -66,6 +84,9 @@ def test_random_games(seed: bytes, choices: int, target: int) -> None:
     assert state.phase is Phase.ENDED, "a game to at most 10 points ends within 600 moves"
     assert state.end_reason == "target" and state.winner is not None
     assert state.scores[state.winner] >= target > state.scores[1 - state.winner]
+    assert state.pot == 0 and books["pot"] == 0
+    won = [books[f"wallet:p{seat}"] - stacks[seat] for seat in range(4)]
+    assert won == [stake if seat % 2 == state.winner else -stake for seat in range(4)]
     verdict = verify(game_record(events))
     assert verdict.ok and verdict.hands == state.hand_no
 

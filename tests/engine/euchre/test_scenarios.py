@@ -1,4 +1,5 @@
-"""The acceptance scenarios of the Euchre rules (docs/rules/euchre.md §11), one test each.
+"""The acceptance scenarios of the Euchre rules (docs/rules/euchre.md §11; 41-50: the stakes
+of §12), one test each.
 
 Seats: D (seat 0) deals the first hand, L (seat 1) is the dealer's left, P (seat 2) the
 dealer's partner, R (seat 3) the dealer's right. D and P are team 0, L and R team 1.
@@ -8,16 +9,29 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from shared import fairness
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK, parse
 from shared.games.euchre.codec import dump_view
+from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.legal import default_action, legal_actions
+from shared.games.euchre.money import split
 from shared.games.euchre.record import dump_record, game_record, load_record, verify
 from shared.games.euchre.state import HandResult, Phase
 from shared.games.euchre.views import view_for
-from shared.games.lifecycle import Leave, Player, SitOut, StartGame, TakeSeat
+from shared.games.interface import IllegalCommand
+from shared.games.lifecycle import (
+    CloseTable,
+    EndGame,
+    Leave,
+    Player,
+    SitOut,
+    StartGame,
+    TakeSeat,
+)
 from tests.engine.euchre.support import Table, cards_in_json
 
 D, L, P, R = range(4)
@@ -663,3 +677,202 @@ def test_scenario_40_starting_needs_four() -> None:
     t.act(0, Leave())  # the host leaves; seat 1 becomes host
     assert t.state.host == 1
     t.refuse(1, StartGame(t.seed), "not_enough_players")
+
+
+# 41-50: stakes (rules §12).
+
+STACKS = (1000, 1000, 1000, 1000)
+
+
+def moves(t: Table, actor: int | None, action: Any) -> list[tuple[str, str, int, str]]:
+    """Act, and the chip movements the command caused, as ``(debit, credit, amount, code)``."""
+    before = t.state
+    events = t.act(actor, action)
+    return [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+
+
+def staked(stake: int = 50, **options: Any) -> tuple[Table, list[tuple[str, str, int, str]]]:
+    """A table with ``stake`` whose game has started (seat 0 deals), and the start's moves."""
+    t = Table(stake=stake, stacks=options.pop("stacks", STACKS), **options)
+    started = moves(t, 0, StartGame(t.seed))
+    return t, started
+
+
+def chips(t: Table) -> int:
+    """The chips at the table: the seats' stacks and the pot."""
+    return sum(t.state.stacks) + t.state.pot
+
+
+def finish_hand(t: Table) -> None:
+    """Play the hand in play to its end by the defaults (any decision, not only cards)."""
+    hand_no = t.state.hand_no
+    while t.state.hand_no == hand_no and t.state.phase in (
+        Phase.ORDER,
+        Phase.NAME,
+        Phase.DISCARD,
+        Phase.TRICKS,
+    ):
+        seat = t.turn()
+        t.act(seat, default_action(t.state, seat))
+
+
+def test_scenario_41_the_stake_setting() -> None:
+    assert EUCHRE.make_config({}).stake == 0
+    assert EUCHRE.make_config({"stake": 300}).stake == 300
+    for bad in (-1, 301, "5", True, 2.5, None):
+        with pytest.raises(IllegalCommand) as refused:
+            EUCHRE.make_config({"stake": bad})
+        assert refused.value.code == "bad_config"
+        assert "0 to 300" in refused.value.message
+    t, started = staked(stake=0)
+    assert started == [] and t.state.pot == 0 and t.state.stacks == STACKS
+    assert next(e for e in t.events if isinstance(e, ev.GameStarted)).stakes == ()
+
+
+def test_scenario_42_the_stakes_go_into_the_pot() -> None:
+    t, started = staked(stake=50)
+    assert started == [(f"wallet:p{seat}", "pot", 50, "stake") for seat in range(4)]
+    assert t.state.stacks == (950,) * 4 and t.state.pot == 200
+    view = dump_view(view_for(t.state, L))
+    assert view["pot"] == 200 and view["config"]["stake"] == 50 and view["payouts"] == []
+    assert dump_view(view_for(t.state, None))["pot"] == 200
+
+
+def test_scenario_43_a_seat_short_of_chips_blocks_the_start() -> None:
+    t = Table(stake=50, stacks=(1000, 49, 1000, 1000))
+    refused = t.refuse(0, StartGame(t.seed), "short_stack")
+    assert "50¢" in refused.message and "West" in refused.message
+    assert t.state.phase is Phase.LOBBY and t.state.pot == 0
+
+
+def test_scenario_44_the_winning_partnership_splits_the_pot() -> None:
+    t, _ = staked(stake=50, target=1)
+    t.rig(BASIC, BASIC_TURN_UP)
+    order(t, L)
+    before = t.state
+    t.act(D, ac.Discard(parse("KC")))
+    paid: list[tuple[str, str, int, str]] = []
+    while t.state.phase is Phase.TRICKS:
+        before = t.state
+        seat = t.turn()
+        events = t.act(seat, default_action(t.state, seat))
+        paid += [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    s = t.state
+    assert s.phase is Phase.ENDED and s.winner is not None
+    team = (s.winner, s.winner + 2)
+    assert paid == [("pot", f"wallet:p{seat}", 100, "euchre_win") for seat in sorted(team)]
+    assert s.pot == 0 and chips(t) == 4000
+    assert s.stacks == tuple(1050 if seat in team else 950 for seat in range(4))
+    assert s.payouts == tuple(100 if seat in team else 0 for seat in range(4))
+    assert dump_view(view_for(s, D))["payouts"] == list(s.payouts)
+
+
+def test_scenario_45_the_host_ends_the_game_the_stakes_go_back() -> None:
+    t, _ = staked(stake=50, target=10, interlude_ms=5_000)
+    finish_hand(t)
+    assert t.phase() is Phase.INTERLUDE
+    returned = moves(t, D, EndGame())
+    assert returned == [("pot", f"wallet:p{seat}", 50, "stake_return") for seat in range(4)]
+    assert t.state.stacks == STACKS and t.state.pot == 0 and t.state.end_reason == "host"
+
+
+def test_scenario_46_the_odd_cents() -> None:
+    # Seat 3 (R) leaves between hands: the game waits with three seats and a pot of 200.
+    t, _ = staked(stake=50, interlude_ms=5_000)
+    finish_hand(t)
+    assert moves(t, R, Leave()) == []
+    assert t.state.pot == 200 and t.phase() in (Phase.INTERLUDE, Phase.WAITING)
+    returned = moves(t, D, EndGame())
+    # From the first dealer's left (seat 1) round the table: seats 1, 2, 0 share 200.
+    assert returned == [
+        ("pot", "wallet:p0", 66, "stake_return"),
+        ("pot", "wallet:p1", 67, "stake_return"),
+        ("pot", "wallet:p2", 67, "stake_return"),
+    ]
+    assert t.state.payouts == (66, 67, 67, 0) and t.state.pot == 0
+    assert split(7, (0, 2), 3) == (4, 0, 3, 0)  # from seat 3: seat 0 first
+    assert split(7, (0, 2), 1) == (3, 0, 4, 0)  # from seat 1: seat 2 first
+
+
+def play_to_end(t: Table) -> None:
+    """Play hands by the defaults (the result's pause let run out) until the game ends."""
+    while t.phase() is not Phase.ENDED:
+        if t.phase() is Phase.INTERLUDE:
+            t.expire()
+        else:
+            finish_hand(t)
+
+
+def test_scenario_47_leaving_forfeits_the_stake_the_newcomer_plays_for_the_seat() -> None:
+    # P leaves during the hand that ends the game: the pot is paid before P is vacated.
+    t, _ = staked(stake=50, target=1)
+    t.rig(BASIC, BASIC_TURN_UP)
+    t.act(P, Leave())
+    order(t, L)
+    t.act(D, ac.Discard(parse("KC")))
+    play_by_default(t)
+    s = t.state
+    assert s.phase is Phase.ENDED and s.winner is not None and s.players[P] is None
+    assert s.payouts == tuple(100 if seat % 2 == s.winner else 0 for seat in range(4))
+    ended = next(i for i, e in enumerate(t.events) if isinstance(e, ev.GameEnded))
+    assert any(isinstance(e, ev.SeatLeft) and e.seat == P for e in t.events[ended:])
+
+    # R leaves between hands: R's stake stays in the pot; a newcomer pays nothing and plays
+    # for the seat, sharing the pot if R's team wins.
+    t, _ = staked(stake=50, target=3, interlude_ms=5_000)
+    finish_hand(t)
+    assert t.phase() is Phase.INTERLUDE
+    assert moves(t, R, Leave()) == []
+    t.expire()  # the result's pause ends: the game waits for a fourth player
+    assert t.state.players[R] is None and t.state.pot == 200 and t.phase() is Phase.WAITING
+    assert moves(t, None, TakeSeat(R, Player("p9", "Newcomer"), 500)) == []
+    assert t.state.stacks[R] == 500 and t.phase() is Phase.ORDER
+    play_to_end(t)
+    s = t.state
+    assert s.winner is not None and s.pot == 0
+    assert s.payouts == tuple(100 if seat % 2 == s.winner else 0 for seat in range(4))
+    assert chips(t) == 4000 - 950 + 500  # the leaver took 950 away; the newcomer brought 500
+
+
+def test_scenario_48_a_table_that_closes_gives_the_stakes_back() -> None:
+    t, _ = staked(stake=50)
+    t.act(None, CloseTable(0))
+    assert t.state.closing and t.phase() is Phase.ORDER  # it closes at the hand's end
+    before = t.state
+    seat = t.turn()
+    events: list[ev.Event] = []
+    while t.state.phase is not Phase.CLOSED:
+        seat = t.turn()
+        events += t.act(seat, default_action(t.state, seat))
+    returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    assert returned == [("pot", f"wallet:p{seat}", 50, "stake_return") for seat in range(4)]
+    assert t.state.end_reason == "closed" and t.state.pot == 0
+
+
+def test_scenario_49_the_last_person_leaving_mid_hand_gets_the_stake_back() -> None:
+    t, _ = staked(stake=50, bots=(1, 2, 3))
+    t.act(D, Leave())
+    assert t.state.leaving[D] and t.state.players[D] is not None
+    before = t.state
+    events: list[ev.Event] = []
+    while t.state.phase is not Phase.CLOSED:
+        seat = t.turn()
+        events += t.act(seat, default_action(t.state, seat))
+    returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    assert returned == [
+        ("pot", "wallet:p0", 50, "stake_return"),
+        *[("pot", f"wallet:b{seat}", 50, "stake_return") for seat in (1, 2, 3)],
+    ]
+    assert all(p is None for p in t.state.players) and t.state.pot == 0
+
+
+def test_scenario_50_the_last_person_leaving_between_hands_gets_the_stake_back() -> None:
+    t, _ = staked(stake=50, bots=(1, 2, 3), interlude_ms=5_000)
+    finish_hand(t)
+    assert t.phase() is Phase.INTERLUDE
+    returned = moves(t, D, Leave())
+    assert sorted(returned) == sorted(
+        ("pot", f"wallet:{pid}", 50, "stake_return") for pid in ("p0", "b1", "b2", "b3")
+    )
+    assert t.state.phase is Phase.CLOSED and t.state.pot == 0
+    assert sum(t.state.payouts) == 200

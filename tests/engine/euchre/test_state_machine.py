@@ -6,7 +6,9 @@ at it (a seat out of turn, a stale or early ``seq``, an option marked illegal, a
 pass, players sit out and come back, drop and reconnect, leave and are replaced, and the host
 ends and restarts games. After every accepted command it checks the invariants of
 ``checks.py`` (cards, views, defaults, codecs, deals, scores, the end of a game), that the
-events rebuild the state, and that every refused command left the state exactly as it was.
+events rebuild the state, that every refused command left the state exactly as it was, and
+that chips are conserved: the table plays for a stake, and the transfers always match the
+stacks and the pot, which is empty once a game has ended.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from shared.games.euchre.cards import DECK
 from shared.games.euchre.codec import dump_state
 from shared.games.euchre.decide import step
 from shared.games.euchre.evolve import evolve
+from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.state import BETWEEN_HANDS, IN_HAND, RECENT_IDS, Phase, TableConfig
 from shared.games.euchre.state import new_table as fresh_table
@@ -31,6 +34,8 @@ from shared.games.interface import Command, IllegalCommand
 from tests.engine.euchre.checks import check_event, check_state
 
 TIMER_MS = 10_000
+STAKE = 20
+STACK = 1_000
 ABANDON_MS = 300_000
 STRAY_ACTIONS: tuple[ac.Action, ...] = (
     ac.OrderUp(),
@@ -62,15 +67,18 @@ class EuchreMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        config = TableConfig(target=3, timer_ms=TIMER_MS, interlude_ms=5_000)
+        config = TableConfig(target=3, timer_ms=TIMER_MS, interlude_ms=5_000, stake=STAKE)
         self.state = fresh_table(config)
+        # The chips as the ledger would book them: every wallet that sat here, and the pot.
+        self.books: dict[str, int] = {"pot": 0}
+        self.brought = 0
         self.replayed = self.state
         self.accepted: list[str] = []
         self.now = 0
         self._ids = itertools.count(1)
         self._players = itertools.count(1)
         for seat in range(4):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), 0))
+            self.send(None, lc.TakeSeat(seat, self._new_player(), STACK))
         self.send(0, lc.StartGame(bytes(32).hex()))
 
     def _new_player(self, bot: str | None = None) -> lc.Player:
@@ -95,6 +103,19 @@ class EuchreMachine(RuleBasedStateMachine):
         except IllegalCommand as error:
             raise AssertionError(f"refused {command}: {error}") from error
         assert isinstance(events[0], ev.Accepted)
+        if isinstance(action, lc.TakeSeat | lc.AddBot):
+            self.books[f"wallet:{action.player.id}"] = action.stack
+            self.brought += action.stack
+        for move in EUCHRE.transfers(self.state, events):
+            self.books[move.debit] -= move.amount
+            self.books[move.credit] += move.amount
+        assert sum(self.books.values()) == self.brought, "chips were created or destroyed"
+        assert self.books["pot"] == state.pot
+        for seat, player in enumerate(state.players):
+            if player is not None:
+                assert self.books[f"wallet:{player.id}"] == state.stacks[seat]
+        if state.phase is Phase.ENDED:
+            assert state.pot == 0
         for event in events:
             check_event(self.replayed, event)
             self.replayed = evolve(self.replayed, event)
@@ -108,10 +129,11 @@ class EuchreMachine(RuleBasedStateMachine):
     def _reopen(self) -> None:
         """A closed table refuses everything; the machine goes on at a new one."""
         self.refuse(None, lc.TakeSeat(0, self._new_player(), 0), {"table_closed"})
+        assert self.books["pot"] == 0, "a closed table's pot was paid out"
         self.state = self.replayed = fresh_table(self.state.config)
         self.accepted = []
         for seat in range(4):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), 0))
+            self.send(None, lc.TakeSeat(seat, self._new_player(), STACK))
         self.send(0, lc.StartGame(bytes(32).hex()))
 
     def refuse(
@@ -195,11 +217,13 @@ class EuchreMachine(RuleBasedStateMachine):
         s = self.state
         if s.players[seat] is None:
             if s.phase not in BETWEEN_HANDS:
-                self.refuse(None, lc.TakeSeat(seat, self._new_player(), 0), {"hand_in_progress"})
+                self.refuse(
+                    None, lc.TakeSeat(seat, self._new_player(), STACK), {"hand_in_progress"}
+                )
             elif bot and s.host is not None:
-                self.send(s.host, lc.AddBot(seat, self._new_player("easy"), 0))
+                self.send(s.host, lc.AddBot(seat, self._new_player("easy"), STACK))
             else:
-                self.send(None, lc.TakeSeat(seat, self._new_player(), 0))
+                self.send(None, lc.TakeSeat(seat, self._new_player(), STACK))
         elif s.leaving[seat]:
             self.refuse(seat, lc.Leave(), {"no_change"})
         else:

@@ -1,0 +1,57 @@
+"""The stakes: paid into the pot when a game starts, split by the winning partnership when it
+ends (docs/rules/euchre.md §12), and the chip movements the ledger books for them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shared.games.euchre import events as ev
+from shared.games.euchre.evolve import apply
+from shared.games.euchre.state import SEATS, State
+from shared.games.interface import Transfer
+
+
+def split(pot: int, payees: Sequence[int], first: int) -> tuple[int, ...]:
+    """Each seat's share of ``pot``: equal shares to ``payees``; the odd cents one each to the
+    payees met first going round the table from seat ``first`` (the first dealer's left)."""
+    payouts = [0] * SEATS
+    if not payees or not pot:
+        return tuple(payouts)
+    ordered = sorted(payees, key=lambda seat: (seat - first) % SEATS)
+    share, odd = divmod(pot, len(ordered))
+    for index, seat in enumerate(ordered):
+        payouts[seat] = share + (1 if index < odd else 0)
+    return tuple(payouts)
+
+
+def payouts(s: State, winner: int | None) -> tuple[int, ...]:
+    """How the pot is paid out as the game ends: to the seats of the ``winner`` partnership, or,
+    a game cut short (``None``), back to every seat holding a player; ``()`` without a pot."""
+    if not s.pot:
+        return ()
+    seated = [seat for seat in range(SEATS) if s.players[seat] is not None]
+    payees = [seat for seat in seated if winner is not None and seat % 2 == winner] or seated
+    first = ((s.first_dealer or 0) + 1) % SEATS
+    return split(s.pot, payees, first)
+
+
+def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
+    """Stakes go from wallets to the pot when a game starts; the pot pays out when it ends."""
+    moves: list[Transfer] = []
+    s = state.copy()
+    for event in events:
+        if isinstance(event, ev.GameStarted):
+            for seat, stake in enumerate(event.stakes):
+                player = s.players[seat]
+                if stake and player is not None:
+                    moves.append(Transfer(f"wallet:{player.id}", "pot", stake, "stake", 1))
+        elif isinstance(event, ev.GameEnded):
+            code = "euchre_win" if event.reason == "target" else "stake_return"
+            for seat, amount in enumerate(event.payouts):
+                player = s.players[seat]
+                if amount and player is not None:
+                    moves.append(
+                        Transfer("pot", f"wallet:{player.id}", amount, code, max(s.hand_no, 1))
+                    )
+        apply(s, event)
+    return moves
