@@ -70,6 +70,30 @@ async def terminate(admin: asyncpg.Connection, cluster: Cluster, application: st
 
 
 @asynccontextmanager
+async def books_held(cluster: Cluster) -> AsyncIterator[None]:
+    """The ledger's postings table locked against writes (reads go on) until the block ends."""
+    conn = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("LOCK TABLE ledger.postings IN SHARE MODE")
+            yield
+    finally:
+        await conn.close()
+
+
+async def ledger_waiting(admin: asyncpg.Connection, cluster: Cluster) -> bool:
+    """Whether one of the ledger's connections is waiting for a lock (in a posting's
+    transaction)."""
+    waiting: int = await admin.fetchval(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2"
+        " AND wait_event_type = 'Lock'",
+        database_name(cluster),
+        "swick-ledger",
+    )
+    return waiting > 0
+
+
+@asynccontextmanager
 async def refusing_connections(
     admin: asyncpg.Connection, cluster: Cluster, application: str
 ) -> AsyncIterator[None]:
@@ -191,9 +215,16 @@ async def test_the_ledger_applies_every_posting_once_while_its_connections_are_k
             per_round = POSTINGS_PER_TABLE // ROUNDS
             for round_no in range(ROUNDS):
                 numbers = range(round_no * per_round + 1, (round_no + 1) * per_round + 1)
-                for number in numbers:
-                    for table in tables:
-                        await bus.publish_posting(posting(table, number))
+                # The round's postings queue up behind a lock on the books, so that the first
+                # kill finds the ledger in the middle of applying one, however fast it is.
+                async with books_held(cluster):
+                    for number in numbers:
+                        for table in tables:
+                            await bus.publish_posting(posting(table, number))
+                    await eventually(
+                        lambda: ledger_waiting(admin, cluster), "the ledger waiting on the books"
+                    )
+                    kills += await terminate(admin, cluster, "swick-ledger")
                 target = len(tables) * numbers[-1]
                 # Kill the ledger's connections while it applies the round, again after each
                 # step of progress, until the round is in.
