@@ -197,6 +197,7 @@ def _bots(args: argparse.Namespace) -> int:
 
 SWICK_ARENA_SEATS = "hard,medium,medium"
 EUCHRE_ARENA_SEATS = "hard,medium"
+WHIST_ARENA_SEATS = "hard,medium"
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -208,6 +209,9 @@ def _arena(args: argparse.Namespace) -> int:
         # Swick's default lineup has three seats; Euchre's is two partnerships.
         seats = EUCHRE_ARENA_SEATS if args.seats == SWICK_ARENA_SEATS else args.seats
         return _euchre_arena(args, [name.strip() for name in seats.split(",")])
+    if args.game == "contract-whist":
+        seats = WHIST_ARENA_SEATS if args.seats == SWICK_ARENA_SEATS else args.seats
+        return _whist_arena(args, [name.strip() for name in seats.split(",")])
     if not 3 <= len(names) <= 6:
         print("swick arena: name 3 to 6 seats", file=sys.stderr)
         return 2
@@ -220,6 +224,33 @@ def _arena(args: argparse.Namespace) -> int:
         print(json.dumps(arena.report(result)))
     else:
         print(arena.describe(result))
+    return 0
+
+
+def _whist_arena(args: argparse.Namespace, names: list[str]) -> int:
+    from services.bots.contract_whist import arena
+    from services.progress import progress_bars, showing
+
+    if not 1 <= len(names) <= args.players or not set(names) <= set(arena.LEVELS):
+        print(
+            "swick arena --game contract-whist: name 1 to --players of easy, medium, hard",
+            file=sys.stderr,
+        )
+        return 2
+    if not 2 <= args.players <= 5:
+        print("swick arena --game contract-whist: --players is 2 to 5", file=sys.stderr)
+        return 2
+    with progress_bars(showing(args.json)) as progress:
+        result = arena.play(
+            names,
+            args.players,
+            args.games,
+            args.seed,
+            rounds=args.rounds,
+            hard_worlds=args.whist_worlds,
+            progress=progress,
+        )
+    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
     return 0
 
 
@@ -464,11 +495,28 @@ def parser() -> argparse.ArgumentParser:
         "--seats",
         default=SWICK_ARENA_SEATS,
         help="3 to 6 of easy, medium, hard or package.module:Class; Euchre: the 2 partnerships"
-        f" (easy, medium, hard; {EUCHRE_ARENA_SEATS} by default)",
+        f" (easy, medium, hard; {EUCHRE_ARENA_SEATS} by default); Contract Whist: the levels"
+        f" seated round the table in turn ({WHIST_ARENA_SEATS} by default)",
     )
-    arena.add_argument("--game", choices=("swick", "euchre"), default="swick", help="the game")
+    arena.add_argument(
+        "--game", choices=("swick", "euchre", "contract-whist"), default="swick", help="the game"
+    )
+    arena.add_argument(
+        "--players", type=int, default=4, help="players at the table, 2 to 5 (Contract Whist)"
+    )
+    arena.add_argument(
+        "--rounds", type=int, default=17, help="rounds a game plays, 1 to 17 (Contract Whist)"
+    )
+    arena.add_argument(
+        "--whist-worlds",
+        type=int,
+        default=16,
+        help="worlds a hard Contract Whist bot samples per card (the live bots' budget)",
+    )
     arena.add_argument("--hands", type=int, default=20_000, help="hands to play (Swick)")
-    arena.add_argument("--games", type=int, default=200, help="games to play (Euchre)")
+    arena.add_argument(
+        "--games", type=int, default=200, help="games to play (Euchre, Contract Whist)"
+    )
     arena.add_argument("--target", type=int, default=10, help="points a game is played to (Euchre)")
     arena.add_argument(
         "--euchre-worlds",

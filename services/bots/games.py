@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.games.contract_whist import codec as whist_codec
+from shared.games.contract_whist.seat_default import seat_default as whist_default
 from shared.games.euchre import codec as euchre_codec
 from shared.games.euchre.seat_default import seat_default as euchre_default
 from shared.games.swick import codec as swick_codec
@@ -24,6 +26,9 @@ class BotGame:
 GAMES: dict[str, BotGame] = {
     "swick": BotGame("swick", swick_codec.load_view, swick_codec.dump_action, swick_default),
     "euchre": BotGame("euchre", euchre_codec.load_view, euchre_codec.dump_action, euchre_default),
+    "contract-whist": BotGame(
+        "contract-whist", whist_codec.load_view, whist_codec.dump_action, whist_default
+    ),
 }
 
 
@@ -34,6 +39,6 @@ def game_of(view: Mapping[str, Any]) -> BotGame | None:
 
 
 def view_game(view: object) -> str:
-    """The game of a view already read (a ``SwickView`` or an ``EuchreView``)."""
+    """The game of a view already read (a ``SwickView``, an ``EuchreView``, a ``WhistView``)."""
     name: str = getattr(view, "game", "swick")
     return name

@@ -1,5 +1,6 @@
 """The built-in bots: ``easy``, ``medium`` and ``hard``, each playing every game (Swick's
-strategies here, Euchre's in ``services.bots.euchre``)."""
+strategies here, Euchre's in ``services.bots.euchre``, Contract Whist's in
+``services.bots.contract_whist``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from services.bots import heuristics
 from services.bots.budget import HARD_CAP_MS, HARD_WORLDS
+from services.bots.contract_whist import levels as whist
 from services.bots.euchre import levels as euchre
 from services.bots.games import view_game
 from services.bots.knowledge import from_view
@@ -65,21 +67,25 @@ class PerGame:
         return self.by_game[view_game(view)].choose(view, legal)
 
 
-def per_game(swick: StrategyFactory, euchre: Callable[[random.Random], Any]) -> StrategyFactory:
-    """A level's factory: its Swick and Euchre strategies, sharing the generator (a game's
-    strategy draws from it only at that game's tables, so a Swick bot's choices are as they
-    were before Euchre came)."""
+def per_game(
+    swick: StrategyFactory,
+    euchre: Callable[[random.Random], Any],
+    whist: Callable[[random.Random], Any],
+) -> StrategyFactory:
+    """A level's factory: its Swick, Euchre and Contract Whist strategies, sharing the
+    generator (a game's strategy draws from it only at that game's tables, so a Swick bot's
+    choices are as they were before the other games came)."""
 
     def make(rng: random.Random) -> Strategy:
-        return PerGame({"swick": swick(rng), "euchre": euchre(rng)})
+        return PerGame({"swick": swick(rng), "euchre": euchre(rng), "contract-whist": whist(rng)})
 
     return make
 
 
 LEVELS: dict[str, StrategyFactory] = {
-    "easy": per_game(Easy, euchre.Easy),
-    "medium": per_game(Medium, euchre.Medium),
-    "hard": per_game(Hard, euchre.Hard),
+    "easy": per_game(Easy, euchre.Easy, whist.Easy),
+    "medium": per_game(Medium, euchre.Medium, whist.Medium),
+    "hard": per_game(Hard, euchre.Hard, whist.Hard),
 }
 
 

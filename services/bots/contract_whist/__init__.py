@@ -1,0 +1,1 @@
+"""The built-in Contract Whist bots: ``easy``, ``medium`` and ``hard`` (see docs/bots.md)."""

@@ -1,0 +1,225 @@
+"""Contract Whist tables over the real gateway, broker, table workers, ledger and bots."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from shared.games.contract_whist.cards import code, parse
+from shared.games.contract_whist.record import GameRecord, load_record, verify
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play
+
+GAME = "contract-whist"
+ROUNDS = 2  # a short game: 10 cards, then 9
+STAKE = 30
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+@pytest.fixture
+async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
+    dave = Player(cluster.base, "Dave")
+    await dave.sign_up()
+    await dave.connect()
+    yield [*players, dave]
+    await dave.close()
+
+
+def views_seen(player: Player, table: str) -> Iterator[dict[str, Any]]:
+    for frame in player.frames:
+        if frame.get("table") != table:
+            continue
+        if frame["type"] in ("snapshot", "update"):
+            yield frame["view"]
+        elif frame["type"] == "history":
+            yield from frame["views"]
+
+
+def cards_in(value: Any) -> Iterator[int]:
+    if isinstance(value, str):
+        try:
+            yield parse(value)
+        except ValueError:
+            return
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def check_nothing_hidden(view: dict[str, Any], record: GameRecord) -> None:
+    """A seat's view shows its own hand and the cards played, never another seat's hand or an
+    undealt card."""
+    seat, number = view["seat"], view["round_no"]
+    if number == 0 or seat is None:
+        assert not view["hand"]
+    if number == 0:
+        return
+    dealt = record.rounds[number - 1]
+    public = {card for trick in (*view["played"], view["trick"]) for _, card in trick}
+    own = set() if seat is None else {code(card) for card in dealt.dealt[seat]}
+    shown = {code(card) for card in cards_in(view)}
+    assert shown <= own | public, f"seat {seat} saw {shown - own - public} in round {number}"
+
+
+async def balances(cluster: Cluster, players: list[Player]) -> list[int]:
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
+        return [(await ledger.get(f"/players/{p.id}/balance")).json()["balance"] for p in players]
+
+
+async def books_settled(cluster: Cluster, table: str) -> None:
+    """The ledger applied every posting of the table, its wallets match the table's stacks and
+    its invariants hold (chips conserved, every pot closed)."""
+    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
+        postings = await db.fetchval(
+            "SELECT postings FROM tables.tables WHERE table_id = $1", table
+        )
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
+        for _ in range(150):
+            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
+            if report["postings_applied"] >= postings:
+                break
+            await asyncio.sleep(0.2)
+        assert report["postings_applied"] >= postings and report["matches"], report
+        health = await ledger.get("/health")
+        assert health.status_code == 200 and not health.json()["open_pots"], health.text
+
+
+async def test_four_people_play_a_staked_game_to_its_end(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    table = await open_table(four, game=GAME, rounds=ROUNDS, stake=STAKE)
+    listed = (await host.http("GET", f"/api/tables/{table}")).json()
+    assert listed["game"] == GAME and listed["rounds"] == ROUNDS and listed["stake"] == STAKE
+    assert listed["antes"] == [] and len(listed["seats"]) == 4
+    before = await balances(cluster, four)
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    view = await host.until(table, lambda v: v["phase"] == "bid")
+    assert view["game"] == GAME and view["pot"] == 4 * STAKE
+    await play(four, table, random.Random(7), ended)
+    for player in four:
+        view = await player.until(table, ended)
+        assert view["seed"] and view["winners"] and view["round_no"] == ROUNDS
+    assert sum(view["payouts"]) == 4 * STAKE
+    assert all((view["payouts"][s] > 0) == (s in view["winners"]) for s in range(4))
+    reply = await host.http("GET", f"/api/tables/{table}/games/1/record")
+    assert reply.status_code == 200, reply.text
+    record = load_record(reply.json())
+    assert record.fingerprint == view["fingerprint"]
+    verdict = verify(record)
+    assert verdict.ok and verdict.rounds == ROUNDS, verdict
+    seen = 0
+    for player in four:
+        for shown in views_seen(player, table):
+            check_nothing_hidden(shown, record)
+            seen += 1
+    assert seen > 4 * 20
+    await books_settled(cluster, table)
+    after = await balances(cluster, four)
+    assert sum(after) == sum(before), "chips are never made or lost"
+    assert [a - b for a, b in zip(after, before, strict=True)] == [
+        payout - STAKE for payout in view["payouts"]
+    ]
+
+
+async def test_a_person_and_three_bots_play_to_the_end(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Solo")
+    await person.sign_up()
+    await person.connect()
+    try:
+        reply = await person.http(
+            "POST",
+            "/api/tables",
+            json={
+                "game": GAME,
+                "rounds": ROUNDS,
+                "bots": {"1": "medium", "2": "hard", "3": "easy"},
+                "start": True,
+            },
+        )
+        assert reply.status_code == 200, reply.text
+        out = reply.json()
+        assert out["game"] == GAME and out["timer_seconds"] == 30 and out["stake"] == 0
+        table = out["id"]
+        await person.watch(table)
+        await play([person], table, random.Random(5), ended, within=60)
+        view = await person.until(table, ended)
+        assert view["winners"] and len(view["sheet"]) == ROUNDS
+        assert [bool(s["player"]["bot"]) for s in view["seats"]] == [False, True, True, True]
+    finally:
+        await person.close()
+
+
+async def test_quick_play_at_contract_whist_seats_three_medium_bots(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Quick")
+    await person.sign_up()
+    reply = await person.http("POST", "/api/quickplay", json={"game": GAME})
+    assert reply.status_code == 200, reply.text
+    out = reply.json()
+    assert out["game"] == GAME and len(out["seats"]) == 4 and out["in_progress"]
+    assert out["rounds"] == 17 and out["stake"] == 0 and out["timer_seconds"] == 30
+    assert [s is not None and (i == 0 or s["bot"] == "medium") for i, s in enumerate(out["seats"])]
+
+
+async def test_bad_settings_are_refused_with_clear_messages(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Picky")
+    await person.sign_up()
+    for body, words in [
+        ({"game": GAME, "seats": 6}, ("2 to 5 seats",)),
+        ({"game": GAME, "seats": 1}, ("2 to 5 seats",)),
+        ({"game": GAME, "rounds": 18}, ("1 to 17 rounds",)),
+        ({"game": GAME, "rounds": 0}, ("1 to 17 rounds",)),
+        ({"game": GAME, "stake": 301}, ("0 to 300 cents",)),
+        ({"game": GAME, "stake": -1}, ("0 to 300 cents",)),
+        ({"game": GAME, "timer_seconds": 5}, ("10 to 120 seconds",)),
+        ({"game": GAME, "antes": [3]}, ("Contract Whist", "antes")),
+        ({"game": GAME, "target": 5}, ("Contract Whist", "target")),
+        ({"rounds": 3}, ("Swick", "rounds")),
+        ({"game": "euchre", "stake": 3, "rounds": 2}, ("Euchre", "rounds")),
+    ]:
+        reply = await person.http("POST", "/api/tables", json=body)
+        assert reply.status_code == 422, (body, reply.text)
+        detail = reply.json()["detail"]
+        assert all(word in detail for word in words), (body, detail)
+    assert (await person.http("GET", "/api/me")).json()["seated"] is None
+
+
+async def test_the_forbidden_bid_is_refused_with_the_views_reason(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    table = await open_table(four, game=GAME, rounds=1)
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    await host.until(table, lambda v: v["phase"] == "bid")
+    for _ in range(3):  # the first three bid nothing: the last may not bid all the cards
+        mover = next(p for p in four if p.my_turn(table))
+        seq = mover.views[table]["seq"]
+        assert (await act(mover, table, {"kind": "bid", "bid": 0}))["type"] == "ack"
+        for player in four:
+            await player.until(table, lambda v, seq=seq: v["seq"] > seq)
+    last = next(p for p in four if p.my_turn(table))
+    view = last.views[table]
+    assert view["forbidden_bid"] == view["cards"] == 10
+    barred = [o for o in view["options"] if not o["legal"]]
+    assert [o["action"] for o in barred] == [{"kind": "bid", "bid": 10}]
+    answer = await act(last, table, {"kind": "bid", "bid": 10})
+    assert answer["type"] == "reject" and answer["code"] == "forbidden_bid"
+    assert answer["message"] == barred[0]["reason"]
+    assert (await act(last, table, {"kind": "bid", "bid": 9}))["type"] == "ack"
