@@ -1,0 +1,125 @@
+"""A Euchre table played for a stake, over the real gateway, broker, table workers and ledger:
+the stakes go into the pot when the game starts, the winning partnership takes it when the game
+ends (or everyone gets their stake back when the host ends it early), and the ledger's books
+balance throughout (docs/rules/euchre.md §12)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import act, open_table, play
+
+STAKE = 100
+TARGET = 2  # a short game: a hand or two
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+@pytest.fixture
+async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
+    dave = Player(cluster.base, "Dave")
+    await dave.sign_up()
+    await dave.connect()
+    yield [*players, dave]
+    await dave.close()
+
+
+async def settled(cluster: Cluster, table: str, players: list[Player]) -> dict[str, Any]:
+    """Once the ledger has applied every posting of ``table``: each player's balance, the
+    codes of their transfers, and the ledger's reconciliation and health."""
+    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
+        postings = await db.fetchval(
+            "SELECT postings FROM tables.tables WHERE table_id = $1", table
+        )
+    async with httpx.AsyncClient(
+        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
+    ) as ledger:
+        for _ in range(150):
+            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
+            if report["postings_applied"] >= postings:
+                break
+            await asyncio.sleep(0.2)
+        balances: dict[str, int] = {}
+        codes: dict[str, list[tuple[str, int]]] = {}
+        for player in players:
+            balance = (await ledger.get(f"/players/{player.id}/balance")).json()
+            balances[player.id] = balance["balance"]
+            page = (await ledger.get(f"/players/{player.id}/transfers")).json()["transfers"]
+            codes[player.id] = sorted(
+                (t["code"], t["amount"]) for t in page if t.get("table_id") == table
+            )
+        health = await ledger.get("/health")
+    return {
+        "postings": postings,
+        "report": report,
+        "balances": balances,
+        "codes": codes,
+        "health": (health.status_code, health.json()),
+    }
+
+
+async def test_a_staked_euchre_game_pays_the_winning_partnership(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    grant = cluster.settings.starting_grant
+    table = await open_table(four, game="euchre", target=TARGET, stake=STAKE)
+    listed = (await host.http("GET", f"/api/tables/{table}")).json()
+    assert listed["game"] == "euchre" and listed["stake"] == STAKE and listed["target"] == TARGET
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    view = await host.until(table, lambda v: v["pot"] == 4 * STAKE)
+    assert view["config"]["stake"] == STAKE and view["phase"] != "ended"
+    await play(four, table, random.Random(7), ended)
+    view = await host.until(table, ended)
+    winner = view["winner"]
+    assert winner is not None and view["scores"][winner] >= TARGET
+    assert view["pot"] == 0
+    assert view["payouts"] == [2 * STAKE if seat % 2 == winner else 0 for seat in range(4)]
+
+    books = await settled(cluster, table, four)
+    assert books["report"]["postings_applied"] >= books["postings"] > 0, books
+    assert books["report"]["matches"], books
+    status, health = books["health"]
+    assert status == 200 and health["ok"], health
+    by_seat = {seat["player"]["id"]: seat["seat"] for seat in view["seats"]}
+    for player in four:
+        won = by_seat[player.id] % 2 == winner
+        assert books["balances"][player.id] == grant + (STAKE if won else -STAKE), books
+        paid = [("euchre_win", 2 * STAKE)] if won else []
+        assert books["codes"][player.id] == sorted([("stake", -STAKE), *paid]), books
+    assert sum(books["balances"].values()) == 4 * grant  # no chip created or destroyed
+
+
+async def test_the_host_ending_a_staked_game_gives_every_stake_back(
+    cluster: Cluster, four: list[Player]
+) -> None:
+    host = four[0]
+    grant = cluster.settings.starting_grant
+    table = await open_table(four, game="euchre", target=10, stake=STAKE, interlude_seconds=30)
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    await play(four, table, random.Random(3), lambda v: v["phase"] in ("interlude", "ended"))
+    view = await host.until(table, lambda v: v["phase"] in ("interlude", "ended"))
+    assert view["phase"] == "interlude" and view["pot"] == 4 * STAKE
+    assert (await act(host, table, {"kind": "end_game"}))["type"] == "ack"
+    view = await host.until(table, ended)
+    assert view["end_reason"] == "host" and view["pot"] == 0
+    assert view["payouts"] == [STAKE] * 4
+
+    books = await settled(cluster, table, four)
+    assert books["report"]["matches"], books
+    status, health = books["health"]
+    assert status == 200 and health["ok"], health
+    for player in four:
+        assert books["balances"][player.id] == grant, books
+        assert books["codes"][player.id] == [("stake", -STAKE), ("stake_return", STAKE)], books
