@@ -221,10 +221,10 @@ test('announcements: calls, plays, trick winners and scores', () => {
   assert.match(text, /takes the trick\.|You take the trick\./);
   assert.match(text, /Score: Us \d+, Them \d+\./);
   assert.match(text, /Your turn\./);
-  // Every card played is announced once (a hand's last card is not in any view: the hand is
-  // scored and cleared by the same command).
+  // Every card played is announced once, a hand's last card too (its trick stays on view
+  // while the hand's result shows).
   const plays = said.filter((t) => / play(s)? the /.test(t)).length;
-  const played = views.filter((v, k) => k && steps[k].after === 'play' && v.phase === 'tricks').length;
+  const played = views.filter((v, k) => k && steps[k].after === 'play').length;
   assert.equal(plays, played);
 });
 

@@ -213,7 +213,11 @@ def _trick_taken(s: State, e: ev.TrickTaken) -> None:
 def _hand_scored(s: State, e: ev.HandScored) -> None:
     s.scores = e.result.scores
     s.result = e.result
+    # The finished tricks (and the trump that decided them) stay on view until the next deal:
+    # the hand's last trick, played by the very command that scored it, can still be reviewed.
+    played, winners, trump = s.played, s.winners, s.trump
     _clear_hand(s)
+    s.played, s.winners, s.trump = played, winners, trump
     _give_turn(s, None)
 
 
@@ -257,7 +261,10 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
+    finished = (s.played, s.winners, s.trump)
     _clear_hand(s)
+    if e.reason == "target":  # the deciding hand's tricks stay on view, as after any hand
+        s.played, s.winners, s.trump = finished
     s.phase = Phase.ENDED
     s.scores = e.scores
     s.winner = e.winner
