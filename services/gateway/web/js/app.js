@@ -29,6 +29,7 @@ import { TipLayer } from './ui.js';
 import { LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
 import { EuchrePage } from './pages/euchre.js';
+import { WhistPage } from './pages/whist.js';
 import { RulesPage } from './pages/rules.js';
 import { EuchreGuidePage } from './pages/euchre-guide.js';
 import { VerifyPage } from './pages/verify.js';
@@ -52,8 +53,8 @@ function useRoute() {
   return route;
 }
 
-/** A table's page: the Swick table, or the Euchre table once the table's view (or the lobby)
- * says it plays Euchre. */
+/** A table's page: the Swick table, or the Euchre or Contract Whist table once the table's view
+ * (or the lobby) says it plays that game. */
 function TableRoute({ table, invite, autoJoin }) {
   const [game, setGame] = useState(() => gameOf(table));
   const switchTo = useCallback(
@@ -63,7 +64,7 @@ function TableRoute({ table, invite, autoJoin }) {
     },
     [table],
   );
-  if (game !== 'swick' && game !== 'euchre') {
+  if (game !== 'swick' && game !== 'euchre' && game !== 'contract-whist') {
     return html`<main id="main" class="table-page" tabindex="-1">
       <section class="panel gate-panel">
         <h1>No web table for this game yet</h1>
@@ -71,6 +72,9 @@ function TableRoute({ table, invite, autoJoin }) {
         <a class="button" href="#/">Back to the lobby</a>
       </section>
     </main>`;
+  }
+  if (game === 'contract-whist') {
+    return html`<${WhistPage} key=${`whist-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`;
   }
   return game === 'euchre'
     ? html`<${EuchrePage} key=${`euchre-${table}`} table=${table} invite=${invite} autoJoin=${autoJoin} onGame=${switchTo} />`

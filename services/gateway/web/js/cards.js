@@ -11,6 +11,17 @@ export const RANK_NAMES = ['seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'ki
 export const CODES = SUIT_LETTERS.flatMap((suit) => RANKS.map((rank) => rank + suit));
 const BY_CODE = new Map(CODES.map((code, number) => [code, number]));
 
+// The full 52-card deck (Contract Whist): the same codes with ranks 2 to 6 too. Drawing, naming
+// and suits work for any of its cards; card numbers (cardNumber) stay the 32-card deck's.
+export const FULL_RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+const FULL_RANK_NAMES = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king', 'ace'];
+
+/** The rank (0 = 2 ... 12 = A) of any 52-card code, or -1. */
+export function fullRankIndex(code) {
+  if (typeof code !== 'string' || code.length < 2) return -1;
+  return FULL_RANKS.indexOf(code.trim().slice(0, -1).toUpperCase());
+}
+
 /** The card number (0..31) of a code such as "10D", or -1. */
 export function cardNumber(code) {
   if (typeof code !== 'string') return -1;
@@ -23,7 +34,8 @@ export function cardCode(number) {
 }
 
 export function suitIndex(code) {
-  return cardNumber(code) >> 3;
+  if (typeof code !== 'string' || fullRankIndex(code) < 0) return -1;
+  return SUIT_LETTERS.indexOf(code.trim().slice(-1).toUpperCase());
 }
 
 export function rankIndex(code) {
@@ -31,7 +43,7 @@ export function rankIndex(code) {
 }
 
 export function rankText(code) {
-  return RANKS[rankIndex(code)];
+  return FULL_RANKS[fullRankIndex(code)];
 }
 
 export function suitSymbol(code) {
@@ -44,13 +56,14 @@ export function isRed(code) {
 }
 
 export function isFace(code) {
-  return rankIndex(code) >= 4;
+  return fullRankIndex(code) >= 9;
 }
 
 /** "A♠", as the server's reasons write cards. */
 export function label(code) {
-  const number = cardNumber(code);
-  return number < 0 ? '?' : RANKS[number & 7] + SUIT_SYMBOLS[number >> 3];
+  const rank = fullRankIndex(code);
+  const suit = suitIndex(code);
+  return rank < 0 || suit < 0 ? '?' : FULL_RANKS[rank] + SUIT_SYMBOLS[suit];
 }
 
 export function labels(codes) {
@@ -59,8 +72,9 @@ export function labels(codes) {
 
 /** "ace of spades", for screen readers. */
 export function spoken(code) {
-  const number = cardNumber(code);
-  return number < 0 ? 'a hidden card' : `${RANK_NAMES[number & 7]} of ${SUIT_NAMES[number >> 3]}`;
+  const rank = fullRankIndex(code);
+  const suit = suitIndex(code);
+  return rank < 0 || suit < 0 ? 'a hidden card' : `${FULL_RANK_NAMES[rank]} of ${SUIT_NAMES[suit]}`;
 }
 
 /** Sort a hand for display: by suit (♣ ♦ ♥ ♠ with trump last), then rank high to low. */

@@ -39,7 +39,7 @@ function TakenTricks({ seat }) {
 
 const LEVELS = ['easy', 'medium', 'hard'];
 
-function AddBot({ seat, onAdd }) {
+export function AddBot({ seat, onAdd }) {
   const [level, setLevel] = useState('medium');
   return html`<span class="add-bot">
     <label class="visually-hidden" for=${`eu-seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
@@ -299,7 +299,7 @@ function GameOver({ model, table, onStart }) {
   </section>`;
 }
 
-function LastTrick({ last }) {
+export function LastTrick({ last, unit = 'hand' }) {
   const [open, setOpen] = useState(false);
   if (!last) return null;
   const key = (event) => {
@@ -311,7 +311,7 @@ function LastTrick({ last }) {
   return html`<span class="eu-last" onKeyDown=${key}>
     <button type="button" class="small" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>Last trick</button>
     ${open
-      ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of hand ${last.handNo}`}>
+      ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of ${unit} ${last.handNo ?? last.roundNo}`}>
           <ol class="eu-last-cards">
             ${last.cards.map((c) => html`<li class=${c.winning ? 'winning' : ''}>
               <span class="muted small">Seat ${c.seat + 1}</span>
@@ -323,7 +323,7 @@ function LastTrick({ last }) {
   </span>`;
 }
 
-function HandLog({ log }) {
+export function HandLog({ log }) {
   const ref = useRef(null);
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
@@ -333,15 +333,22 @@ function HandLog({ log }) {
   </ol>`;
 }
 
-function useDecisionShortcuts() {
+export function useDecisionShortcuts() {
   useEffect(() => {
     const key = (event) => {
       const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
       if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
-      if (digit) {
-        // The plaque's buttons by number: 1 the first (Go alone, Order it up, a suit...).
-        const button = document.querySelectorAll('.plaque button:not([disabled])')[digit - 1];
+      const digit = /^[0-9]$/.test(event.key) ? Number(event.key) : -1;
+      if (digit >= 0) {
+        // A button that carries its digit (a Contract Whist bid) takes it; otherwise the
+        // plaque's buttons by number: 1 the first (Go alone, Order it up, a suit...).
+        const own = document.querySelector(`.plaque button[data-digit="${digit}"]`);
+        if (own) {
+          event.preventDefault();
+          if (!own.disabled) own.click();
+          return;
+        }
+        const button = digit ? document.querySelectorAll('.plaque button:not([disabled])')[digit - 1] : null;
         if (button) {
           event.preventDefault();
           button.click();

@@ -10,6 +10,7 @@ const LEVELS = ['easy', 'medium', 'hard'];
 const GAMES = [
   { id: 'swick', name: 'Swick', blurb: '3–6 players, chips: ante, knock in or pass, three tricks' },
   { id: 'euchre', name: 'Euchre', blurb: '4 players in two teams, points: make trump, take three tricks' },
+  { id: 'contract-whist', name: 'Contract Whist', blurb: '2–5 players, 17 rounds of 10 cards down to 2 and back: bid your tricks exactly' },
 ];
 const GAME_KEY = 'swick.lobby-game';
 const gameName = (id) => {
@@ -26,7 +27,7 @@ function savedGame() {
   }
 }
 
-/** Swick or Euchre: what Quick play and Create a table open. */
+/** Swick, Euchre or Contract Whist: what Quick play and Create a table open. */
 function GamePicker({ game, setGame }) {
   return html`<fieldset class="game-picker">
     <legend>Game</legend>
@@ -91,7 +92,11 @@ function TableRow({ table, seatedAt, onJoin }) {
       <span>${seatSummary(table)}</span>
     </td>
     <td><span class=${`game-tag ${table.game || 'swick'}`}>${gameName(table.game || 'swick')}</span></td>
-    <td>${(table.game || 'swick') === 'swick' ? anteRange(table.antes) : table.target ? `To ${table.target} points` : anteRange(table.antes)}</td>
+    <td>${(table.game || 'swick') === 'swick'
+      ? anteRange(table.antes)
+      : table.game === 'contract-whist'
+        ? `${table.rounds || 17} rounds${table.stake ? `, stake ${cents(table.stake)}` : ''}`
+        : table.target ? `To ${table.target} points` : anteRange(table.antes)}</td>
     <td>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</td>
     <td>
       <span class=${`badge ${table.in_progress ? 'live' : 'open'}`}>${table.in_progress ? 'In progress' : 'Waiting'}</span>
@@ -321,6 +326,117 @@ function CreateEuchreTable({ onCreated, onCancel }) {
   </form>`;
 }
 
+const WHIST_ROUNDS = [
+  [17, 'Full game: 17 rounds (10 cards down to 2 and back to 10)'],
+  [9, 'Down only: 9 rounds (10 cards down to 2)'],
+  [5, 'Short: 5 rounds (10 cards down to 6)'],
+  [3, 'Quick: 3 rounds (10, 9 and 8 cards)'],
+  [2, 'Quicker: 2 rounds (10 and 9 cards)'],
+];
+
+function CreateWhistTable({ onCreated, onCancel }) {
+  const { session } = useApp();
+  const [seats, setSeats] = useState(4);
+  const [bots, setBots] = useState({ 1: 'medium', 2: 'medium', 3: 'medium', 4: 'medium' });
+  const [rounds, setRounds] = useState(17);
+  const [stake, setStake] = useState(0);
+  const [timer, setTimer] = useState(30);
+  const [noTimer, setNoTimer] = useState(false);
+  const [isPrivate, setPrivate] = useState(false);
+  const [start, setStart] = useState(true);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const others = Array.from({ length: seats - 1 }, (_, k) => k + 1);
+  const botSeats = Object.fromEntries(others.filter((seat) => bots[seat]).map((seat) => [seat, bots[seat]]));
+  const canStart = Object.keys(botSeats).length === seats - 1;
+  const submit = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const table = await api.createTable(session.token, {
+        game: 'contract-whist',
+        seats,
+        rounds: Number(rounds),
+        stake: Number(stake),
+        timer_seconds: isPrivate && noTimer ? null : Number(timer),
+        private: isPrivate,
+        bots: botSeats,
+        start: start && canStart,
+      });
+      onCreated({ ...table, game: table.game || 'contract-whist' });
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title">
+    <h2 id="create-title">Create a Contract Whist table</h2>
+    <div class="form-grid">
+      <fieldset>
+        <legend>Who sits where</legend>
+        <label class="check-line" for="wh-seats">Players
+          <select id="wh-seats" value=${seats} onChange=${(e) => setSeats(Number(e.target.value))}>
+            ${[2, 3, 4, 5].map((n) => html`<option value=${n}>${n} players</option>`)}
+          </select>
+        </label>
+        <ol class="seat-plan">
+          <li><span class="seat-no">Seat 1</span> <span class="you-tag">You (host)</span></li>
+          ${others.map(
+            (seat) => html`<li>
+              <label class="seat-no" for=${`wh-bot-${seat}`}>Seat ${seat + 1}</label>
+              <select id=${`wh-bot-${seat}`} value=${bots[seat] || ''} onChange=${(e) => setBots({ ...bots, [seat]: e.target.value })}>
+                <option value="">Open for a player</option>
+                ${LEVELS.map((level) => html`<option value=${level}>${level[0].toUpperCase() + level.slice(1)} bot</option>`)}
+              </select>
+            </li>`,
+          )}
+        </ol>
+      </fieldset>
+      <fieldset>
+        <legend>Length and stake</legend>
+        <label class="check-line" for="wh-rounds">Rounds
+          <select id="wh-rounds" value=${rounds} onChange=${(e) => setRounds(Number(e.target.value))}>
+            ${WHIST_ROUNDS.map(([n, text]) => html`<option value=${n}>${text}</option>`)}
+          </select>
+        </label>
+        <label class="check-line" for="wh-stake">Stake
+          <select id="wh-stake" value=${stake} onChange=${(e) => setStake(Number(e.target.value))}>
+            <option value="0">None: points only</option>
+            ${[5, 10, 25, 50, 100].map((c) => html`<option value=${c}>${cents(c)} each into the pot</option>`)}
+          </select>
+        </label>
+        <p class="hint">With a stake, everyone pays it when the game starts and the highest total takes the pot (a tie shares it).</p>
+      </fieldset>
+      <fieldset>
+        <legend>Decision timer</legend>
+        <div class="timer-row">
+          <input type="range" min="10" max="120" step="5" value=${timer} disabled=${isPrivate && noTimer} aria-label="Seconds per decision" onInput=${(e) => setTimer(Number(e.target.value))} />
+          <output aria-live="off">${isPrivate && noTimer ? 'No timer' : `${timer} s`}</output>
+        </div>
+        <label class="check-line">
+          <input type="checkbox" checked=${isPrivate} onChange=${(e) => setPrivate(e.target.checked)} />
+          Private table (only people with the invite link)
+        </label>
+        <label class=${`check-line ${isPrivate ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${noTimer} disabled=${!isPrivate} onChange=${(e) => setNoTimer(e.target.checked)} />
+          No timer (private tables only)
+        </label>
+        <label class=${`check-line ${canStart ? '' : 'muted'}`}>
+          <input type="checkbox" checked=${start && canStart} disabled=${!canStart} onChange=${(e) => setStart(e.target.checked)} />
+          Deal at once (needs every seat taken: add bots)
+        </label>
+      </fieldset>
+    </div>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <div class="form-actions">
+      <button type="button" onClick=${onCancel}>Cancel</button>
+      <button type="submit" class="primary" disabled=${busy}>${busy ? 'Opening…' : 'Open the table'}</button>
+    </div>
+  </form>`;
+}
+
 function Balance() {
   const { session } = useApp();
   // Before the first seat there is no wallet: the balance is null, with the grant it opens with.
@@ -402,6 +518,23 @@ const EUCHRE_STEPS = [
   ['Score', 'Makers take 3 or 4: 1 point, all 5: 2. Fewer than 3: euchred, 2 to the others. First to 10.'],
 ];
 
+const WHIST_STEPS = [
+  ['The deal', 'Ten cards each in round 1, one fewer each round down to 2, then back up to 10: 17 rounds.'],
+  ['Bid', 'Say how many tricks you will take, exactly. The last bidder may not make the bids total the cards: someone must miss.'],
+  ['Trump', 'The highest bidder names trump, or no trumps.'],
+  ['Tricks', 'Follow suit if you can; the highest trump, or the highest of the suit led, takes it.'],
+  ['Score', 'Make your bid: cards + bid. Make 0: half the cards. Miss: minus the difference. Highest total wins.'],
+];
+
+function WhistHowToPlay() {
+  return html`<section class="panel how" aria-labelledby="how-title">
+    <h2 id="how-title">How a Contract Whist round goes</h2>
+    <ol class="steps">
+      ${WHIST_STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
+    </ol>
+  </section>`;
+}
+
 function EuchreHowToPlay() {
   return html`<section class="panel how" aria-labelledby="how-title">
     <h2 id="how-title">How a Euchre hand goes</h2>
@@ -475,21 +608,24 @@ export function LobbyPage() {
         <h2 id="hero-title">Hello, ${session.name}</h2>
         <p>${game === 'euchre'
           ? 'Make trump, go alone if you dare, take three of five tricks with your partner — first team to ten points wins.'
-          : 'Ante, take or leave the trump, knock in or pass, draw, and win a trick — or go set and pay the pot.'}</p>
+          : game === 'contract-whist'
+            ? 'Bid exactly the tricks you will take — the bids may never add up — and score the most over 17 rounds.'
+            : 'Ante, take or leave the trump, knock in or pass, draw, and win a trick — or go set and pay the pot.'}</p>
         <${GamePicker} game=${game} setGame=${setGame} />
       </div>
       <div class="hero-actions">
         <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(seatedAt)} data-game=${game}>
-          <span>Quick play</span><small>${game === 'euchre' ? 'Euchre: you, a bot partner and 2 bots' : 'You and 2 bots, dealt at once'}</small>
+          <span>Quick play</span><small>${game === 'euchre' ? 'Euchre: you, a bot partner and 2 bots' : game === 'contract-whist' ? 'Contract Whist: you and 3 bots' : 'You and 2 bots, dealt at once'}</small>
         </button>
         <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(seatedAt)} data-game=${game}>
-          <span>Create a table</span><small>${game === 'euchre' ? 'Euchre: bots, target, timer' : 'Seats, bots, antes, timer'}</small>
+          <span>Create a table</span><small>${game === 'euchre' ? 'Euchre: bots, target, timer' : game === 'contract-whist' ? 'Contract Whist: seats, rounds, stake' : 'Seats, bots, antes, timer'}</small>
         </button>
       </div>
     </section>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${creating && game === 'swick' ? html`<${CreateTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
     ${creating && game === 'euchre' ? html`<${CreateEuchreTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
+    ${creating && game === 'contract-whist' ? html`<${CreateWhistTable} onCreated=${opened} onCancel=${() => setCreating(false)} />` : null}
     <div class="lobby-grid">
       <div class="main-column">
       <section class="panel tables" aria-labelledby="tables-title">
@@ -505,7 +641,7 @@ export function LobbyPage() {
             </table></div>`
           : html`<p class="muted empty">${tables.error || (tables.data ? 'No open tables right now: start one!' : 'Loading tables…')}</p>`}
       </section>
-      ${game === 'euchre' ? html`<${EuchreHowToPlay} />` : html`<${HowToPlay} />`}
+      ${game === 'euchre' ? html`<${EuchreHowToPlay} />` : game === 'contract-whist' ? html`<${WhistHowToPlay} />` : html`<${HowToPlay} />`}
       </div>
       <div class="side">
         <${Balance} />
@@ -542,7 +678,9 @@ export function JoinPage({ code }) {
                 <div><dt>Game</dt><dd>${gameName(table.game || 'swick')}</dd></div>
                 ${(table.game || 'swick') === 'swick'
                   ? html`<div><dt>Antes</dt><dd>${anteRange(table.antes)}</dd></div>`
-                  : html`<div><dt>Play to</dt><dd>${table.target || 10} points</dd></div>`}
+                  : table.game === 'contract-whist'
+                    ? html`<div><dt>Rounds</dt><dd>${table.rounds || 17}${table.stake ? `, stake ${cents(table.stake)}` : ', points only'}</dd></div>`
+                    : html`<div><dt>Play to</dt><dd>${table.target || 10} points</dd></div>`}
                 <div><dt>Timer</dt><dd>${table.timer_seconds ? `${table.timer_seconds} s` : 'None'}</dd></div>
                 <div><dt>Status</dt><dd>${table.in_progress ? 'A hand is in progress: you can sit down between hands' : 'Waiting for players'}</dd></div>
               </dl>

@@ -5,10 +5,12 @@ import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.
 import { api, recordPath } from '../api.js';
 import { verifyRecord } from '../fair.js';
 import { ALGORITHM as EUCHRE, verifyRecord as verifyEuchre } from '../euchre-fair.js';
+import { ALGORITHM as WHIST, verifyRecord as verifyWhist } from '../whist-fair.js';
 import { ShownCard } from '../ui.js';
 
 function Verdict({ result, record }) {
   const checked = result.perHand.length;
+  const unit = result.whist ? 'round' : 'hand';
   return html`<section class=${`panel verdict ${result.ok ? 'good' : 'bad'}`} aria-labelledby="verdict-title" role="status">
     <h2 id="verdict-title">
       <span class="verdict-mark" aria-hidden="true">${result.ok ? '✓' : '✗'}</span>
@@ -16,7 +18,7 @@ function Verdict({ result, record }) {
     </h2>
     <p class="verdict-text">
       ${result.ok
-        ? `All ${checked} hand${checked === 1 ? '' : 's'} re-dealt in your browser from the revealed seed match the record: ${result.euchre ? 'every dealt card, turn-up and kitty' : 'every dealt, turned and drawn card'}.`
+        ? `All ${checked} ${unit}${checked === 1 ? '' : 's'} re-dealt in your browser from the revealed seed match the record: ${result.whist ? 'every dealt card and the undealt rest of the deck' : result.euchre ? 'every dealt card, turn-up and kitty' : 'every dealt, turned and drawn card'}.`
         : html`First mismatch: <strong class="mismatch">${result.mismatch}</strong>`}
     </p>
     ${record
@@ -29,7 +31,7 @@ function Verdict({ result, record }) {
     ${result.checks.length || !result.ok
       ? html`<ul class="checks-list">
           <li class=${result.checks.includes('fingerprint') ? 'pass' : 'fail'}>SHA-256 of the seed equals the fingerprint published when the game started</li>
-          <li class=${result.checks.includes('first_dealer') ? 'pass' : result.checks.includes('fingerprint') ? 'fail' : 'skip'}>The first dealer was drawn from the seed</li>
+          <li class=${result.checks.includes('first_dealer') ? 'pass' : result.checks.includes('fingerprint') ? 'fail' : 'skip'}>The first ${result.whist ? 'bidder' : 'dealer'} was drawn from the seed</li>
         </ul>`
       : null}
   </section>`;
@@ -100,6 +102,38 @@ function EuchreHandRows({ result }) {
   </section>`;
 }
 
+/** A Contract Whist game's rounds: each seat's cards as the seed deals them. */
+function WhistRoundRows({ result }) {
+  if (!result.perHand.length) return null;
+  return html`<section class="panel" aria-labelledby="hands-title">
+    <h2 id="hands-title">Round by round</h2>
+    <div class="table-scroll">
+      <table class="verify-table whist">
+        <thead>
+          <tr><th scope="col">Round</th><th scope="col">Cards</th><th scope="col">First bidder</th><th scope="col">Dealt by the seed</th><th scope="col">Verdict</th></tr>
+        </thead>
+        <tbody>
+          ${result.perHand.map(
+            (rnd) => html`<tr class=${rnd.ok ? 'pass' : 'fail'}>
+              <th scope="row">${rnd.roundNo}</th>
+              <td>${rnd.cards}</td>
+              <td>Seat ${rnd.firstBidder + 1}</td>
+              <td class="dealt">
+                ${rnd.shown
+                  ? rnd.shown.hands.map(
+                      (cards, seat) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
+                    )
+                  : '—'}
+              </td>
+              <td>${rnd.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${rnd.mismatch}</span>`}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
 export function VerifyPage({ table, game }) {
   const [text, setText] = useState('');
   const [state, setState] = useState({ busy: false, error: '', result: null, record: null, source: '' });
@@ -107,8 +141,16 @@ export function VerifyPage({ table, game }) {
   const check = async (record, source) => {
     setState({ busy: true, error: '', result: null, record: null, source });
     const euchre = record && record.algorithm === EUCHRE;
-    const result = euchre ? await verifyEuchre(record) : await verifyRecord(record);
+    const whist = record && record.algorithm === WHIST;
+    let result;
+    if (whist) {
+      const r = await verifyWhist(record);
+      result = { ...r, perHand: r.perRound };
+    } else {
+      result = euchre ? await verifyEuchre(record) : await verifyRecord(record);
+    }
     result.euchre = euchre;
+    result.whist = whist;
     setState({ busy: false, error: '', result, record, source });
   };
 
@@ -143,13 +185,17 @@ export function VerifyPage({ table, game }) {
     <p class="lead">
       Every shuffle of a game comes from one secret seed whose fingerprint is shown when the game starts.
       When the game ends the seed is revealed: this page re-deals every hand in your browser
-      (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle; for Euchre <code>euchre-fair-v1</code>, the same over its 24 cards) and checks each card against the record: for Euchre every hand, turn-up and kitty.
+      (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle; for Euchre <code>euchre-fair-v1</code>, the same over its 24 cards; for Contract Whist <code>contract-whist-fair-v1</code>, over all 52) and checks each card against the record: for Euchre every hand, turn-up and kitty; for Contract Whist every round's hands and undealt cards.
     </p>
     ${state.source ? html`<p class="muted">${state.source}${download ? html` · <a href=${download} download=${`swick-${table}-game-${game}.json`}>Download the record</a>` : null}</p>` : null}
     ${state.busy ? html`<p role="status"><span class="spinner" aria-hidden="true"></span> Re-dealing every hand…</p>` : null}
     ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
     ${state.result ? html`<${Verdict} result=${state.result} record=${state.record} />` : null}
-    ${state.result ? (state.result.euchre ? html`<${EuchreHandRows} result=${state.result} />` : html`<${HandRows} result=${state.result} />`) : null}
+    ${state.result
+      ? state.result.whist
+        ? html`<${WhistRoundRows} result=${state.result} />`
+        : state.result.euchre ? html`<${EuchreHandRows} result=${state.result} />` : html`<${HandRows} result=${state.result} />`
+      : null}
     <form class="panel paste" onSubmit=${submit}>
       <h2><label for="record-input">Check a record yourself</label></h2>
       <p class="hint">Paste a game record (JSON from <code>${'/api/tables/<table>/games/<n>/record'}</code>) and press Verify.</p>

@@ -1,0 +1,640 @@
+// The Contract Whist table: 2 to 5 seats round the felt, each with its bid and the tricks it
+// took this round; the decisions (bids, trump, cards) on the plaque above it; the bidding panel
+// with the hook's forbidden bid; the score sheet in a dialog. What to show comes from
+// js/whist-state.js (derive); the socket, chat, log and seats work as on the Euchre table,
+// whose pieces are reused from pages/euchre.js and pages/table.js.
+
+import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { rememberInvite } from '../api.js';
+import { label } from '../cards.js';
+import { go, useApp } from '../context.js';
+import { play as playSound } from '../sound.js';
+import { applyFrame, cents, markStale, mergeChat, newTableState } from '../state.js';
+import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
+import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
+import { Chat, ChatSheet, useSmallScreen } from './table.js';
+import { AddBot, HandLog, LastTrick, useDecisionShortcuts } from './euchre.js';
+
+const TRICK_FLASH_MS = 1600;
+const WATCH_TRIES = 40;
+
+function TrumpBadge({ model, size = '' }) {
+  if (!model.trumpText) return null;
+  const tip = `${model.trumpText}, chosen by ${model.chooser === model.me ? 'you' : model.seats[model.chooser] ? model.seats[model.chooser].name : 'the highest bidder'}`;
+  return html`<span class=${`wh-trump ${size} ${model.trump === 1 || model.trump === 2 ? 'red' : 'black'}`} role="img" tabindex="0" aria-label=${tip} title=${tip} data-tip=${tip} data-trump=${model.noTrumps ? 'none' : 'CDHS'[model.trump]}>
+    ${model.noTrumps ? html`<span class="wh-nt">NT</span>` : html`<${SuitIcon} suit=${model.trump} />`}
+    <span class="wh-trump-text">${model.noTrumps ? 'No trumps' : `${SUIT_NAMES[model.trump][0].toUpperCase()}${SUIT_NAMES[model.trump].slice(1)}`}</span>
+  </span>`;
+}
+
+function BidTally({ seat, model }) {
+  if (!model.inRound && model.phase !== 'interlude') return null;
+  const has = seat.bid !== null && seat.bid !== undefined;
+  const state = !has ? '' : seat.tricks === seat.bid ? 'on' : seat.tricks > seat.bid ? 'over' : 'short';
+  return html`<span class=${`wh-tally ${state}`} tabindex="0" role="img" aria-label=${seat.bidTip} title=${seat.bidTip} data-tip=${seat.bidTip} data-bid=${has ? seat.bid : ''} data-tricks=${seat.tricks}>
+    <span class="wh-took">${seat.tricks}</span><span class="wh-slash" aria-hidden="true">/</span><span class="wh-bid">${has ? seat.bid : '–'}</span>
+  </span>`;
+}
+
+function SeatPlate({ seat, model, onJoin, onAddBot }) {
+  const classes = ['wh-seat', `spot-${seat.spot}-of-${model.n}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.empty ? 'empty' : '', seat.winner ? 'winner' : ''].join(' ');
+  return html`<div class=${classes} data-seat=${seat.seat}>
+    <div class="eu-plate">
+      <span class="eu-name">
+        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
+        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
+      </span>
+      <span class="eu-tags">
+        <span class="wh-score" title="Total points" data-score=${seat.score}>${seat.score} pts</span>
+        ${seat.firstBidder ? html`<span class="eu-dealer" title="Bids first and leads the first trick" data-tip="Bids first and leads the first trick">First</span>` : null}
+        ${seat.chooser && model.trumpText ? html`<span class="eu-maker" title="Bid highest and chose trump">Chose</span>` : null}
+        ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
+        ${seat.winner ? html`<span class="eu-maker">Winner</span>` : null}
+      </span>
+      <${BidTally} seat=${seat} model=${model} />
+      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />` : null}
+      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
+      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
+      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+    </div>
+    ${!seat.isMe && seat.cards
+      ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+      : null}
+  </div>`;
+}
+
+function TrickArea({ trick, n, caption }) {
+  return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
+    ${trick.cards.map(
+      (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`wh-played spot-${c.spot}-of-${n} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
+        <${ShownCard} code=${c.code} size="md" tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`} />
+      </span>`,
+    )}
+  </div>`;
+}
+
+/** Every bid so far, the total against the cards, and the hook: the last bidder's barred bid. */
+function BiddingPanel({ model }) {
+  const b = model.bidding;
+  if (!model.inRound) return null;
+  const under = b.total < b.cards;
+  return html`<section class="wh-bidding" aria-labelledby="wh-bidding-title" data-total=${b.total}>
+    <h2 id="wh-bidding-title" class="visually-hidden">Bids this round</h2>
+    <ol class="wh-bids">
+      ${b.bids.map((x) => html`<li data-seat=${x.seat}><span class="wh-bidder">${x.name}</span> <strong>${x.bid}</strong></li>`)}
+      ${b.toBid.map((seat) => html`<li class="pending" data-seat=${seat}><span class="wh-bidder">${seat === model.me ? 'You' : model.seats[seat].name}</span> <strong>?</strong></li>`)}
+    </ol>
+    <p class=${`wh-total ${b.total === b.cards ? '' : under ? 'under' : 'over'}`}>
+      <span class="wh-total-figure">${b.totalText}</span>
+    </p>
+    ${model.phase === 'bid' && b.forbidden !== null
+      ? html`<p class="wh-hook" data-forbidden=${b.forbidden}><strong>${b.lastBidderName === 'You' ? 'You' : b.lastBidderName} may not bid ${b.forbidden}</strong>: ${b.forbiddenReason}.</p>`
+      : model.phase === 'bid' && b.hookText
+        ? html`<p class="wh-hook muted">${b.hookText}</p>`
+        : null}
+  </section>`;
+}
+
+/** The plaque above the table: what you decide now (or whom the table waits for). */
+function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
+  const d = model.decision;
+  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
+    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />`
+    : null;
+  if (!d) {
+    const empty = model.seats.some((s) => s.empty);
+    return html`<div class="plaque waiting" data-decision="none">
+      ${timer}
+      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+      ${model.isHost && model.phase === 'lobby'
+        ? html`<button type="button" class="primary" disabled=${empty} title=${empty ? 'Every seat must be taken: add bots to the empty seats, or invite someone' : 'Deal the first round'} onClick=${onStart}>Start the game</button>`
+        : null}
+      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
+    </div>`;
+  }
+  let buttons;
+  let detail = '';
+  if (d.kind === 'play') {
+    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
+    buttons = html`<button type="button" class="primary" disabled=${!card || !card.legal} onClick=${() => card && act({ kind: 'play', card: card.code })}>${card ? `Play ${label(card.code)}` : 'Play'}</button>
+      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
+    detail = lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.';
+  } else if (d.kind === 'bid') {
+    buttons = html`<div class="wh-bid-buttons" role="group" aria-label="Your bid">${d.choices.map(
+      (c) => html`<button
+        type="button"
+        class=${`bid-choice ${c.legal ? '' : 'forbidden'}`}
+        disabled=${!c.legal}
+        aria-describedby=${c.legal ? undefined : 'wh-forbidden-why'}
+        title=${c.legal ? `Bid ${c.bid}: take exactly ${c.bid} trick${c.bid === 1 ? '' : 's'}` : c.reason}
+        data-tip=${c.legal ? `Bid ${c.bid}` : c.reason}
+        data-choice=${c.key}
+        data-bid=${c.bid}
+        data-digit=${c.bid <= 9 ? c.bid : undefined}
+        onClick=${() => act(c.action)}
+      >${c.text}</button>`,
+    )}</div>`;
+    detail = d.forbidden !== null
+      ? html`<span id="wh-forbidden-why" class="wh-why">Not ${d.forbidden}: ${d.forbiddenReason}.</span>`
+      : `The bids so far: ${model.bidding.totalText}.`;
+  } else {
+    buttons = d.choices.map(
+      (c) => html`<button
+        type="button"
+        class=${`${c.primary ? 'primary' : ''} ${c.suit !== undefined ? `suit-choice ${c.suit === 1 || c.suit === 2 ? 'red' : c.suit === null ? 'nt' : 'black'}` : ''}`}
+        disabled=${!c.legal}
+        title=${c.reason || (c.suit === null ? 'No trumps: the highest card of the suit led takes each trick' : c.suit !== undefined ? `Make ${suitWords(c.suit)} trump` : c.text)}
+        data-choice=${c.key}
+        onClick=${() => act(c.action)}
+      >${c.suit !== undefined && c.suit !== null ? html`<${SuitIcon} suit=${c.suit} /> ${c.text}` : c.text}</button>`,
+    );
+    if (d.kind === 'trump') detail = `Bids: ${model.bidding.totalText}.`;
+  }
+  return html`<div class="plaque wh-plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
+    <div class="plaque-text">
+      ${timer}
+      <div>
+        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
+        ${detail ? html`<p class="detail wh-detail">${detail}</p>` : null}
+      </div>
+    </div>
+    <div class="plaque-buttons">${buttons}</div>
+  </div>`;
+}
+
+function Hand({ model, lifted, onCard, onKey, handRef }) {
+  const [focus, setFocus] = useState(0);
+  const cards = model.hand;
+  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
+  const playing = model.decision && model.decision.kind === 'play';
+  const keyDown = (event) => {
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    let next = null;
+    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = cards.length - 1;
+    if (next !== null) {
+      event.preventDefault();
+      setFocus(next);
+      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
+      if (buttons[next]) buttons[next].focus();
+      return;
+    }
+    onKey(event);
+  };
+  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand wh-hand empty" aria-hidden="true"></div>`;
+  return html`<div
+    class=${`eu-hand wh-hand ${playing ? 'deciding decide-play' : ''}`}
+    role="group"
+    aria-label=${`Your hand: ${cards.length} cards${playing ? '. Arrow keys to choose, Enter to lift, Enter again to play' : ''}`}
+    ref=${handRef}
+    onKeyDown=${keyDown}
+    style=${`--n:${cards.length}`}
+  >
+    ${cards.map((card, k) => {
+      const isLifted = lifted === card.code;
+      const state = playing ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
+      const what = playing
+        ? card.legal ? (isLifted ? 'lifted: press Enter again to play it' : 'playable') : `cannot be played: ${card.reason}`
+        : '';
+      return html`<button
+        type="button"
+        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.trump ? 'is-trump' : ''}`}
+        tabindex=${k === clamped ? 0 : -1}
+        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
+        aria-pressed=${playing ? (isLifted ? 'true' : 'false') : undefined}
+        aria-disabled=${playing && card.legal === false ? 'true' : undefined}
+        title=${card.tip}
+        data-tip=${card.tip}
+        data-card=${card.code}
+        style=${`--k:${k}`}
+        onFocus=${() => setFocus(k)}
+        onClick=${() => onCard(card)}
+      ><${CardFace} code=${card.code} size="lg" /></button>`;
+    })}
+  </div>`;
+}
+
+/** The score sheet: one line per scored round with every seat's bid, tricks, points and total. */
+function ScoreSheet({ model, onClose, opener }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const box = ref.current;
+    if (box) box.focus();
+    const back = opener && opener.current;
+    return () => {
+      if (back && back.isConnected) back.focus();
+    };
+  }, []);
+  const key = (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !ref.current) return;
+    const items = [...ref.current.querySelectorAll('button, [href], [tabindex="0"]')];
+    if (!items.length) return;
+    const [first, last] = [items[0], items[items.length - 1]];
+    if (event.shiftKey && (document.activeElement === first || document.activeElement === ref.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+  return html`<div class="sheet-backdrop" onClick=${(e) => e.target === e.currentTarget && onClose()}>
+    <div class="wh-sheet panel" role="dialog" aria-modal="true" aria-labelledby="wh-sheet-title" tabindex="-1" ref=${ref} onKeyDown=${key}>
+      <div class="wh-sheet-head">
+        <h2 id="wh-sheet-title">Score sheet</h2>
+        <button type="button" class="small" onClick=${onClose}>Close</button>
+      </div>
+      <p class="small muted">Made a bid: cards + bid. Made 0: half the cards (rounded down when the bids were over, up when under). Missed: minus the difference.</p>
+      ${model.sheet.length
+        ? html`<div class="table-scroll" tabindex="0" aria-label="Rounds scored">
+            <table class="wh-sheet-table">
+              <thead>
+                <tr>
+                  <th scope="col">Round</th>
+                  ${model.seats.map((s) => html`<th scope="col" colspan="3">${s.isMe ? 'You' : s.name}</th>`)}
+                </tr>
+                <tr class="sub">
+                  <th scope="col"><span class="visually-hidden">Cards and trump</span></th>
+                  ${model.seats.map(() => html`<th scope="col">Bid</th><th scope="col">Took</th><th scope="col">Pts</th>`)}
+                </tr>
+              </thead>
+              <tbody>
+                ${model.sheet.map((line) => html`<tr data-round=${line.roundNo}>
+                  <th scope="row">${line.roundNo}<span class="muted small"> · ${line.cards} · ${line.trump}</span></th>
+                  ${line.seats.map((s) => html`<td>${s.bid}</td><td class=${s.made ? 'made' : 'missed'}>${s.tricks}</td><td title=${s.tip} class=${s.points >= 0 ? 'plus' : 'minus'}>${s.points}<span class="wh-total-cell"> (${s.total})</span></td>`)}
+                </tr>`)}
+              </tbody>
+              <tfoot>
+                <tr><th scope="row">Total</th>${model.seats.map((s) => html`<td colspan="3"><strong>${s.score}</strong></td>`)}</tr>
+              </tfoot>
+            </table>
+          </div>`
+        : html`<p>No round has been scored yet.</p>`}
+    </div>
+  </div>`;
+}
+
+function ResultPanel({ model }) {
+  const r = model.result;
+  if (!r) return null;
+  return html`<section class="eu-result panel wh-result" aria-labelledby="wh-result-title" role="status">
+    <h2 id="wh-result-title">Round ${r.roundNo}: ${r.sheet.cards} cards, ${r.sheet.trump}</h2>
+    <table class="eu-result-table">
+      <thead><tr><th scope="col">Player</th><th scope="col">Bid</th><th scope="col">Took</th><th scope="col">Points</th><th scope="col">Total</th></tr></thead>
+      <tbody>
+        ${r.sheet.seats.map((s) => html`<tr class=${s.made ? 'scored' : ''}>
+          <th scope="row">${s.seat === model.me ? 'You' : model.seats[s.seat].name}</th>
+          <td>${s.bid}</td><td>${s.tricks}</td><td title=${s.tip}>${s.points > 0 ? `+${s.points}` : s.points}</td><td>${s.total}</td>
+        </tr>`)}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+function GameOver({ model, table, onStart }) {
+  return html`<section class="eu-result panel game-over wh-over" aria-labelledby="wh-over-title">
+    <h2 id="wh-over-title">Game over</h2>
+    <p class="eu-winner">${model.winnersText || 'The game ended.'}</p>
+    ${model.stake && model.payouts.some((p) => p)
+      ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${s.isMe ? 'You' : s.name} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
+      : null}
+    ${model.seed
+      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
+          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every round from the seed.</p>`
+      : null}
+    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
+  </section>`;
+}
+
+export function WhistPage({ table, invite, autoJoin, onGame }) {
+  const app = useApp();
+  const [ts, setTs] = useState(() => newTableState(table));
+  const tsRef = useRef(ts);
+  const [missing, setMissing] = useState('');
+  const [log, setLog] = useState([]);
+  const [live, setLive] = useState('');
+  const [chat, setChat] = useState({ lines: [], unread: 0 });
+  const [tab, setTab] = useState('log');
+  const [toast, setToast] = useState(null);
+  const [flash, setFlash] = useState(null);
+  const [lifted, setLifted] = useState(null);
+  const [sheet, setSheet] = useState(false);
+  const [joining, setJoining] = useState(autoJoin);
+  const handRef = useRef(null);
+  const logId = useRef(0);
+  const lastTrick = useRef(null);
+  const sheetOpener = useRef(null);
+  const tabRef = useRef(tab);
+  tabRef.current = tab;
+  const view = ts.view;
+
+  useEffect(() => {
+    if (invite) rememberInvite(table, invite);
+  }, [table, invite]);
+  useEffect(() => {
+    if (!toast) return undefined;
+    const timer = setTimeout(() => setToast(null), 4500);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
+
+  useEffect(
+    () =>
+      app.onFrame((frame) => {
+        if (frame.table !== table) return;
+        if (frame.type === 'chat') {
+          setChat((c) => {
+            const merged = mergeChat(c.lines, [frame]);
+            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
+          });
+          return;
+        }
+        if (frame.type === 'history') {
+          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
+          return;
+        }
+        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
+        if (frame.view && frame.view.game !== 'contract-whist' && onGame) {
+          onGame(frame.view.game || 'swick');
+          return;
+        }
+        const before = tsRef.current;
+        const r = applyFrame(before, frame);
+        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
+        tsRef.current = r.state;
+        if (!r.changed) return;
+        setTs(r.state);
+        setMissing('');
+        const prev = before.view;
+        const next = r.state.view;
+        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
+        const said = repeat ? [] : describeChanges(prev, next);
+        if (said.length) {
+          const stamp = (text) => ({ id: (logId.current += 1), text });
+          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
+          setLive(said.join(' '));
+          if (said.includes('Your turn.')) playSound('turn');
+          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
+          else playSound('card');
+        }
+        if (prev && prev.round_no === next.round_no && prev.game_no === next.game_no && next.played.length > prev.played.length) {
+          const trick = next.played[next.played.length - 1];
+          setFlash({ trick, winner: next.takers[next.takers.length - 1], until: Date.now() + TRICK_FLASH_MS });
+        }
+      }),
+    [table],
+  );
+  useEffect(() => {
+    if (!flash) return undefined;
+    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  useEffect(() => {
+    if (app.status.state !== 'open') {
+      if (tsRef.current.view) {
+        tsRef.current = markStale(tsRef.current);
+        setTs(tsRef.current);
+      }
+      return undefined;
+    }
+    let cancelled = false;
+    (async () => {
+      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
+        const seq = tsRef.current.seq || 0;
+        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
+        const answer = await app.send(message);
+        if (answer.type === 'ack' || answer.code === 'offline') return;
+        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
+          setMissing(answer.message);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [app.status.state, app.status.welcome, table, invite]);
+  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
+
+  const act = useCallback(
+    async (action) => {
+      if (!action) return null;
+      for (let tries = 0; tries < 5; tries++) {
+        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
+        if (answer.type === 'ack' || answer.code === 'duplicate') {
+          setLifted(null);
+          return answer;
+        }
+        if (answer.code === 'rate_limited') {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          continue;
+        }
+        if (answer.code !== 'offline') showToast(answer.message);
+        return answer;
+      }
+      return null;
+    },
+    [table],
+  );
+  const join = useCallback(
+    async (seat = null) => {
+      const answer = await app.send({ type: 'join', table, seat });
+      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
+      return answer;
+    },
+    [table],
+  );
+  useEffect(() => {
+    if (!joining || !view) return;
+    setJoining(false);
+    if (view.seat === null) join(null);
+  }, [joining, view]);
+
+  const model = view ? derive(view, Date.now()) : null;
+  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
+  useTicker(Boolean(view && view.deadline), 250);
+  useDecisionShortcuts();
+
+  const decisionKey = model ? `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}` : '';
+  useEffect(() => {
+    setLifted(null);
+  }, [decisionKey]);
+  const myTurn = Boolean(model && model.myTurn);
+  useEffect(() => {
+    if (!myTurn) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
+      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
+      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
+      if (target) target.focus();
+    });
+  }, [decisionKey, myTurn]);
+  useEffect(() => {
+    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
+  }, [tab]);
+  useEffect(() => {
+    const key = (event) => {
+      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 's' || event.key === 'S') {
+        event.preventDefault();
+        setSheet((open) => !open);
+      }
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, []);
+  const small = useSmallScreen();
+  const openerRef = useRef(null);
+
+  if (missing && !view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
+    </main>`;
+  }
+  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
+  const banner = offline
+    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
+        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
+    : null;
+  if (!view) {
+    return html`<main id="main" class="table-page" tabindex="-1">
+      ${banner}
+      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
+    </main>`;
+  }
+  const onCard = (card) => {
+    const d = model.decision;
+    if (!d || d.kind !== 'play') return;
+    if (card.legal === false) {
+      showToast(card.reason || 'That card cannot be played now', 'info');
+      return;
+    }
+    if (card.legal !== true) return;
+    if (lifted === card.code) act({ kind: 'play', card: card.code });
+    else setLifted(card.code);
+  };
+  const onHandKey = (event) => {
+    if (event.key === 'Escape') setLifted(null);
+  };
+  const leave = async () => {
+    const answer = await act({ kind: 'leave' });
+    if (answer && answer.type === 'ack' && !model.inRound) go('/');
+  };
+  const flashTrick = !model.trick.cards.length && flash
+    ? placeTrick(flash.trick, model.me, model.n, model.trump, true, flash.winner)
+    : null;
+  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
+  const solo = model.seats.every((s) => s.isMe || s.bot);
+  const awayBanner = model.away && !banner
+    ? html`<div class="banner away-banner" role="alert">
+        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
+        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
+      </div>`
+    : null;
+  const sendChat = (text) => app.send({ type: 'chat', table, text });
+  const chatOpen = small && tab === 'chat';
+  const resultShown = model.phase === 'interlude' && model.result;
+  const me = app.session && app.session.id;
+  const mine = model.seats.find((s) => s.isMe);
+  return html`<main id="main" class="table-page euchre-page whist-page" tabindex="-1" data-game="contract-whist">
+    ${banner}
+    ${awayBanner}
+    <h1 class="visually-hidden">Contract Whist table</h1>
+    <div class="eu-layout">
+      <section class="eu-area" aria-label="The table">
+        <div class="table-head">
+          <span class="phase-pill">${model.phaseText}</span>
+          ${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span><span class="wh-cards muted">${model.cardsText}</span>` : null}
+          <${TrumpBadge} model=${model} />
+          ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
+          <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
+          <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />
+          ${model.fingerprint && model.phase !== 'lobby'
+            ? html`<span
+                class="fair-pill"
+                tabindex="0"
+                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
+                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
+              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
+            : null}
+        </div>
+        <div class="plaque-dock">
+          <${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${() => act({ kind: 'start_game' })} onJoin=${join} />
+        </div>
+        <${BiddingPanel} model=${model} />
+        <div class=${`eu-felt wh-felt seats-${model.n}`}>
+          ${model.seats.map((seat) => html`<${SeatPlate}
+            key=${seat.seat}
+            seat=${seat}
+            model=${model}
+            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
+            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
+          />`)}
+          <div class="eu-centre wh-centre">
+            ${flashTrick
+              ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
+              : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
+          </div>
+          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
+          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+        </div>
+        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
+          ${mine && model.inRound
+            ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
+            : null}
+          ${small
+            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${chatOpen ? 'true' : 'false'} onClick=${() => setTab(chatOpen ? 'log' : 'chat')}>
+                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
+            : null}
+          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
+        </div>
+      </section>
+      <aside class="side-panel eu-side" aria-label="Table details">
+        <section class="panel info">
+          <h2>Contract Whist</h2>
+          <p class="small muted">${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}</p>
+          ${!model.spectator
+            ? html`<button type="button" class="small" onClick=${leave}>${model.inRound ? 'Leave after this round' : 'Leave table'}</button>`
+            : null}
+          ${inviteLink && !solo
+            ? html`<div class="invite">
+                <label for="invite-link">Invite link</label>
+                <div class="row">
+                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
+                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
+                </div>
+              </div>`
+            : null}
+        </section>
+        <section class="panel">
+          <div class="tabs" role="tablist" aria-label="Hand log and chat">
+            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
+            ${small
+              ? null
+              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
+                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
+                </button>`}
+          </div>
+          ${tab === 'chat' && !small
+            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
+            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log"><${HandLog} log=${log} /></div>`}
+        </section>
+      </aside>
+    </div>
+    ${chatOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
+    ${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
+    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
+    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+  </main>`;
+}
