@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from services.bots.contract_whist.levels import Medium as WhistMedium
 from services.bots.euchre.levels import Medium as EuchreMedium
 from services.cli import main, parser
 from services.table.records import build_record
+from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.euchre import EUCHRE
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
@@ -147,3 +149,72 @@ def test_verify_checks_a_euchre_record_by_its_game(
     bad.write_text(json.dumps(record))
     assert main(["verify", str(bad)]) == 1
     assert "MISMATCH" in capsys.readouterr().out
+
+
+def whist_game_log(rounds: int = 3) -> list[Any]:
+    """A whole Contract Whist game's events as a table logs them (JSON), by medium bots."""
+    game = CONTRACT_WHIST
+    state = game.new_table(game.make_config({"seats": 3, "rounds": rounds, "private": True}))
+    log: list[Any] = []
+    actions: list[tuple[int | None, Any]] = [
+        (None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat}"), 0)) for seat in range(3)
+    ]
+    actions.append((0, StartGame("cd" * 32)))
+    bot = WhistMedium(random.Random(4))
+    n = 0
+    while game.phase(state) != "ended":
+        actor, action = actions.pop(0) if actions else (None, None)
+        if action is None:
+            actor = game.to_act(state)[0]
+            legal = [o.action for o in game.legal_actions(state, actor) if o.legal]
+            action = bot.choose(game.view_for(state, actor), legal)
+        command = Command(actor=actor, action=action, action_id=f"a{n}", seq=state.seq)
+        state, events = game.step(state, command)
+        log.extend(game.dump_event(event) for event in events)
+        n += 1
+    return log
+
+
+def test_verify_checks_a_contract_whist_record_by_its_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built = build_record("t-whist", whist_game_log(), 3, 1, "contract-whist")
+    assert built is not None
+    good = tmp_path / "whist.json"
+    good.write_text(built.data)
+    assert main(["verify", str(good)]) == 0
+    assert "VERIFIED: all 3 rounds" in capsys.readouterr().out
+    record = json.loads(built.data)
+    assert record["algorithm"] == "contract-whist-fair-v1"
+    dealt = record["rounds"][1]["dealt"]
+    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]  # two seats' first cards swapped
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record))
+    assert main(["verify", str(bad)]) == 1
+    assert "MISMATCH after 1 good round" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("game", "seats"), [("euchre", 4), ("contract-whist", 4)])
+def test_the_engine_benchmark_plays_another_game(game: str, seats: int) -> None:
+    command = [sys.executable, "-m", "services.cli", "bench", "engine", "--game", game]
+    done = subprocess.run(
+        [*command, "--hands", "20", "--json"], capture_output=True, text=True, check=True
+    )
+    (run,) = json.loads(done.stdout)["runs"]
+    assert run["game"] == game and run["seats"] == seats and run["hands"] >= 20
+    assert run["commands"] > run["hands"]
+    for figure in (
+        "commands_per_second",
+        "hands_per_second",
+        "step_microseconds",
+        "view_microseconds",
+        "views_microseconds",
+        "spliced_microseconds",
+    ):
+        assert isinstance(run[figure], float) and run[figure] > 0, figure
+    text = subprocess.run(
+        [*command, "--hands", "5"], capture_output=True, text=True, check=True
+    ).stdout
+    assert text.startswith(f"{game}, {seats} seats: ") and text.count("\n") == 1
+    for words in ("hands/s", "commands/s", "decide+evolve", "µs mean", "a view", "spliced"):
+        assert words in text, words

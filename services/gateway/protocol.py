@@ -24,6 +24,9 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from shared.games.contract_whist.state import RoundResult
+from shared.games.contract_whist.views import SeatView as WhistSeatView
+from shared.games.contract_whist.views import WhistView
 from shared.games.euchre.views import EuchreView
 from shared.games.euchre.views import SeatView as EuchreSeatView
 from shared.games.swick.views import SeatView, SwickView
@@ -225,15 +228,23 @@ lists your options with `legal` and, when not, the `reason`.
 
 GAMES = """\
 A table plays one game, named by its `game` in the lobby (`GET /api/tables`) and chosen when it
-is opened: `POST /api/tables` and `POST /api/quickplay` take `"game": "swick"` (the default) or
-`"game": "euchre"`; any other is refused with 422 and a `detail` naming the games. A Euchre
-table has 4 seats (partners sit across: seats 0 and 2, 1 and 3), a 20 s timer unless
-`timer_seconds` says otherwise, `target` (1 to 10 points, 10 if left out) and `stake` (0 to
-300 cents each player pays into the pot when a game starts, shared by the winning partnership;
-0, points only, if left out; the table's answer shows both); it takes no `antes`, and a Swick
-table takes no `target` or `stake`. Quick play at Euchre seats you with three bots. The
-messages are the same for every game; the actions and the view are the game's own. Everything
-above the Euchre sections is Swick's; a Euchre view says `"game": "euchre"`.
+is opened: `POST /api/tables` and `POST /api/quickplay` take `"game": "swick"` (the default),
+`"game": "euchre"` or `"game": "contract-whist"`; any other is refused with 422 and a `detail`
+naming the games. A setting left out takes the game's default; a setting of another game is
+refused with 422 (`"A Swick table has no target: it is played for chips"`). A Euchre table has
+4 seats (partners sit across: seats 0 and 2, 1 and 3), a 20 s timer unless `timer_seconds`
+says otherwise, `target` (1 to 10 points, 10 if left out) and `stake` (0 to 300 cents each
+player pays into the pot when a game starts, shared by the winning partnership; 0, points
+only, if left out; the table's answer shows both); it takes no `antes`, and a Swick table
+takes no `target` or `stake`. Quick play at Euchre seats you with three bots. A Contract Whist
+table has `seats` (2 to 5, 4 if left out), `rounds` (the first 1 to 17 rounds of the schedule
+10 cards down to 2 and back up to 10; 17 if left out), `stake` (0 to 300 cents each player pays
+into the pot when a game starts, shared by the seats with the highest total; 0, points only, if
+left out) and a 30 s timer unless `timer_seconds` says otherwise; the table's answer shows
+`rounds` and `stake`. Quick play at Contract Whist seats you with three medium bots for a full
+game of 17 rounds, points only. The messages are the same for every game; the actions and the
+view are the game's own. Everything above the Euchre sections is Swick's; a Euchre view says
+`"game": "euchre"`, a Contract Whist view `"game": "contract-whist"`.
 """
 
 EUCHRE_ACTIONS = """\
@@ -259,6 +270,33 @@ every call, trump, the maker, who sits out (`resting`) and the cards played. No 
 hand, the kitty or another seat's discard is ever in it. `scores` and `team_tricks` are per
 team (team 0: seats 0 and 2). `pot` is the stakes paid in this game (0 at a points-only table)
 and `payouts` what each seat took from it when the game ended (`config.stake` is the stake).
+"""
+
+WHIST_ACTIONS = """\
+| `kind` | fields | who, when |
+|---|---|---|
+| `bid` | `bid`: 0 to the cards each player holds | phase `bid`, in turn: the tricks you will \
+take; the last bidder may not make the bids total the cards (`forbidden_bid`) |
+| `choose_trump` | `suit` (`C` `D` `H` `S`), or `null` for no trumps | phase `trump`: the \
+highest bidder (the earliest of a tie) |
+| `play` | `card` | phase `tricks`, in turn: follow the suit led if you can |
+| `next_hand` | | in the `interlude` after a round |
+
+and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick.
+Cards are codes: rank (`2` to `10`, `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in `10H`.
+A refused bid says why: `forbidden_bid` with the same `reason` the view gave the option
+(`"The bids would total 7, the cards in each hand: someone must miss"`), `bad_bid` outside
+0 to the cards; a card that does not follow is `illegal_card` with its reason.
+"""
+
+WHIST_VIEW_INTRO = """\
+A Contract Whist view shows your own `hand` and `options` and what is public: every bid in
+bidding order (`bids`), their total (`bid_total`) against the `cards` each player holds, the
+`forbidden_bid` while the last bidder is to bid, the `chooser` and `trump` (or `no_trumps`),
+the current `trick` and the round's finished tricks (`played`, with their `takers`), each
+seat's bid, tricks, total and cards held, the score `sheet`, the `pot` and, once the game has
+ended, the `seed`, `winners` and `payouts`. No other seat's hand and no undealt card is ever in
+it. `round_no` counts the rounds of `rounds`.
 """
 
 CONNECTING = """\
@@ -378,6 +416,22 @@ def markdown() -> str:
         parts.append(f"| `{name}` | `{kind}` |")
     parts += ["", "Each entry of its `seats`:", "", "| field | type |", "|---|---|"]
     for name, kind in _fields(EuchreSeatView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["", "## Contract Whist actions (`act`)", "", WHIST_ACTIONS]
+    parts += ["## The Contract Whist view", "", WHIST_VIEW_INTRO, "| field | type |", "|---|---|"]
+    for name, kind in _fields(WhistView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["", "Each entry of its `seats`:", "", "| field | type |", "|---|---|"]
+    for name, kind in _fields(WhistSeatView):
+        parts.append(f"| `{name}` | `{kind}` |")
+    parts += [
+        "",
+        "Each line of its `sheet` (and its `result`):",
+        "",
+        "| field | type |",
+        "|---|---|",
+    ]
+    for name, kind in _fields(RoundResult):
         parts.append(f"| `{name}` | `{kind}` |")
     parts += ["", "## Rejection codes", "", REJECT_CODES]
     return "\n".join(line for line in parts).replace("\n\n\n", "\n\n")

@@ -15,7 +15,7 @@ from shared.games.contract_whist.cards import code, parse
 from shared.games.contract_whist.record import GameRecord, load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.play import act, open_table, play, seen_at_least
 
 GAME = "contract-whist"
 ROUNDS = 2  # a short game: 10 cards, then 9
@@ -213,7 +213,7 @@ async def test_the_forbidden_bid_is_refused_with_the_views_reason(
         seq = mover.views[table]["seq"]
         assert (await act(mover, table, {"kind": "bid", "bid": 0}))["type"] == "ack"
         for player in four:
-            await player.until(table, lambda v, seq=seq: v["seq"] > seq)
+            await player.until(table, seen_at_least(seq + 1))
     last = next(p for p in four if p.my_turn(table))
     view = last.views[table]
     assert view["forbidden_bid"] == view["cards"] == 10
