@@ -563,7 +563,7 @@ class Ledger:
             # A game-long pot closes at 0 when its game pays out: up to a table's last payout,
             # its stakes and payouts net to zero (after it, only the next game's stakes).
             open_pots += await conn.fetch(
-                "SELECT t.table_id, max(t.hand_no) AS hand_no FROM ledger.transfers t"
+                "SELECT t.table_id, 'game' AS hand_no FROM ledger.transfers t"
                 " JOIN ledger.postings p ON p.id = t.posting_id"
                 f" WHERE t.code IN ({GAME_POT_CODES}) AND p.posting_no <= ("
                 "  SELECT max(p2.posting_no) FROM ledger.transfers t2"

@@ -543,7 +543,7 @@ class SqliteLedger:
             )
             # A game-long pot closes at 0 when its game pays out (see ledger.py).
             open_pots += await conn.execute_fetchall(
-                "SELECT t.table_id, max(t.hand_no) AS hand_no FROM ledger_transfers t"
+                "SELECT t.table_id, 'game' AS hand_no FROM ledger_transfers t"
                 " JOIN ledger_postings p ON p.id = t.posting_id"
                 f" WHERE t.code IN ({GAME_POT_CODES}) AND p.posting_no <= ("
                 "  SELECT max(p2.posting_no) FROM ledger_transfers t2"

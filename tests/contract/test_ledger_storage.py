@@ -635,6 +635,34 @@ async def test_check_recomputes_the_invariants(books: Books) -> None:
     assert await ledger.balance(ann) == GRANT + 5
 
 
+async def test_a_game_long_pot_settles_when_its_game_pays_out(ledger: LedgerStorage) -> None:
+    """Stakes paid in when a game starts (hand 1) and paid out when it ends (its last round):
+    the pot is open while the game runs, closed once paid, open if paid short."""
+    table, ann, bob = uid("t"), uid("ann"), uid("bob")
+    await sit(ledger, table, ann, bob)
+    pot = f"pot:{table}"
+    stakes = [leg(wallet(ann), pot, 30, "stake"), leg(wallet(bob), pot, 30, "stake")]
+
+    def mine(health_pots: list[str]) -> list[str]:
+        return [name for name in health_pots if name.startswith(f"{table}#")]
+
+    assert await ledger.apply(posting(table, 1, stakes)) == "applied"
+    assert mine((await ledger.check()).open_pots) == []
+    await ledger.apply(posting(table, 2, [leg(pot, wallet(ann), 60, "whist_win")], hand_no=3))
+    assert mine((await ledger.check()).open_pots) == []
+    await ledger.apply(posting(table, 3, stakes))  # the next game
+    assert mine((await ledger.check()).open_pots) == []
+    await ledger.apply(posting(table, 4, [leg(pot, wallet(bob), 50, "whist_win")], hand_no=2))
+    assert mine((await ledger.check()).open_pots) == [f"{table}#game"]
+    await ledger.apply(posting(table, 5, [leg(pot, wallet(ann), 10, "stake_return")], hand_no=2))
+    assert mine((await ledger.check()).open_pots) == []
+    assert (await ledger.balance(ann), await ledger.balance(bob)) == (GRANT + 10, GRANT - 10)
+    # A stake the wallet cannot cover is set aside like an ante.
+    short = [leg(wallet(ann), pot, GRANT + 11, "stake")]
+    assert await ledger.apply(posting(table, 6, short)) == "rejected"
+    assert await ledger.balance(ann) == GRANT + 10
+
+
 # One file for both services (embedded mode).
 
 
@@ -668,3 +696,29 @@ async def test_the_ledger_and_the_table_store_share_one_file(tmp_path: Path) -> 
         assert (await ledger.check()).ok
     finally:
         await db.close()
+
+
+async def test_a_games_leaderboard_counts_only_its_tables(ledger: LedgerStorage) -> None:
+    swick, euchre = uid("swick"), uid("euchre")
+    ann, ben = uid("ann"), uid("ben")
+    await ledger.seat(ann, "Ann", False, None, swick)
+    await ledger.seat(ben, "Ben", False, None, swick)
+    since = datetime.fromisoformat((await ledger.history(ann))[0]["at"])
+    pot = f"pot:{swick}"
+    await ledger.apply(posting(swick, 1, [leg(wallet(ann), pot, 30, "ante")]))
+    await ledger.apply(posting(swick, 2, [leg(pot, wallet(ben), 30, "trick_payout")]))
+    await sit(ledger, euchre, ann, ben)
+    game_pot = f"pot:{euchre}"
+    stakes = [leg(wallet(p), game_pot, 50, "stake") for p in (ann, ben)]
+    await ledger.apply(posting(euchre, 1, stakes, game="euchre"))
+    won = [leg(game_pot, wallet(ann), 100, "euchre_win")]
+    await ledger.apply(posting(euchre, 2, won, game="euchre"))
+    mine = (ann, ben)
+
+    def board(rows: list[dict[str, Any]]) -> dict[str, int]:
+        return {row["player_id"]: row["net"] for row in rows if row["player_id"] in mine}
+
+    assert board(await ledger.leaderboard(since, 1000)) == {ann: 20, ben: -20}
+    assert board(await ledger.leaderboard(since, 1000, "swick")) == {ann: -30, ben: 30}
+    assert board(await ledger.leaderboard(since, 1000, "euchre")) == {ann: 50, ben: -50}
+    assert board(await ledger.leaderboard(since, 1000, "contract-whist")) == {}
