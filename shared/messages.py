@@ -265,3 +265,6 @@ class Posting(Message):
     stacks: dict[str, int]
     names: dict[str, str]
     bots: tuple[str, ...] = ()
+    # The game its table plays; left out for Swick, so a Swick posting's body (and its digest)
+    # is what it was before postings named their game.
+    game: str = Field(default="swick", max_length=32, exclude_if=lambda game: game == "swick")

@@ -440,12 +440,26 @@ def create_app(
     ) -> JSONResponse:
         return await _ledger(gateway_of(app), f"/players/{player.id}/transfers", limit=limit)
 
-    @app.get("/api/leaderboard", summary="Net winnings over the last days (from the ledger)")
+    @app.get(
+        "/api/leaderboard",
+        summary="Net winnings over the last days (from the ledger); with game, that game's board",
+    )
     async def leaderboard(
         days: Annotated[int, Query(ge=1, le=3650)] = 7,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
+        game: Annotated[
+            str | None,
+            Query(
+                max_length=32,
+                description=f"one game's board: {' or '.join(GAMES)}; left out, every table's "
+                "net winnings as before",
+            ),
+        ] = None,
     ) -> JSONResponse:
-        return await _ledger(gateway_of(app), "/leaderboard", days=days, limit=limit)
+        gw = gateway_of(app)
+        if game is None:
+            return await _ledger(gw, "/leaderboard", days=days, limit=limit)
+        return JSONResponse(await game_board(gw, game, days, limit))
 
     @app.get("/rules.md", include_in_schema=False)
     async def rules() -> FileResponse:
@@ -465,7 +479,23 @@ def create_app(
     return app
 
 
-async def _ask_ledger(gw: Gateway, path: str, **params: int) -> httpx.Response:
+async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict[str, Any]:
+    """One game's leaderboard: ``players``, the net chips won at its tables over the last
+    ``days`` (from the ledger: stakes and antes in, pots out); for a game with winners (Euchre,
+    Contract Whist, whether played for points or a stake) also ``games_won``, the games each
+    player won in that time (from the finished games' records). 422 for an unknown game."""
+    form_of(game_name)
+    reply = await _ask_ledger(gw, "/leaderboard", days=days, limit=limit, game=game_name)
+    if reply.status_code != 200:
+        raise HTTPException(503, "The ledger is not answering: try again soon")
+    board: dict[str, Any] = {"days": days, "game": game_name, "players": reply.json()["players"]}
+    if game_name != "swick":  # a Swick game is a run of pots: nobody wins the game
+        since = time.time() - days * 86_400
+        board["games_won"] = await gw.store.games_won(game_name, since, limit)
+    return board
+
+
+async def _ask_ledger(gw: Gateway, path: str, **params: int | str) -> httpx.Response:
     """A read-only question to the ledger service; 503 when it does not answer."""
     try:
         async with gw.ledger_client() as http:

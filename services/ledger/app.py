@@ -283,9 +283,16 @@ def create_app(
     async def leaderboard(
         days: Annotated[int, Query(ge=1, le=3650)] = 7,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
+        game: Annotated[
+            str | None,
+            Query(max_length=32, description="only the tables of this game (as postings name it)"),
+        ] = None,
     ) -> dict[str, Any]:
         since = datetime.now(UTC) - timedelta(days=days)
-        return {"days": days, "players": await the_ledger().leaderboard(since, limit)}
+        players = await the_ledger().leaderboard(since, limit, game)
+        if game is None:
+            return {"days": days, "players": players}
+        return {"days": days, "game": game, "players": players}
 
     @app.get(
         "/tables/{table_id}/reconciliation",

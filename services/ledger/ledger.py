@@ -187,9 +187,10 @@ class Ledger:
         """The balance a player sits down with; ``Pending`` while their last table's postings
         (up to ``after``) are not all applied."""
         if after is not None:
-            table_id, posting_no = after
+            # The table they left, not the one they sit at now: that one is recorded below.
+            left, posting_no = after
             done = await self.pool.fetchval(
-                "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
+                "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", left
             )
             if (done or 0) < posting_no:
                 raise Pending(f"{after[0]} is applied to {done or 0} of {posting_no}")
@@ -377,8 +378,8 @@ class Ledger:
         table_id = posting.table_id or None
         following: str | None = await conn.fetchval(
             "WITH posting AS ("
-            "  INSERT INTO ledger.postings (id, table_id, posting_no, hand_no, digest)"
-            "  VALUES ($1, $2, $3, $4, $19)),"
+            "  INSERT INTO ledger.postings (id, table_id, posting_no, hand_no, digest, game)"
+            "  VALUES ($1, $2, $3, $4, $19, $20)),"
             " legs AS ("
             "  INSERT INTO ledger.transfers"
             "   (id, posting_id, debit, credit, amount, code, table_id, hand_no)"
@@ -433,6 +434,7 @@ class Ledger:
             [stack for _, stack, _ in effect.reconciled],
             [says for _, _, says in effect.reconciled],
             fingerprint,
+            posting.game,
         )
         return following
 
@@ -473,21 +475,28 @@ class Ledger:
         )
         return at
 
-    async def leaderboard(self, since: datetime, limit: int = 20) -> list[dict[str, Any]]:
-        """Net winnings at the tables (grants left out) since ``since``."""
+    async def leaderboard(
+        self, since: datetime, limit: int = 20, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Net winnings at the tables (grants left out) since ``since``; with ``game``, only
+        at the tables of that game."""
+        where = "table_id IS NOT NULL AND created_at >= $1"
+        if game is not None:
+            where += " AND posting_id IN (SELECT id FROM ledger.postings WHERE game = $3)"
         rows = await self.pool.fetch(
             "WITH moves AS ("
-            "  SELECT credit AS account, amount FROM ledger.transfers"
-            "   WHERE table_id IS NOT NULL AND created_at >= $1 AND credit LIKE 'wallet:%'"
+            f"  SELECT credit AS account, amount FROM ledger.transfers WHERE {where}"
+            "   AND credit LIKE 'wallet:%'"
             "  UNION ALL"
-            "  SELECT debit, -amount FROM ledger.transfers"
-            "   WHERE table_id IS NOT NULL AND created_at >= $1 AND debit LIKE 'wallet:%')"
+            f"  SELECT debit, -amount FROM ledger.transfers WHERE {where}"
+            "   AND debit LIKE 'wallet:%')"
             " SELECT substr(account, 8) AS player_id, sum(amount)::bigint AS net,"
             "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, false) AS bot"
             " FROM moves LEFT JOIN ledger.players p ON p.player_id = substr(account, 8)"
-            " GROUP BY account, p.name, p.bot ORDER BY net DESC LIMIT $2",
+            " GROUP BY account, p.name, p.bot ORDER BY net DESC, player_id LIMIT $2",
             since,
             limit,
+            *(() if game is None else (game,)),
         )
         return [
             {"player_id": r["player_id"], "name": r["name"], "bot": r["bot"], "net": r["net"]}

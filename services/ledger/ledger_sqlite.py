@@ -329,14 +329,16 @@ class SqliteLedger:
         posting_no = posting.posting_no if table_id else None
         await run(
             conn,
-            "INSERT INTO ledger_postings (id, table_id, posting_no, hand_no, applied_at, digest)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ledger_postings"
+            " (id, table_id, posting_no, hand_no, applied_at, digest, game)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             posting.id,
             table_id,
             posting_no,
             posting.hand_no,
             now,
             fingerprint,
+            posting.game,
         )
         await run_many(
             conn,
@@ -441,22 +443,26 @@ class SqliteLedger:
             for row in rows
         ]
 
-    async def leaderboard(self, since: datetime, limit: int = 20) -> list[dict[str, Any]]:
+    async def leaderboard(
+        self, since: datetime, limit: int = 20, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        where = "table_id IS NOT NULL AND created_at >= ?1"
+        if game is not None:
+            where += " AND posting_id IN (SELECT id FROM ledger_postings WHERE game = ?3)"
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "WITH moves AS ("
-                "  SELECT credit AS account, amount FROM ledger_transfers"
-                "   WHERE table_id IS NOT NULL AND created_at >= ?1"
+                f"  SELECT credit AS account, amount FROM ledger_transfers WHERE {where}"
                 "   AND substr(credit, 1, 7) = 'wallet:'"
                 "  UNION ALL"
-                "  SELECT debit, -amount FROM ledger_transfers"
-                "   WHERE table_id IS NOT NULL AND created_at >= ?1"
+                f"  SELECT debit, -amount FROM ledger_transfers WHERE {where}"
                 "   AND substr(debit, 1, 7) = 'wallet:')"
                 " SELECT substr(account, 8) AS player_id, sum(amount) AS net,"
                 "  coalesce(p.name, substr(account, 8)) AS name, coalesce(p.bot, 0) AS bot"
                 " FROM moves LEFT JOIN ledger_players p ON p.player_id = substr(account, 8)"
-                " GROUP BY account, p.name, p.bot ORDER BY net DESC LIMIT ?2",
-                (since.timestamp(), limit),  # naive: local time, as asyncpg takes it,
+                " GROUP BY account, p.name, p.bot ORDER BY net DESC, player_id LIMIT ?2",
+                # naive: local time, as asyncpg takes it
+                (since.timestamp(), limit, *(() if game is None else (game,))),
             )
         return [
             {

@@ -150,9 +150,12 @@ class LedgerStorage(Protocol):
         "hand_no", "at"`` (ISO 8601 with its UTC offset)``}``. The legs of one posting share
         their time; paging cuts anywhere and yields every transfer once."""
 
-    async def leaderboard(self, since: datetime, limit: int = 20) -> list[dict[str, Any]]:
+    async def leaderboard(
+        self, since: datetime, limit: int = 20, game: str | None = None
+    ) -> list[dict[str, Any]]:
         """Players by net chips won at the tables (grants left out) in transfers since
-        ``since``, best first: ``{"player_id", "name"`` (the id when unnamed), ``"bot", "net"}``.
+        ``since``, best first: ``{"player_id", "name"`` (the id when unnamed), ``"bot", "net"}``;
+        with ``game``, only transfers of that game's tables (their postings name the game).
         """
 
     async def reconciliation(self, table_id: str) -> dict[str, Any]:

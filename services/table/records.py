@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from services.table.storage import GameRecordRow
+from services.table.storage import GameRecordRow, Winner
 from shared.games.contract_whist import codec as whist_codec
 from shared.games.contract_whist import record as whist_record
 from shared.games.euchre import codec as euchre_codec
@@ -90,15 +90,35 @@ def build_record(
     recorded, record_of = RECORDERS[game]
     started = 0
     players: dict[str, None] = {}
+    seated: dict[int, Any] = {}
     wanted: list[Any] = []
     for event in events:
         kind = event.get("kind")
         if kind == "seat_taken":
             players.setdefault(str(event["player"]["id"]), None)
+            seated[event["seat"]] = event["player"]
+        elif kind == "seat_left":
+            seated.pop(event["seat"], None)
         started += kind == "game_started"
         if started == game_no and kind in recorded:
             wanted.append(event)
         if kind == "game_ended" and started == game_no:
             text = json.dumps(record_of(wanted, seats), separators=(",", ":"))
-            return GameRecordRow(table_id, game_no, text, tuple(players))
+            winners = tuple(
+                Winner(str(p["id"]), str(p["name"]), p.get("bot") is not None)
+                for seat in winning_seats(game, event)
+                if (p := seated.get(seat)) is not None
+            )
+            return GameRecordRow(table_id, game_no, text, tuple(players), winners)
     return None
+
+
+def winning_seats(game: str, ended: Any) -> list[int]:
+    """The seats that won a game, from its ``game_ended`` event (as JSON): Euchre's partnership
+    that reached the target, Contract Whist's top scores after the last round; none for Swick
+    (a pot game has no winner of the game) or a game cut short."""
+    if game == "euchre" and ended.get("reason") == "target" and ended.get("winner") is not None:
+        return [seat for seat in range(4) if seat % 2 == ended["winner"]]
+    if game == "contract-whist" and ended.get("reason") == "rounds":
+        return [int(seat) for seat in ended.get("winners", ())]
+    return []

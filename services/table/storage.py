@@ -62,14 +62,26 @@ class Stored:
 
 
 @dataclass(frozen=True, slots=True)
+class Winner:
+    """A player who won a finished game, as seated when it ended."""
+
+    player_id: str
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecordRow:
-    """A finished game's public record as stored: its JSON text, and every player seated at
-    the table up to the game's end (they may read a private table's records)."""
+    """A finished game's public record as stored: its JSON text, every player seated at the
+    table up to the game's end (they may read a private table's records), and who won it (a
+    Euchre partnership that reached the target, Contract Whist's top scores after the last
+    round; nobody for a Swick game or a game cut short)."""
 
     table_id: str
     game_no: int
     data: str
     players: tuple[str, ...]
+    winners: tuple[Winner, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +234,10 @@ class TableStorage(Protocol):
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         """The stored record of the table's ``game_no``-th game (its text exactly as saved),
         or ``None``."""
+
+    async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]:
+        """Players by games of ``game`` won, among the records stored since ``since`` (seconds
+        since the epoch), most first: ``{"player_id", "name", "bot", "won"}``."""
 
     # Bot accounts.
 

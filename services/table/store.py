@@ -28,6 +28,7 @@ from services.table.storage import (
     Stored,
     TableRow,
     TooManyTables,
+    Winner,
     Write,
 )
 from shared.migrations import migrate
@@ -422,23 +423,43 @@ class TableStore:
 
     async def save_record(self, record: GameRecordRow) -> None:
         await self.pool.execute(
-            "INSERT INTO tables.game_records (table_id, game_no, record, players)"
-            " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            "INSERT INTO tables.game_records (table_id, game_no, record, players, winners)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             record.table_id,
             record.game_no,
             record.data,
             list(record.players),
+            [[w.player_id, w.name, w.bot] for w in record.winners],  # jsonb: the pool encodes
         )
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         row = await self._read_row(
-            "SELECT record, players FROM tables.game_records WHERE table_id = $1 AND game_no = $2",
+            "SELECT record, players, winners FROM tables.game_records"
+            " WHERE table_id = $1 AND game_no = $2",
             table_id,
             game_no,
         )
         if row is None:
             return None
-        return GameRecordRow(table_id, game_no, row["record"], tuple(row["players"]))
+        winners = tuple(Winner(str(w[0]), str(w[1]), bool(w[2])) for w in row["winners"])
+        return GameRecordRow(table_id, game_no, row["record"], tuple(row["players"]), winners)
+
+    async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]:
+        rows = await self._read(
+            "SELECT w ->> 0 AS player_id, min(w ->> 1) AS name, bool_or((w ->> 2)::boolean) AS bot,"
+            " count(*) AS won"
+            " FROM tables.game_records r JOIN tables.tables t USING (table_id),"
+            " jsonb_array_elements(r.winners) w"
+            " WHERE t.game = $1 AND r.ended_at >= to_timestamp($2)"
+            " GROUP BY w ->> 0 ORDER BY won DESC, player_id LIMIT $3",
+            game,
+            since,
+            limit,
+        )
+        return [
+            {"player_id": r["player_id"], "name": r["name"], "bot": r["bot"], "won": r["won"]}
+            for r in rows
+        ]
 
     async def register_bot(self, name: str, owner: str) -> bool:
         status: str = await self.pool.execute(

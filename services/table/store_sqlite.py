@@ -30,6 +30,7 @@ from services.table.storage import (
     Stored,
     TableRow,
     TooManyTables,
+    Winner,
     Write,
 )
 from shared.sqlite import Database, first, run, run_many
@@ -429,26 +430,54 @@ class SqliteTableStore:
         async with self.db.write() as conn:
             await run(
                 conn,
-                "INSERT INTO tables_game_records (table_id, game_no, record, players)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO tables_game_records"
+                " (table_id, game_no, record, players, winners, ended_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 record.table_id,
                 record.game_no,
                 record.data,
                 json.dumps(list(record.players)),
+                json.dumps([[w.player_id, w.name, w.bot] for w in record.winners]),
+                self.db.now(),
             )
+
+    async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT w.value ->> 0 AS player_id, min(w.value ->> 1) AS name,"
+                " max(w.value ->> 2) AS bot, count(*) AS won"
+                " FROM tables_game_records r JOIN tables_tables t USING (table_id),"
+                " json_each(r.winners) w"
+                " WHERE t.game = ? AND r.ended_at >= ?"
+                " GROUP BY w.value ->> 0 ORDER BY won DESC, player_id LIMIT ?",
+                (game, since, limit),
+            )
+        return [
+            {
+                "player_id": r["player_id"],
+                "name": r["name"],
+                "bot": bool(r["bot"]),
+                "won": int(r["won"]),
+            }
+            for r in rows
+        ]
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         async with self.db.read() as conn:
             row = await first(
                 conn,
-                "SELECT record, players FROM tables_game_records"
+                "SELECT record, players, winners FROM tables_game_records"
                 " WHERE table_id = ? AND game_no = ?",
                 table_id,
                 game_no,
             )
         if row is None:
             return None
-        return GameRecordRow(table_id, game_no, row["record"], tuple(json.loads(row["players"])))
+        winners = tuple(
+            Winner(str(w[0]), str(w[1]), bool(w[2])) for w in json.loads(row["winners"])
+        )
+        players = tuple(json.loads(row["players"]))
+        return GameRecordRow(table_id, game_no, row["record"], players, winners)
 
     async def register_bot(self, name: str, owner: str) -> bool:
         async with self.db.write() as conn:

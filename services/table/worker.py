@@ -98,6 +98,7 @@ def posting(
     moves: Sequence[Transfer],
     players: Sequence[Player | None],
     stacks: Sequence[int],
+    game: str = "swick",
 ) -> Callable[[int], dict[str, Any]]:
     """The posting of one command's chip movements, once its number is known.
 
@@ -130,6 +131,7 @@ def posting(
             stacks={pid: seated[pid][1] + net[pid] for pid in touched},
             names={pid: seated[pid][0].name for pid in touched},
             bots=tuple(pid for pid in touched if seated[pid][0].bot is not None),
+            game=game,
         ).model_dump(mode="json")
 
     return body
@@ -799,7 +801,12 @@ class TableWorker:
             deadline=g.deadline(after),
             snapshot=g.dump_state(after) if any(g.checkpoint(e) for e in events) else None,
             posting=posting(
-                table.row.table_id, g.seq(after), moves, players_before, g.stacks(before)
+                table.row.table_id,
+                g.seq(after),
+                moves,
+                players_before,
+                g.stacks(before),
+                table.row.game,
             )
             if moves
             else None,

@@ -35,8 +35,9 @@ def posting(
     stacks: dict[str, int] | None = None,
     names: dict[str, str] | None = None,
     bots: tuple[str, ...] = (),
+    game: str = "swick",
 ) -> Posting:
-    """Posting ``number`` of ``table_id``, moving ``legs``."""
+    """Posting ``number`` of ``table_id`` (a table of ``game``), moving ``legs``."""
     return Posting(
         id=f"{table_id}:{number}",
         table_id=table_id,
@@ -46,6 +47,7 @@ def posting(
         stacks=stacks or {},
         names=names or {},
         bots=bots,
+        game=game,
     )
 
 

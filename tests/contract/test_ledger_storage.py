@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -722,3 +723,15 @@ async def test_a_games_leaderboard_counts_only_its_tables(ledger: LedgerStorage)
     assert board(await ledger.leaderboard(since, 1000, "swick")) == {ann: -30, ben: 30}
     assert board(await ledger.leaderboard(since, 1000, "euchre")) == {ann: 50, ben: -50}
     assert board(await ledger.leaderboard(since, 1000, "contract-whist")) == {}
+
+
+async def test_a_player_from_another_table_is_seated_at_the_new_one(ledger: LedgerStorage) -> None:
+    first, second, ann = uid("first"), uid("second"), uid("ann")
+    await ledger.seat(ann, "Ann", False, None, first)
+    await ledger.apply(posting(first, 1, [leg(wallet(ann), f"pot:{first}", 10, "ante")]))
+    # Ann left the first table after its posting 1 and sits at the second: the second's
+    # postings may name her (seating her must not record the table she left instead).
+    await ledger.seat(ann, "Ann", False, (first, 1), second)
+    outcome = await ledger.apply(posting(second, 1, [leg(wallet(ann), f"pot:{second}", 5, "ante")]))
+    assert outcome == "applied"
+    assert await ledger.balance(ann) == GRANT - 15

@@ -33,6 +33,7 @@ from services.table.storage import (
     TableRow,
     TableStorage,
     TooManyTables,
+    Winner,
     Write,
 )
 from services.table.store import TableStore, connect_pool
@@ -713,3 +714,34 @@ async def test_bot_accounts_are_listed_by_name(own_store: TableStorage) -> None:
     for name in ("zeta", "alpha", "mu"):
         assert await own_store.register_bot(name, "ops")
     assert [a.name for a in await own_store.bot_accounts()] == ["alpha", "mu", "zeta"]
+
+
+async def test_games_won_count_each_games_winners_since_a_time(store: TableStorage) -> None:
+    shard = await new_shard(store)
+    euchre = replace(new_row(shard), game="euchre")
+    other = replace(new_row(shard), game="contract-whist")
+    assert await store.create(euchre) and await store.create(other)
+    ann, ben, bot = uid("ann"), uid("ben"), uid("bot")
+    since = datetime.now(UTC).timestamp() - 5
+    pair = (Winner(ann, "Ann", False), Winner(bot, "Robo", True))
+    first = GameRecordRow(euchre.table_id, 1, "{}", (ann, ben, bot), pair)
+    await store.save_record(first)
+    assert await store.game_record(euchre.table_id, 1) == first
+    await store.save_record(GameRecordRow(euchre.table_id, 2, "{}", (ann,), pair[:1]))
+    await store.save_record(GameRecordRow(euchre.table_id, 3, "{}", (ann,), ()))  # cut short
+    await store.save_record(
+        GameRecordRow(other.table_id, 1, "{}", (ben,), (Winner(ben, "Ben", False),))
+    )
+    mine = {ann, ben, bot}
+    won = [row for row in await store.games_won("euchre", since, 1000) if row["player_id"] in mine]
+    assert won == [
+        {"player_id": ann, "name": "Ann", "bot": False, "won": 2},
+        {"player_id": bot, "name": "Robo", "bot": True, "won": 1},
+    ]
+    whist = await store.games_won("contract-whist", since, 1000)
+    assert [row for row in whist if row["player_id"] in mine] == [
+        {"player_id": ben, "name": "Ben", "bot": False, "won": 1}
+    ]
+    assert not [r for r in await store.games_won("swick", since, 1000) if r["player_id"] in mine]
+    later = datetime.now(UTC).timestamp() + 60
+    assert not [r for r in await store.games_won("euchre", later, 1000) if r["player_id"] in mine]
