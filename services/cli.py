@@ -21,7 +21,10 @@ def _bench_engine(args: argparse.Namespace) -> int:
     from services.progress import progress_bars, showing
 
     with progress_bars(showing(args.json)) as progress:
-        figures = [engine.run(seats, args.hands, args.seed, progress) for seats in (3, 6)]
+        if args.game == "swick":
+            figures = [engine.run(seats, args.hands, args.seed, progress) for seats in (3, 6)]
+        else:
+            figures = [engine.run_game(args.game, args.hands, args.seed, progress)]
     if args.json:
         print(json.dumps(engine.report(figures)))
     else:
@@ -440,6 +443,12 @@ def parser() -> argparse.ArgumentParser:
     engine = targets.add_parser("engine", help="random legal hands through the pure engine")
     engine.add_argument("--hands", type=int, default=20_000, help="hands per seat count")
     engine.add_argument("--seed", type=int, default=1, help="seed of the random choices")
+    engine.add_argument(
+        "--game",
+        choices=("swick", "euchre", "contract-whist"),  # services.benchmarks.engine.HAND_ENDS
+        default="swick",
+        help="the game: Swick at 3 and 6 seats (the default), or another at its default seats",
+    )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(run=_bench_engine)
     ledger = targets.add_parser(

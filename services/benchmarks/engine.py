@@ -1,7 +1,10 @@
-"""``swick bench engine``: random legal Swick hands on one core, as fast as the engine goes."""
+"""``swick bench engine``: random legal hands on one core, as fast as the engine goes: Swick's
+(``run``, at 3 and 6 seats) or another game's through its ``GameModule`` (``run_game``:
+``--game euchre``, ``--game contract-whist``)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -9,6 +12,7 @@ from dataclasses import asdict, dataclass
 from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.registry import game as game_module
 from shared.games.swick.actions import Action
 from shared.games.swick.codec import view_json, views_json
 from shared.games.swick.decide import step
@@ -34,6 +38,13 @@ class EngineFigures:
     # What a command publishes, the spectators' view and every seat's, as JSON text:
     views_microseconds: float  # each view built and encoded on its own
     spliced_microseconds: float  # the public part built and encoded once (what tables do)
+    game: str = "swick"
+    commands_per_second: float = 0.0
+    view_microseconds: float = 0.0  # one seat's view, built and encoded
+
+
+# The event that ends a hand (a round) of each game besides Swick, by its class name.
+HAND_ENDS = {"euchre": "HandScored", "contract-whist": "RoundScored"}
 
 
 def seated_table(seats: int, stack: int = 10**12, seed: int = 0) -> State:
@@ -113,6 +124,82 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
         in_step / commands * 1e6,
         in_views / max(measured, 1) * 1e6,
         in_spliced / max(measured, 1) * 1e6,
+        "swick",
+        commands / seconds,
+        in_views / max(measured, 1) / (seats + 1) * 1e6,
+    )
+
+
+def run_game(name: str, hands: int, seed: int = 1, progress: Progress = SILENT) -> EngineFigures:
+    """Play ``hands`` hands of the game ``name`` (at its default seats, for points, with no
+    timer) through its ``GameModule``: every decision a uniform choice among the legal options
+    of the seat to act; a game that ends is followed by the next one."""
+    g = game_module(name)
+    seats = int(g.form.defaults["seats"])
+    hand_end = HAND_ENDS[name]
+    progress.stage(f"{name}, {seats} seats", hands)
+    rng = random.Random(seed)
+    config = g.make_config({"timer_ms": None, "private": True, "seats": seats})
+    state = g.new_table(config)
+    table_ids = itertools.count()
+
+    def command(actor: int | None, action: object) -> None:
+        """A command of the table's own (seating, starting a game), outside the figures."""
+        nonlocal state
+        request = Command(
+            actor=actor, action=action, action_id=f"t{next(table_ids)}", seq=g.seq(state)
+        )
+        state, _ = g.step(state, request)
+
+    for seat in range(seats):
+        command(None, TakeSeat(seat, Player(f"bench-{seat}", f"Bench {seat + 1}"), 0))
+    command(0, StartGame(BENCH_SEED))
+    clock = time.perf_counter
+    played = commands = games = 0
+    in_step = in_views = in_spliced = 0.0
+    measured = 0
+    started, started_cpu = clock(), time.process_time()
+    while played < hands:
+        pending = g.to_act(state)
+        if not pending:  # the game ended: the host starts the next one
+            games += 1
+            command(0, StartGame(random.Random(games).randbytes(32).hex()))
+            continue
+        seat = pending[0]
+        action = rng.choice([o.action for o in g.legal_actions(state, seat) if o.legal])
+        request = Command(actor=seat, action=action, action_id=f"c{commands}", seq=g.seq(state))
+        before = clock()
+        state, events = g.step(state, request)
+        in_step += clock() - before
+        commands += 1
+        if commands % VIEWS_EVERY == 0:
+            measured += 1
+            before = clock()
+            g.view_json(g.view_for(state, None))
+            for view_seat in range(seats):
+                g.view_json(g.view_for(state, view_seat))
+            in_views += clock() - before
+            before = clock()
+            g.views_json(state, range(seats))
+            in_spliced += clock() - before
+        ended = sum(type(event).__name__ == hand_end for event in events)
+        if ended:
+            played += ended
+            progress.advance(ended)
+    seconds, cpu_seconds = clock() - started, time.process_time() - started_cpu
+    return EngineFigures(
+        seats,
+        played,
+        commands,
+        seconds,
+        cpu_seconds,
+        played / seconds,
+        in_step / commands * 1e6,
+        in_views / max(measured, 1) * 1e6,
+        in_spliced / max(measured, 1) * 1e6,
+        name,
+        commands / seconds,
+        in_views / max(measured, 1) / (seats + 1) * 1e6,
     )
 
 
@@ -121,10 +208,13 @@ def report(figures: list[EngineFigures]) -> dict[str, object]:
 
 
 def describe(f: EngineFigures) -> str:
+    game = "" if f.game == "swick" else f"{f.game}, "
     return (
-        f"{f.seats} seats: {f.hands_per_second:,.0f} hands/s "
+        f"{game}{f.seats} seats: {f.hands_per_second:,.0f} hands/s, "
+        f"{f.commands_per_second:,.0f} commands/s "
         f"({f.hands:,} hands, {f.commands:,} commands in {f.seconds:.2f} s, "
         f"{f.cpu_seconds:.2f} s of CPU); "
-        f"decide+evolve {f.step_microseconds:.1f} µs mean; every view of a command "
-        f"{f.views_microseconds:.0f} µs one by one, {f.spliced_microseconds:.0f} µs spliced"
+        f"decide+evolve {f.step_microseconds:.1f} µs mean; a view {f.view_microseconds:.0f} µs; "
+        f"every view of a command {f.views_microseconds:.0f} µs one by one, "
+        f"{f.spliced_microseconds:.0f} µs spliced"
     )
