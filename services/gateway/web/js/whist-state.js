@@ -145,6 +145,8 @@ export function biddingOf(view) {
     forbiddenReason,
     hookText: lastBidder === null
       ? ''
+      : toBid.length === 1 && (view.forbidden_bid === null || view.forbidden_bid === undefined)
+        ? `The bids are already over ${view.cards}: ${lastBidder === view.seat ? 'you may' : `${seatName(view, lastBidder)} may`} bid anything.`
       : `The bids may not total ${view.cards}: ${lastBidder === view.seat ? 'you bid last, so one bid is barred to you' : `${seatName(view, lastBidder)} bids last and may not make them`}.`,
   };
 }
@@ -368,7 +370,7 @@ export function derive(view, now = Date.now()) {
     rounds: view.rounds,
     cards: view.cards,
     roundText: view.round_no ? `Round ${view.round_no} of ${view.rounds}` : '',
-    cardsText: view.round_no ? `${plural(view.cards, 'card')} each` : '',
+    cardsText: view.round_no && view.cards && inRound ? `${plural(view.cards, 'card')} each` : '',
     gameNo: view.game_no,
     inRound,
     between: !inRound,

@@ -28,7 +28,7 @@ function TrumpBadge({ model, size = '' }) {
 }
 
 function BidTally({ seat, model }) {
-  if (!model.inRound && model.phase !== 'interlude') return null;
+  if (!model.inRound) return null;
   const has = seat.bid !== null && seat.bid !== undefined;
   const state = !has ? '' : seat.tricks === seat.bid ? 'on' : seat.tricks > seat.bid ? 'over' : 'short';
   return html`<span class=${`wh-tally ${state}`} tabindex="0" role="img" aria-label=${seat.bidTip} title=${seat.bidTip} data-tip=${seat.bidTip} data-bid=${has ? seat.bid : ''} data-tricks=${seat.tricks}>
@@ -555,7 +555,8 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
       <section class="eu-area" aria-label="The table">
         <div class="table-head">
           <span class="phase-pill">${model.phaseText}</span>
-          ${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span><span class="wh-cards muted">${model.cardsText}</span>` : null}
+          ${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span>` : null}
+          ${model.cardsText ? html`<span class="wh-cards muted">${model.cardsText}</span>` : null}
           <${TrumpBadge} model=${model} />
           ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
           <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
