@@ -1,6 +1,7 @@
 """An example bot: plays like ``medium`` but only knocks with a strong hand.
 
-Run it against the built-in bots in the arena:
+It imports nothing but the bot SDK (``services.bots.sdk``), as a bot outside this repository
+would. Run it against the built-in bots in the arena:
 
     swick arena --seats examples.cautious_bot:Cautious,medium,medium --hands 5000
 
@@ -14,11 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from services.bots import heuristics
-from services.bots.knowledge import from_view
-from shared.games.swick import actions as ac
-from shared.games.swick.state import Phase
-from shared.games.swick.views import SwickView
+from services.bots import sdk
 
 
 class Cautious:
@@ -27,8 +24,8 @@ class Cautious:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
-        knowledge = from_view(view)
-        if view.phase is Phase.KNOCK:
-            return ac.Knock(knock=heuristics.strength(knowledge.hand, knowledge.trump) >= 2.0)
-        return heuristics.choose(knowledge, legal)
+    def choose(self, view: sdk.SwickView, legal: Sequence[sdk.Action]) -> sdk.Action:
+        if view.phase is sdk.Phase.KNOCK:
+            strong = sdk.strength(sdk.own_cards(view), sdk.trump_suit(view)) >= 2.0
+            return sdk.Knock(knock=strong)
+        return sdk.medium(view, legal)

@@ -489,7 +489,12 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument("--strategy", help="package.module:Class")
     bots.add_argument("--name", help="the bot name tables seat it by (a registered one)")
     bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
-    bots.add_argument("--port", type=int, default=9101, help="health and metrics port")
+    bots.add_argument(
+        "--port",
+        type=int,
+        default=9110,  # services.bots.sdk.DEFAULT_PORT: not the built-in bots' 9101
+        help="the port answering /healthz, /readyz and /metrics (9110; 0 for any free one)",
+    )
     bots.set_defaults(run=_bots)
     bot_accounts = bots.add_subparsers(dest="action")
     register = bot_accounts.add_parser(

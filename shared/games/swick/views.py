@@ -80,6 +80,9 @@ class SwickView:
     result: HandResult | None
     standings: tuple[Standing, ...]
     end_reason: GameEndReason | None = None  # why the game ended, once it has
+    # The seats dealt in this hand, in play order: from the dealer's left, the dealer last
+    # (empty between hands). Seats that passed or dropped stay listed: see their status.
+    order: tuple[int, ...] = ()
     game: Literal["swick"] = "swick"
 
 
@@ -160,4 +163,5 @@ def view_for(s: State, seat: int | None) -> SwickView:
         result=s.result,
         standings=s.standings,
         end_reason=s.end_reason,
+        order=s.order,
     )
