@@ -222,7 +222,11 @@ def _arena(args: argparse.Namespace) -> int:
         names, args.seed, hard_worlds=args.hard_worlds, hard_cap_ms=args.hard_cap_ms or None
     )
     with progress_bars(showing(args.json)) as progress:
-        result = arena.play(names, strategies, args.hands, args.seed, progress)
+        if args.duplicate:
+            deals = max(1, args.hands // len(names))
+            result = arena.play_duplicate(names, strategies, deals, args.seed, progress)
+        else:
+            result = arena.play(names, strategies, args.hands, args.seed, progress)
     if args.json:
         print(json.dumps(arena.report(result)))
     else:
@@ -553,6 +557,12 @@ def parser() -> argparse.ArgumentParser:
         default=0,
         help="a wall-clock cap on a hard bot's decision, 0 for none; a capped run is reported"
         " and is not reproducible",
+    )
+    arena.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="Swick: play each deal once at every seating (--hands in all), so the luck of the"
+        " cards cancels out; the intervals are over deals",
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(run=_arena)

@@ -1,9 +1,15 @@
 """``swick arena``: strategies play each other in-process with the pure engine.
 
-Seats rotate every hand, so each strategy plays every seat equally often. For each strategy the
-arena reports the mean cents won per hand with a 95% confidence interval, and for each pair of
-different strategies the mean difference per hand with its interval (from the per-hand
-differences, so the luck of the deal that both share cancels out).
+Seats rotate every hand, so that over every ``n * n`` hands at ``n`` seats each strategy plays
+every seat, and deals, equally often. For each strategy the arena reports the mean cents won
+per hand with a 95% confidence interval, and for each pair of different strategies the mean
+difference per hand with its interval (from the per-hand differences, so the luck of the deal
+that both share cancels out).
+
+Duplicate (``play_duplicate``): each deal is played ``n`` times from the same fresh table, the
+strategies seated one seat further round each time, so every strategy holds every seat's cards
+(and deals) once per deal and the luck of the cards cancels out. The figures are then per deal:
+each strategy's mean over its seats and seatings, and each pair's difference.
 
 The same seed gives the same result on any machine, loaded or not: hard bots search a number
 of worlds with no wall-clock cap (the effort they spent is reported beside the figures).
@@ -16,7 +22,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from services.benchmarks.engine import seated_table
 from services.bots.levels import LEVELS, Hard
@@ -62,6 +68,7 @@ class ArenaResult:
     per_strategy: dict[str, Interval]
     differences: dict[str, Interval]  # "a - b"
     search: Effort  # what the hard bots' searches did, all of them together
+    duplicate: bool = False  # every deal played once a seating: the samples are deals
 
     @property
     def hands_per_second(self) -> float:
@@ -112,7 +119,7 @@ def play(
             continue
         seat = pending[0]
         hand_no = state.hand_no + (state.phase in BETWEEN_HANDS)  # the hand being played
-        strategy = strategies[(seat + hand_no) % n]  # who sits at ``seat`` this hand
+        strategy = strategies[sitter(seat, hand_no, n)]
         legal = [o.action for o in legal_actions(state, seat) if o.legal]
         action = legal[0] if len(legal) == 1 else strategy.choose(view_for(state, seat), legal)
         command = Command(actor=seat, action=action, action_id=f"a{commands}", seq=state.seq)
@@ -122,7 +129,7 @@ def play(
             if isinstance(event, HandSettled):
                 hand: dict[str, list[float]] = {}
                 for s, delta in enumerate(event.result.delta):
-                    name = names[(s + event.result.hand_no) % n]
+                    name = names[sitter(s, event.result.hand_no, n)]
                     hand.setdefault(name, []).append(delta)
                 for name, deltas in hand.items():
                     won[name].extend(deltas)
@@ -131,9 +138,90 @@ def play(
                 progress.advance()
     seconds = time.perf_counter() - started
     cpu_seconds = time.process_time() - started_cpu
+    return _result(names, strategies, played, seconds, cpu_seconds, won, per_hand)
+
+
+def sitter(seat: int, hand_no: int, n: int) -> int:
+    """The strategy that sits at ``seat`` in hand ``hand_no`` of ``n`` seats.
+
+    The dealer moves one seat each hand, so a plain rotation (``seat + hand_no``) would seat
+    only every other strategy at the dealer's place at 4 and 6 seats. Moving the strategies one
+    seat back each hand keeps the same strategy dealing for ``n`` hands, and one more seat each
+    ``n`` hands gives the deal to the next: over ``n * n`` hands every strategy plays every
+    seat, and deals, ``n`` times."""
+    return (seat - hand_no + hand_no // n) % n
+
+
+def play_duplicate(
+    names: Sequence[str],
+    strategies: Sequence[Strategy],
+    deals: int,
+    seed: int,
+    progress: Progress = SILENT,
+) -> ArenaResult:
+    """Play ``deals`` deals, each from a fresh table with the same seed ``n`` times, with
+    ``strategies[(seat + r) % n]`` at each seat in the ``r``-th seating."""
+    n = len(strategies)
+    progress.stage(f"{', '.join(names)} (duplicate)", deals)
+    won: dict[str, list[float]] = {name: [] for name in set(names)}
+    per_deal: list[dict[str, float]] = []
+    rng = random.Random(seed)
+    started, started_cpu = time.perf_counter(), time.process_time()
+    for _ in range(deals):
+        deal_seed = rng.randrange(1, 2**62)
+        deal: dict[str, list[float]] = {}
+        for rotation in range(n):
+            seating = [(seat + rotation) % n for seat in range(n)]
+            for seat, delta in enumerate(play_one_hand(strategies, seating, deal_seed)):
+                deal.setdefault(names[seating[seat]], []).append(delta)
+        for name, deltas in deal.items():
+            won[name].append(statistics.fmean(deltas))
+        per_deal.append({name: statistics.fmean(d) for name, d in deal.items()})
+        progress.advance()
+    result = _result(
+        names,
+        strategies,
+        deals * n,
+        time.perf_counter() - started,
+        time.process_time() - started_cpu,
+        won,
+        per_deal,
+    )
+    return replace(result, duplicate=True)
+
+
+def play_one_hand(
+    strategies: Sequence[Strategy], seating: Sequence[int], seed: int
+) -> tuple[int, ...]:
+    """What the first hand of a fresh table seeded ``seed`` paid each seat, with
+    ``strategies[seating[seat]]`` deciding for ``seat``."""
+    state = seated_table(len(seating), seed=seed)
+    commands = 0
+    while True:
+        seat = to_act(state)[0]
+        legal = [o.action for o in legal_actions(state, seat) if o.legal]
+        strategy = strategies[seating[seat]]
+        action = legal[0] if len(legal) == 1 else strategy.choose(view_for(state, seat), legal)
+        command = Command(actor=seat, action=action, action_id=f"a{commands}", seq=state.seq)
+        state, events = step(state, command)
+        commands += 1
+        for event in events:
+            if isinstance(event, HandSettled):
+                return event.result.delta
+
+
+def _result(
+    names: Sequence[str],
+    strategies: Sequence[Strategy],
+    hands: int,
+    seconds: float,
+    cpu_seconds: float,
+    won: dict[str, list[float]],
+    samples: Sequence[dict[str, float]],
+) -> ArenaResult:
     unique = sorted(set(names), key=names.index)
     differences = {
-        f"{a} - {b}": Interval.of([h[a] - h[b] for h in per_hand])
+        f"{a} - {b}": Interval.of([h[a] - h[b] for h in samples])
         for i, a in enumerate(unique)
         for b in unique[i + 1 :]
     }
@@ -145,7 +233,7 @@ def play(
     )
     return ArenaResult(
         tuple(names),
-        played,
+        hands,
         seconds,
         cpu_seconds,
         {name: Interval.of(won[name]) for name in unique},
@@ -161,6 +249,8 @@ def report(result: ArenaResult) -> dict[str, object]:
     return {
         "seats": list(result.names),
         "hands": result.hands,
+        "duplicate": result.duplicate,
+        "deals": result.hands // len(result.names) if result.duplicate else None,
         "seconds": result.seconds,
         "cpu_seconds": result.cpu_seconds,
         "hands_per_second": result.hands_per_second,
@@ -171,8 +261,11 @@ def report(result: ArenaResult) -> dict[str, object]:
 
 
 def describe(result: ArenaResult) -> str:
+    deals = f", {result.hands // len(result.names):,} deals each played at every seating" * (
+        result.duplicate
+    )
     lines = [
-        f"{result.hands:,} hands of {', '.join(result.names)} "
+        f"{result.hands:,} hands of {', '.join(result.names)}{deals} "
         f"({result.hands_per_second:,.0f} hands/s; {result.seconds:.1f} s, "
         f"{result.cpu_seconds:.1f} s of CPU)"
     ]
@@ -187,6 +280,7 @@ def describe(result: ArenaResult) -> str:
     if search.decisions:
         lines.append(
             f"  hard bots searched {search.decisions:,} decisions, {search.worlds:,} worlds"
+            f" ({search.worlds / search.decisions:.1f} a decision)"
             + (
                 f"; the wall-clock cap cut {search.capped:,} short: NOT REPRODUCIBLE"
                 if search.capped
