@@ -390,7 +390,11 @@ export function derive(view, now = Date.now()) {
     scores: view.scores,
     stake,
     pot: view.pot,
-    potText: stake ? `Pot ${cents(view.pot)} (stake ${cents(stake)} each)` : '',
+    potText: !stake
+      ? ''
+      : view.phase === 'ended' && !view.pot
+        ? `Stake ${cents(stake)} each: the pot is paid out`
+        : `Pot ${cents(view.pot)} (stake ${cents(stake)} each)`,
     remaining: remaining(view, now),
     timerMs: armedLength(view),
     waiting: myTurn ? 'Your turn' : waitingText(view, me),
