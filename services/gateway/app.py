@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import hmac
 import json
 import logging
@@ -46,9 +47,10 @@ from services.gateway.identity import Identity, Tokens, check_name
 from services.gateway.limits import Admission, TokenBucket
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.records import Records
+from services.gateway.replays import Replays
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.gateway.transport import CUT
-from services.table.storage import TableRow, TableStorage
+from services.table.storage import GameRecordRow, TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
@@ -83,6 +85,7 @@ class Gateway:
     ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
     chat: ChatLog = field(default_factory=MemoryChat)  # each table's recent chat
     history: History = field(default_factory=History)  # what a page starting to watch gets
+    replays: Replays | None = None  # finished games' replays, built when first asked for
 
     def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
         """A client of the ledger service: over HTTP, or in this process when it runs here."""
@@ -267,6 +270,7 @@ def create_app(
                 Records(tables),
                 ledger=ledger,
                 chat=chat,
+                replays=Replays(tables),
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -401,6 +405,13 @@ def create_app(
         authorization: Annotated[str, Header()] = "",
     ) -> Response:
         gw = gateway_of(app)
+        _, stored = await _record_for(gw, table_id, game_no, invite, authorization)
+        return Response(stored.data, media_type="application/json")
+
+    async def _record_for(
+        gw: Gateway, table_id: str, game_no: int, invite: str | None, authorization: str
+    ) -> tuple[TableRow, GameRecordRow]:
+        """A finished game's table and record if the asker may see them; else a 404."""
         row = await gw.store.table(table_id)
         if row is None:
             raise HTTPException(404, "There is no such table")
@@ -408,7 +419,7 @@ def create_app(
             stored = await gw.records.get(row, game_no)
             if stored is None:
                 raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-            return Response(stored.data, media_type="application/json")
+            return row, stored
         # A private table: the same answer whether the game is missing or not the asker's.
         hidden = HTTPException(404, "No such record: a private table's are for its players")
         invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
@@ -418,7 +429,37 @@ def create_app(
         stored = await gw.records.get(row, game_no)
         if stored is None or not (invited or (player and player.id in stored.players)):
             raise hidden
-        return Response(stored.data, media_type="application/json")
+        return row, stored
+
+    @app.get(
+        "/api/tables/{table_id}/games/{game_no}/replay",
+        summary="A finished game's replay: the table after every command, every hand shown",
+        description="Once a game has ended (its seed revealed): `{game, table_id, game_no, "
+        "seats, frames}`, a frame per accepted command of the game, `{seq, view, hands}` (the "
+        "spectators' view and each seat's hand). The same access as the game's record; "
+        "gzip-compressed for clients that accept it.",
+        response_class=Response,
+        responses={200: {"content": {"application/json": {}}}},
+    )
+    async def replay(
+        table_id: str,
+        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+        authorization: Annotated[str, Header()] = "",
+        accept_encoding: Annotated[str, Header()] = "",
+    ) -> Response:
+        gw = gateway_of(app)
+        row, _ = await _record_for(gw, table_id, game_no, invite, authorization)
+        if gw.replays is None:
+            gw.replays = Replays(gw.store)
+        packed = await gw.replays.get(row, game_no)
+        if packed is None:
+            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
+        if "gzip" in accept_encoding.lower():
+            headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+            return Response(packed, media_type="application/json", headers=headers)
+        body = await asyncio.to_thread(gzip.decompress, packed)
+        return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
     @app.get("/api/me/balance", response_model=MyBalance, summary="Your chips (from the ledger)")
     async def my_balance(player: SignedIn) -> MyBalance:

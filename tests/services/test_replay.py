@@ -1,0 +1,126 @@
+"""Replays of finished games over the real gateway, broker, table workers and bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+from shared.games.contract_whist import cards as whist_cards
+from shared.games.contract_whist.record import load_record as load_whist_record
+from shared.games.euchre import cards as euchre_cards
+from shared.games.euchre.record import load_record as load_euchre_record
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import play
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+async def finish_with_bots(person: Player, **settings: Any) -> str:
+    """A table of the person and three bots, started at once and played to its end."""
+    body = {"bots": {"1": "medium", "2": "hard", "3": "easy"}, "start": True, **settings}
+    reply = await person.http("POST", "/api/tables", json=body)
+    assert reply.status_code == 200, reply.text
+    table: str = reply.json()["id"]
+    await person.watch(table)
+    await play([person], table, random.Random(7), ended, within=60)
+    await person.until(table, ended)
+    return table
+
+
+def check_frames(replay: dict[str, Any], game: str, table: str) -> list[dict[str, Any]]:
+    assert replay["game"] == game and replay["table_id"] == table and replay["game_no"] == 1
+    assert len(replay["seats"]) == 4 and replay["seats"][0] == "Watcher"
+    frames: list[dict[str, Any]] = replay["frames"]
+    seqs = [frame["seq"] for frame in frames]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs) and len(frames) > 10
+    assert [frame["view"]["seq"] for frame in frames] == seqs
+    assert frames[0]["view"]["phase"] != "lobby" and frames[0]["view"]["seed"] is None
+    assert frames[-1]["view"]["phase"] == "ended" and frames[-1]["view"]["seed"]
+    assert all(frame["view"]["seat"] is None and len(frame["hands"]) == 4 for frame in frames)
+    return frames
+
+
+async def test_a_euchre_replay_shows_every_hand_as_dealt(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Watcher")
+    await person.sign_up()
+    await person.connect()
+    try:
+        table = await finish_with_bots(person, game="euchre", target=1)
+        record = load_euchre_record(
+            (await person.http("GET", f"/api/tables/{table}/games/1/record")).json()
+        )
+        reply = await person.http("GET", f"/api/tables/{table}/games/1/replay")
+        assert reply.status_code == 200, reply.text
+        assert reply.headers["content-type"].startswith("application/json")
+        assert reply.headers.get("content-encoding") == "gzip"  # httpx asks for gzip
+        frames = check_frames(reply.json(), "euchre", table)
+        whole_deals = set()
+        for frame in frames:
+            number = frame["view"]["hand_no"]
+            if number == 0:
+                continue
+            hand = record.hands[number - 1]
+            for seat, cards in enumerate(frame["hands"]):
+                dealt = {euchre_cards.code(card) for card in hand.dealt[seat]}
+                if seat == hand.dealer and hand.taken:
+                    dealt.add(euchre_cards.code(hand.turn_up))
+                assert set(cards) <= dealt, (frame["seq"], seat, cards, dealt)
+            if all(
+                sorted(cards) == sorted(euchre_cards.code(c) for c in hand.dealt[seat])
+                for seat, cards in enumerate(frame["hands"])
+            ):
+                whole_deals.add(number)
+        assert whole_deals == set(range(1, len(record.hands) + 1)), "each deal is shown whole"
+        # Not ended (never begun): refused, and clearly.
+        missing = await person.http("GET", f"/api/tables/{table}/games/2/replay")
+        assert missing.status_code == 404 and "not ended" in missing.json()["detail"]
+        # Without gzip, the same document uncompressed; asked again, the same bytes.
+        async with httpx.AsyncClient(base_url=cluster.base) as http:
+            plain = await http.get(
+                f"/api/tables/{table}/games/1/replay", headers={"accept-encoding": "identity"}
+            )
+        assert plain.status_code == 200 and "content-encoding" not in plain.headers
+        assert plain.content == reply.content  # httpx decoded the gzip
+        again = await person.http("GET", f"/api/tables/{table}/games/1/replay")
+        assert again.content == reply.content
+    finally:
+        await person.close()
+
+
+async def test_a_private_contract_whist_replay_is_for_its_players(cluster: Cluster) -> None:
+    person = Player(cluster.base, "Watcher")
+    await person.sign_up()
+    await person.connect()
+    stranger = Player(cluster.base, "Stranger")
+    await stranger.sign_up()
+    try:
+        table = await finish_with_bots(person, game="contract-whist", rounds=1, private=True)
+        record = load_whist_record(
+            (await person.http("GET", f"/api/tables/{table}/games/1/record")).json()
+        )
+        reply = await person.http("GET", f"/api/tables/{table}/games/1/replay")
+        assert reply.status_code == 200, reply.text
+        frames = check_frames(reply.json(), "contract-whist", table)
+        for frame in frames:
+            number = frame["view"]["round_no"]
+            if number == 0:
+                continue
+            dealt = record.rounds[number - 1].dealt
+            for seat, cards in enumerate(frame["hands"]):
+                assert set(cards) <= {whist_cards.code(card) for card in dealt[seat]}
+        assert [sorted(cards) for cards in frames[0]["hands"]] == [
+            sorted(whist_cards.code(card) for card in dealt) for dealt in record.rounds[0].dealt
+        ], "the first frame is the first deal"
+        assert not any(frames[-1]["hands"]), "every card was played by the end"
+        refused = await stranger.http("GET", f"/api/tables/{table}/games/1/replay")
+        assert refused.status_code == 404 and "players" in refused.json()["detail"]
+        async with httpx.AsyncClient(base_url=cluster.base) as http:
+            anonymous = await http.get(f"/api/tables/{table}/games/1/replay")
+        assert anonymous.status_code == 404
+    finally:
+        await person.close()
