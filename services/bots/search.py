@@ -1,8 +1,9 @@
 """The ``hard`` bot: determinized Monte Carlo search over the pure engine.
 
 For each decision it repeatedly samples a *world*: the cards it cannot see dealt at random to
-the other hands, the stock and the discards, keeping to what its view shows (card counts, and
-the suits a player showed void in by not following). In each world it tries every legal
+the other hands, the stock and the discards, keeping to what its view shows for certain (card
+counts; its own discards, which no other hand holds unless a later draw recycled them; and what
+the rules of play reveal: see ``forbidden``). In each world it tries every legal
 action, plays the hand out with the medium heuristics for everyone, and scores the action by
 what the hand paid its seat. The best average wins. The same worlds serve every action, so the
 comparison is fair.
@@ -25,7 +26,7 @@ from services.bots import heuristics
 from services.bots.knowledge import from_state, from_view
 from shared.games.interface import Command
 from shared.games.swick import actions as ac
-from shared.games.swick.cards import DECK, Card, is_face
+from shared.games.swick.cards import ACE, DECK, Card, is_face
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import legal_actions, to_act
@@ -104,7 +105,13 @@ def playout(world: State, seat: int, action: ac.Action) -> float:
 
 
 def sample_world(view: SwickView, rng: random.Random) -> State:
-    """A full state consistent with ``view``: what the seat cannot see, dealt at random."""
+    """A full state consistent with ``view``: what the seat cannot see, dealt at random.
+
+    The other players' hands are drawn uniformly among the deals that agree with everything the
+    seat knows for certain (rejection sampling; a matching when that keeps failing): no card the
+    seat has seen (its own, its discards unless a later draw may have recycled them, the trump
+    card, the cards played) and no card the rules say a player cannot hold (``forbidden``).
+    """
     seat = view.seat
     assert seat is not None
     n = len(view.seats)
@@ -113,48 +120,153 @@ def sample_world(view: SwickView, rng: random.Random) -> State:
     public: set[Card] = set(mine) | played
     if view.trump_card is not None:
         public.add(view.trump_card)
+    own_discards = () if discards_recycled(view) else view.discarded
+    public.update(own_discards)
     unseen = [card for card in DECK if card not in public]
-    voids = _voids(view)
+    banned = forbidden(view)
     counts = [s.cards for s in view.seats]
+    kept = [
+        other == view.dealer
+        and view.kept
+        and view.trump_card is not None
+        and view.trump_card not in played
+        for other in range(n)
+    ]
+    needs = {
+        other: counts[other] - kept[other]
+        for other in range(n)
+        if other != seat and counts[other] - kept[other] > 0
+    }
     hands: list[tuple[Card, ...]] = [()] * n
-    dealt_mine = list(view.hand)
-    for _ in range(SAMPLING_TRIES):
-        rng.shuffle(unseen)
-        pool = iter(unseen)
-        for other in range(n):
-            if other == seat:
-                continue
-            kept = other == view.dealer and view.kept and view.trump_card not in played
-            cards = [next(pool) for _ in range(counts[other] - kept)]
-            if kept and view.trump_card is not None:
-                cards.append(view.trump_card)
-            hands[other] = tuple(cards)
-        if all(not (voids[other] & {c >> 3 for c in hands[other]}) for other in range(n)):
-            break
-    if None in dealt_mine:  # a blind dealer: their own hidden cards are unseen too
-        hidden = [next(pool) for card in dealt_mine if card is None]
+    dealt = _rejection(unseen, needs, banned, rng) or _matching(unseen, needs, banned, rng)
+    for other, cards in dealt.items():
+        hands[other] = tuple(cards)
+    for other in range(n):
+        if kept[other] and other != seat and view.trump_card is not None:
+            hands[other] += (view.trump_card,)
+    taken = {card for cards in dealt.values() for card in cards}
+    pool = iter([card for card in unseen if card not in taken])
+    if None in view.hand:  # a blind dealer: their own hidden cards are unseen too
+        hidden = [next(pool) for card in view.hand if card is None]
         mine = tuple(hidden) + mine
     hands[seat] = mine
     rest = list(pool)
     stock = tuple(rest[: view.stock])
-    discards = tuple(rest[view.stock :])
+    discards = tuple(rest[view.stock :]) + tuple(own_discards)
     return _state(view, hands, stock, discards, rng)
 
 
-def _voids(view: SwickView) -> list[set[int]]:
-    """The suits each player showed they had none of, by not following."""
-    voids: list[set[int]] = [set() for _ in view.seats]
-    trump = None if view.trump_card is None else view.trump_card >> 3
-    for trick in (*view.played, view.trick):
-        if not trick:
+def _rejection(
+    unseen: Sequence[Card],
+    needs: dict[int, int],
+    banned: Sequence[frozenset[Card]],
+    rng: random.Random,
+) -> dict[int, list[Card]] | None:
+    """Deal at random until no player holds a card it cannot (a uniform draw among the deals
+    that agree); ``None`` after ``SAMPLING_TRIES`` failures."""
+    cards = list(unseen)
+    for _ in range(SAMPLING_TRIES):
+        rng.shuffle(cards)
+        dealt: dict[int, list[Card]] = {}
+        at = 0
+        for other, need in needs.items():
+            dealt[other] = cards[at : at + need]
+            at += need
+        if all(not banned[other].intersection(hand) for other, hand in dealt.items()):
+            return dealt
+    return None
+
+
+def _matching(
+    unseen: Sequence[Card],
+    needs: dict[int, int],
+    banned: Sequence[frozenset[Card]],
+    rng: random.Random,
+) -> dict[int, list[Card]]:
+    """A random deal that agrees, found as a matching of hand places to cards (there is one:
+    the true deal). Each place takes a card it may hold, moving earlier ones when it must."""
+    cards = list(unseen)
+    rng.shuffle(cards)
+    places = [other for other, need in needs.items() for _ in range(need)]
+    rng.shuffle(places)
+    holder: dict[Card, int] = {}  # card -> index of the place holding it
+
+    def place(i: int, visited: set[Card]) -> bool:
+        for card in cards:
+            if card in visited or card in banned[places[i]]:
+                continue
+            visited.add(card)
+            if card not in holder or place(holder[card], visited):
+                holder[card] = i
+                return True
+        return False
+
+    for i in range(len(places)):
+        if not place(i, set()):  # cannot happen for a view of a real table
+            raise ValueError("no deal agrees with the view")
+    dealt: dict[int, list[Card]] = {other: [] for other in needs}
+    for card, i in holder.items():
+        dealt[places[i]].append(card)
+    return dealt
+
+
+def discards_recycled(view: SwickView) -> bool:
+    """Whether a draw after the seat's own may have taken its discards back from the pile.
+
+    The stock runs out only at many seats: then the discards so far go under it, and a later
+    drawer may draw them. The view shows how many each player drew, in play order."""
+    players = len(view.order)
+    if view.seat is None or view.seats[view.seat].drew is None or not players:
+        return False
+    stock = len(DECK) - 3 * players - 1
+    pile = 0
+    mine_in_pile = False
+    for other in view.order:
+        drew = view.seats[other].drew
+        if drew is None:
             continue
+        if stock < drew:
+            if mine_in_pile:
+                return True
+            stock += pile
+            pile = 0
+        stock -= drew
+        pile += drew
+        mine_in_pile = mine_in_pile or other == view.seat
+    return False
+
+
+def forbidden(view: SwickView) -> list[frozenset[Card]]:
+    """The cards each player cannot hold now, by the rules (§2.9) and what they played:
+
+    - a player who did not follow the led suit holds none of it, and none of the trump suit
+      either if they did not trump;
+    - a player who followed below the highest card of the led suit so far holds no card of
+      that suit above it (they would have had to play one);
+    - the leader of trick 1 who did not lead the Ace of trump does not hold it.
+    """
+    banned: list[set[Card]] = [set() for _ in view.seats]
+    trump = None if view.trump_card is None else view.trump_card >> 3
+    tricks = [trick for trick in (*view.played, view.trick) if trick]
+    for trick in tricks:
         led = trick[0][1] >> 3
+        highest = trick[0][1]
         for player, card in trick[1:]:
-            if card >> 3 != led:
-                voids[player].add(led)
-                if trump is not None and card >> 3 != trump:
-                    voids[player].add(trump)
-    return voids
+            suit = card >> 3
+            if suit != led:
+                banned[player].update(range(led * 8, led * 8 + 8))
+                if trump is not None and suit != trump:
+                    banned[player].update(range(trump * 8, trump * 8 + 8))
+            elif card < highest:
+                banned[player].update(range(highest + 1, led * 8 + 8))
+            else:
+                highest = card
+    if trump is not None and tricks:
+        leader, first = tricks[0][0]
+        ace = trump * 8 + ACE
+        if first != ace:
+            banned[leader].add(ace)
+    return [frozenset(cards) for cards in banned]
 
 
 def _state(
@@ -209,7 +321,7 @@ def _state(
         drawn=tuple(-1 if s.drew is None else s.drew for s in seats),
         stock=stock,
         discards=discards,
-        discarded=((),) * n,
+        discarded=tuple(view.discarded if i == view.seat else () for i in range(n)),
         turn=turn,
         face_play=face and view.phase is Phase.TRICKS and seats[dealer].status == "in",
         early_sets=tuple(early),

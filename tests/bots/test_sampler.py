@@ -1,0 +1,99 @@
+"""The hard bot's sampled worlds agree with everything its seat knows for certain.
+
+Over random games at 3 to 6 seats: what the rules let a seat infer is true of the real table
+(a player who did not follow holds none of the led suit, one who followed low holds nothing
+higher, trick 1's leader who did not lead the Ace of trump lacks it; the seat's discards are in
+no other hand unless a later draw recycled the pile), and no sampled world ever gives a player
+a card the seat knows it cannot hold, or one the seat has seen.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.bots import heuristics
+from services.bots.knowledge import from_view
+from services.bots.search import discards_recycled, forbidden, sample_world
+from shared.games.swick import actions as ac
+from shared.games.swick.legal import legal_actions, to_act
+from shared.games.swick.state import Phase, State
+from shared.games.swick.views import view_for
+from tests.engine.support import Table
+
+SEARCHED = (Phase.KNOCK, Phase.DRAW, Phase.DEALER_KNOCK, Phase.DEALER_DRAW, Phase.TRICKS)
+
+
+def audit(state: State, seat: int, rng: random.Random, worlds: int = 4) -> None:
+    view = view_for(state, seat)
+    banned = forbidden(view)
+    recycled = discards_recycled(view)
+    mine = set(view.discarded)
+    played = {card for trick in (*view.played, view.trick) for _, card in trick}
+    seen = {c for c in view.hand if c is not None} | played
+    if view.trump_card is not None:
+        seen.add(view.trump_card)
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            continue
+        # What the seat infers is true of the real table.
+        assert not banned[other].intersection(hand), (other, hand, banned[other])
+        if not recycled:
+            assert not mine.intersection(hand)
+    for _ in range(worlds):
+        world = sample_world(view, rng)
+        for other, hand in enumerate(world.hands):
+            if other == seat:
+                continue
+            assert not banned[other].intersection(hand)
+            assert not (seen - {view.trump_card}).intersection(hand)
+            if not recycled:
+                assert not mine.intersection(hand)
+        assert world.discarded[seat] == view.discarded
+        assert view_for(world, seat).hand == view.hand
+
+
+@settings(max_examples=60, deadline=None)
+@given(seats=st.integers(3, 6), seed=st.integers(0, 2**32), decisions=st.integers(20, 200))
+def test_sampled_worlds_never_hold_a_card_the_seat_knows_is_not_there(
+    seats: int, seed: int, decisions: int
+) -> None:
+    rng = random.Random(seed)
+    t = Table(seats, stack=10**6)
+    t.start()
+    for _ in range(decisions):
+        seat = to_act(t.state)[0]
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        if t.state.phase in SEARCHED:
+            audit(t.state, seat, rng)
+        # Mostly sound play (so hands reach the tricks, knocked in and drawn), some random.
+        if rng.random() < 0.7:
+            action = heuristics.choose(from_view(view_for(t.state, seat)), legal)
+        else:
+            action = rng.choice(legal)
+        t.act(seat, action)
+
+
+def test_the_inferences_hold_when_the_discards_are_recycled() -> None:
+    # Many hands at 6 seats, where the stock runs out and the discards are recycled.
+    rng = random.Random(11)
+    t = Table(6, stack=10**9)
+    t.start()
+    recycled = 0
+    while t.state.hand_no < 40 and to_act(t.state):
+        seat = to_act(t.state)[0]
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        if t.state.phase in SEARCHED:
+            audit(t.state, seat, rng, worlds=1)
+            recycled += discards_recycled(view_for(t.state, seat))
+        draws = [a for a in legal if isinstance(a, ac.Draw)]
+        if ac.Knock(knock=True) in legal:  # everyone in, drawing all they may: the stock runs out
+            action: ac.Action = ac.Knock(knock=True)
+        elif draws:
+            action = max(draws, key=lambda a: len(a.discards))
+        else:
+            action = heuristics.choose(from_view(view_for(t.state, seat)), legal)
+        t.act(seat, action)
+    assert recycled > 0
