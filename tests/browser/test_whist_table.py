@@ -21,6 +21,7 @@ from tests.browser.test_quickplay import bots_running
 from tests.services.cluster import Cluster
 
 PHONE = {"width": 360, "height": 740}
+WIDE_PHONE = {"width": 430, "height": 932}
 
 
 async def no_overflow(page: Page) -> None:
@@ -262,6 +263,13 @@ async def test_a_short_whist_game_to_its_end(cluster: Cluster, browser: Browser)
                 await shoot(page, f"whist-phone-360-{kind}")
                 violations = await axe_violations(page)
                 assert not violations, violations
+                await page.set_viewport_size(WIDE_PHONE)  # type: ignore[arg-type]
+                await no_overflow(page)
+                box = await page.locator(".plaque").bounding_box()
+                assert box is not None
+                assert box["y"] >= 0 and box["y"] + box["height"] <= WIDE_PHONE["height"], box
+                await shoot(page, f"whist-phone-430-{kind}")
+                await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
                 phone_checked = True
             with contextlib.suppress(AssertionError, PlaywrightTimeout):
                 if kind == "bid":
