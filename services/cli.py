@@ -181,6 +181,15 @@ def _bots_register(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_check(args: argparse.Namespace) -> int:
+    from services.bots.check import check
+    from services.bots.strategy import load_strategy
+
+    report = check(load_strategy(args.strategy), args.positions, args.seed, slow_ms=args.slow_ms)
+    print(report.describe(args.slow_ms))
+    return 0 if report.ok else 1
+
+
 def _bots(args: argparse.Namespace) -> int:
     from services.bots.strategy import load_strategy
     from services.serve import run_bots, until_stopped
@@ -507,6 +516,18 @@ def parser() -> argparse.ArgumentParser:
     register.add_argument("bot", help="the bot name: 1 to 24 of a-z, 0-9, - and _")
     register.add_argument("--owner", required=True, help="who runs it (a person or a team)")
     register.set_defaults(run=_bots_register)
+    check = bot_accounts.add_parser(
+        "check",
+        help="a strategy answers random positions at 3 to 6 seats: reports illegal, failing"
+        " and slow answers (exit 1 if any)",
+    )
+    check.add_argument("--strategy", required=True, help="package.module:Class")
+    check.add_argument("--positions", type=int, default=2000, help="positions to answer")
+    check.add_argument("--seed", type=int, default=1, help="seed of the games and the strategy")
+    check.add_argument(
+        "--slow-ms", type=float, default=1000.0, help="an answer slower than this is reported"
+    )
+    check.set_defaults(run=_bots_check)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(
