@@ -1,6 +1,6 @@
 // Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
 // Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre],
-// #/verify[/<table>/<game>].
+// #/verify[/<table>/<game>], #/replay/<table>/<game>.
 
 import {
   html,
@@ -33,6 +33,7 @@ import { WhistPage } from './pages/whist.js';
 import { RulesPage } from './pages/rules.js';
 import { EuchreGuidePage } from './pages/euchre-guide.js';
 import { VerifyPage } from './pages/verify.js';
+import { ReplayPage } from './pages/replay.js';
 
 export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -295,6 +296,8 @@ function Root() {
     page = html`<${RulesPage} exact=${route.args[0] === 'exact'} />`;
   } else if (route.page === 'verify') {
     page = html`<${VerifyPage} table=${route.args[0] || null} game=${route.args[1] || null} />`;
+  } else if (route.page === 'replay' && route.args[1]) {
+    page = html`<${ReplayPage} key=${route.args.join('/')} table=${route.args[0]} game=${route.args[1]} />`;
   } else {
     page = html`<${LobbyPage} />`;
   }

@@ -266,6 +266,7 @@ function GameOver({ model, table, onStart }) {
     ${model.seed ? html`<p class="seed-line">Seed revealed: <code>${model.seed.slice(0, 16)}…</code></p>` : null}
     <div class="form-actions">
       <a class="button primary" href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>
+      <a class="button" href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>
       ${model.host_controls && model.host_controls.start
         ? html`<button type="button" onClick=${onStart} disabled=${!model.host_controls.start.legal} title=${model.host_controls.start.reason}>Start a new game</button>`
         : null}

@@ -187,7 +187,7 @@ export function VerifyPage({ table, game }) {
       When the game ends the seed is revealed: this page re-deals every hand in your browser
       (algorithm <code>swick-fair-v1</code>, HMAC-SHA256 and an unbiased Fisher–Yates shuffle; for Euchre <code>euchre-fair-v1</code>, the same over its 24 cards; for Contract Whist <code>contract-whist-fair-v1</code>, over all 52) and checks each card against the record: for Euchre every hand, turn-up and kitty; for Contract Whist every round's hands and undealt cards.
     </p>
-    ${state.source ? html`<p class="muted">${state.source}${download ? html` · <a href=${download} download=${`swick-${table}-game-${game}.json`}>Download the record</a>` : null}</p>` : null}
+    ${state.source ? html`<p class="muted">${state.source}${download ? html` · <a href=${download} download=${`swick-${table}-game-${game}.json`}>Download the record</a> · <a href=${`#/replay/${encodeURIComponent(table)}/${encodeURIComponent(game)}`}>Watch the replay</a>` : null}</p>` : null}
     ${state.busy ? html`<p role="status"><span class="spinner" aria-hidden="true"></span> Re-dealing every hand…</p>` : null}
     ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
     ${state.result ? html`<${Verdict} result=${state.result} record=${state.record} />` : null}

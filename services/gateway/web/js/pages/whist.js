@@ -306,7 +306,8 @@ function GameOver({ model, table, onStart }) {
       : null}
     ${model.seed
       ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
-          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every round from the seed.</p>`
+          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every round from the seed.</p>
+          <p class="small"><a href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>: every step, every hand shown.</p>`
       : null}
     ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
   </section>`;

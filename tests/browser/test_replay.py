@@ -1,0 +1,142 @@
+"""The replay page: a short Contract Whist game (one round, a person and three bots) played to its
+end, then watched step by step with the buttons, the keys, the slider and the round jump; the
+hands and trick shown match the replay's frames; a phone at 360 px; axe; no page errors."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.support import PageErrors, axe_violations, new_context, shoot
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.test_replay import finish_with_bots
+
+PHONE = {"width": 360, "height": 740}
+
+
+async def finished_whist(base: str) -> tuple[str, dict[str, Any]]:
+    person = Player(base, "Watcher")
+    await person.sign_up()
+    await person.connect()
+    try:
+        table = await finish_with_bots(person, game="contract-whist", rounds=1)
+    finally:
+        await person.close()
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get(f"/api/tables/{table}/games/1/replay")
+    assert reply.status_code == 200, reply.text
+    return table, reply.json()
+
+
+async def step_shown(page: Page) -> int:
+    text = await page.locator(".replay-count").inner_text()
+    return int(text.split()[1]) - 1
+
+
+async def check_frame(page: Page, frame: dict[str, Any]) -> None:
+    """Each seat's hand and the trick on the page are the frame's."""
+    for seat, cards in enumerate(frame["hands"]):
+        shown = await page.locator(f".replay-seat[data-seat='{seat}'] .replay-card").evaluate_all(
+            "cards => cards.map(c => c.dataset.code)"
+        )
+        assert shown == [code or "" for code in cards], (frame["seq"], seat, shown, cards)
+    trick = frame["view"]["trick"] or (
+        frame["view"]["played"][-1] if frame["view"]["played"] else []
+    )
+    shown_trick = await page.locator(".replay-trick-cards li").evaluate_all(
+        "items => items.map(i => [Number(i.dataset.seat), i.dataset.code])"
+    )
+    if frame["view"]["trick"]:
+        assert shown_trick == [list(p) for p in trick], (frame["seq"], shown_trick, trick)
+
+
+async def no_overflow(page: Page) -> None:
+    width = 1
+    for _ in range(10):
+        width = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if width <= 0:
+            return
+        await asyncio.sleep(0.2)
+    assert width <= 0, f"the page is {width}px wider than the screen"
+
+
+async def test_a_finished_game_replays_step_by_step(cluster: Cluster, browser: Browser) -> None:
+    table, replay = await finished_whist(cluster.base)
+    frames = replay["frames"]
+    count = len(frames)
+    errors = PageErrors()
+    context = await new_context(browser)
+    page = await context.new_page()
+    errors.attach(page)
+    try:
+        await page.goto(f"{cluster.base}/#/replay/{table}/1")
+        await expect(page.locator("h1")).to_contain_text("Replay: Contract Whist, game 1")
+        count_text = page.locator(".replay-count")
+        await expect(count_text).to_have_text(f"Step 1 of {count}")
+        await expect(page.locator(".replay-step-line")).to_contain_text("The game starts.")
+        assert await page.locator(".replay-step-line").get_attribute("aria-live") == "polite"
+        await check_frame(page, frames[0])
+        # Buttons: forward and back.
+        forward = page.get_by_role("button", name="Forward")
+        for _ in range(6):
+            await forward.click()
+        await expect(count_text).to_have_text(f"Step 7 of {count}")
+        await check_frame(page, frames[6])
+        await page.get_by_role("button", name="Back").click()
+        await expect(count_text).to_have_text(f"Step 6 of {count}")
+        await check_frame(page, frames[5])
+        # Keys: → ←, End, Home.
+        await page.locator("h1").click()
+        for _ in range(8):
+            await page.keyboard.press("ArrowRight")
+        await expect(count_text).to_have_text(f"Step 14 of {count}")
+        await check_frame(page, frames[13])
+        await page.keyboard.press("ArrowLeft")
+        await expect(count_text).to_have_text(f"Step 13 of {count}")
+        await check_frame(page, frames[12])
+        await shoot(page, "replay-desktop-whist")
+        violations = await axe_violations(page)
+        assert not violations, violations
+        await page.keyboard.press("End")
+        await expect(count_text).to_have_text(f"Step {count} of {count}")
+        await expect(page.locator(".replay-step-line")).to_contain_text("Game over")
+        await check_frame(page, frames[-1])
+        await expect(page.get_by_role("button", name="Forward")).to_be_disabled()
+        await page.keyboard.press("Home")
+        await expect(count_text).to_have_text(f"Step 1 of {count}")
+        # Space plays, and moves on by itself; Space again pauses.
+        await page.keyboard.press("Space")
+        await expect(page.get_by_role("button", name="Pause", exact=True)).to_be_visible()
+        await expect(count_text).not_to_have_text(f"Step 1 of {count}", timeout=5000)
+        await page.keyboard.press("Space")
+        await expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+        # The last step by its button; the first by its button.
+        await page.get_by_role("button", name="Last", exact=True).click()
+        await expect(count_text).to_have_text(f"Step {count} of {count}")
+        await page.get_by_role("button", name="First", exact=True).click()
+        await expect(count_text).to_have_text(f"Step 1 of {count}")
+        # The verify page links here, and here to it.
+        await page.get_by_role("link", name="Verify this game").click()
+        await expect(page.get_by_role("link", name="Watch the replay")).to_be_visible()
+        await page.get_by_role("link", name="Watch the replay").click()
+        await expect(count_text).to_have_text(f"Step 1 of {count}")
+        # A phone: nothing sticks out sideways, and axe is clean.
+        await page.set_viewport_size(PHONE)
+        for _ in range(10):
+            await page.get_by_role("button", name="Forward").click()
+        await expect(count_text).to_have_text(f"Step 11 of {count}")
+        await check_frame(page, frames[10])
+        await no_overflow(page)
+        await shoot(page, "replay-phone-whist")
+        violations = await axe_violations(page)
+        assert not violations, violations
+        # A game that has not ended: a clear refusal.
+        await page.goto(f"{cluster.base}/#/replay/{table}/2")
+        await expect(page.locator(".replay .error")).to_contain_text("not ended")
+        errors.check()
+    finally:
+        await context.close()
