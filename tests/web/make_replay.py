@@ -1,7 +1,7 @@
 """Replays of short games of each game, built by the gateway's ``build_replay`` from a log of
 the game module's own events, for the node tests of ``web/js/replay-games.js``.
 
-``.venv/bin/python -m tests.web.make_replay`` rewrites ``tests/web/fixtures/replay.json``:
+``.venv/bin/python -m tests.web.make_replay [OUT]`` rewrites ``tests/web/fixtures/replay.json``:
 ``{"swick": replay, "euchre": replay, "contract-whist": replay}``, each game played at its
 default seats by uniform random legal choices (seeded): Euchre to 1 point, Contract Whist for
 one round, Swick for two hands and then ended by its host.
@@ -71,9 +71,14 @@ def replay(name: str, seed: int = 3) -> dict[str, Any]:
     return dict(json.loads(text))
 
 
+def fixture() -> dict[str, Any]:
+    return {name: replay(name) for name in SETTINGS}
+
+
 def main() -> None:
-    data = {name: replay(name) for name in SETTINGS}
-    FIXTURE.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    data = fixture()
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURE
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     for name, made in data.items():
         print(name, len(made["frames"]), "frames", file=sys.stderr)
 
