@@ -181,6 +181,24 @@ def _bots_register(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_new(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from services.bots.scaffold import scaffold
+
+    try:
+        root = scaffold(args.package, Path(args.dir))
+    except (ValueError, FileExistsError) as error:
+        print(f"swick bots new: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"Wrote {root}. Next:\n  pip install -e {root}\n"
+        f"  swick bots check --strategy {args.package}.bot:Bot\n"
+        f"  swick arena --seats {args.package}.bot:Bot,medium,medium --duplicate"
+    )
+    return 0
+
+
 def _bots_check(args: argparse.Namespace) -> int:
     from services.bots.check import check
     from services.bots.strategy import load_strategy
@@ -528,6 +546,12 @@ def parser() -> argparse.ArgumentParser:
         "--slow-ms", type=float, default=1000.0, help="an answer slower than this is reported"
     )
     check.set_defaults(run=_bots_check)
+    new = bot_accounts.add_parser(
+        "new", help="write a bot package of your own (NAME/) to build on, outside this repository"
+    )
+    new.add_argument("package", help="its name: 1 to 24 of a-z, 0-9 and _")
+    new.add_argument("--dir", default=".", help="where to write it")
+    new.set_defaults(run=_bots_new)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(
