@@ -11,9 +11,11 @@ from shared.games.contract_whist import cards as whist_cards
 from shared.games.contract_whist.record import load_record as load_whist_record
 from shared.games.euchre import cards as euchre_cards
 from shared.games.euchre.record import load_record as load_euchre_record
+from shared.games.swick import cards as swick_cards
+from shared.games.swick.record import load_record as load_swick_record
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import play
+from tests.services.play import act, open_table, play
 
 
 def ended(view: dict[str, Any]) -> bool:
@@ -124,3 +126,48 @@ async def test_a_private_contract_whist_replay_is_for_its_players(cluster: Clust
         assert anonymous.status_code == 404
     finally:
         await person.close()
+
+
+async def test_a_swick_replay_ended_by_its_host(cluster: Cluster, players: list[Player]) -> None:
+    alice = players[0]
+    table = await open_table(players)
+    assert (await act(alice, table, {"kind": "start_game"}))["type"] == "ack"
+    running = await alice.http("GET", f"/api/tables/{table}/games/1/replay")
+    assert running.status_code == 404 and "not ended" in running.json()["detail"]
+    await play(
+        players,
+        table,
+        random.Random(4),
+        lambda v: v["hand_no"] >= 2 and v["carry"] == 0 and v["phase"] in ("ante", "ready"),
+    )
+    assert (await act(alice, table, {"kind": "end_game"}))["type"] == "ack"
+    await alice.until(table, ended)
+    record = load_swick_record(
+        (await alice.http("GET", f"/api/tables/{table}/games/1/record")).json()
+    )
+    reply = await alice.http("GET", f"/api/tables/{table}/games/1/replay")
+    assert reply.status_code == 200, reply.text
+    replay = reply.json()
+    assert replay["game"] == "swick" and replay["seats"] == ["Alice", "Bob", "Carol"]
+    frames = replay["frames"]
+    assert [f["seq"] for f in frames] == sorted({f["seq"] for f in frames})
+    assert frames[0]["view"]["seed"] is None and frames[-1]["view"]["phase"] == "ended"
+    assert frames[-1]["seq"] == alice.views[table]["seq"]
+    shown = 0
+    for frame in frames:
+        number = frame["view"]["hand_no"]
+        if number == 0 or number > len(record.hands):
+            continue
+        hand = record.hands[number - 1]
+        for seat, cards in enumerate(frame["hands"]):
+            if seat not in hand.order:
+                assert not [c for c in cards if c], "a seat out of the hand holds nothing"
+                continue
+            held = set(hand.dealt[hand.order.index(seat)]) | {hand.trump_card}
+            for draw in hand.draws:
+                if draw.seat == seat:
+                    held |= set(draw.drawn)
+            allowed = {swick_cards.code(card) for card in held}
+            assert {c for c in cards if c} <= allowed, (frame["seq"], seat, cards, allowed)
+            shown += sum(1 for c in cards if c)
+    assert shown > 0
