@@ -125,7 +125,7 @@ async def test_a_finished_game_replays_step_by_step(cluster: Cluster, browser: B
         await page.get_by_role("link", name="Watch the replay").click()
         await expect(count_text).to_have_text(f"Step 1 of {count}")
         # A phone: nothing sticks out sideways, and axe is clean.
-        await page.set_viewport_size(PHONE)
+        await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
         for _ in range(10):
             await page.get_by_role("button", name="Forward").click()
         await expect(count_text).to_have_text(f"Step 11 of {count}")
