@@ -188,6 +188,32 @@ async def test_whist_quick_play_deals_at_once(cluster: Cluster, browser: Browser
         await expect(page.locator(".wh-hand .hand-card")).to_have_count(10, timeout=20_000)
         await expect(page.locator(".fair-pill")).to_contain_text("Fair deal")
         await shoot(page, "whist-desktop-quick-play")
+        # Play on to a trick with cards of three seats or more, each in front of its player.
+        seen: dict[str, int] = {}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while await page.locator(".wh-trick.live .wh-played").count() < min(3, n):
+            assert loop.time() < deadline, f"no trick under way: {seen}"
+            kind = await plaque_kind(page)
+            with contextlib.suppress(AssertionError, PlaywrightTimeout):
+                if kind == "bid":
+                    await bid(page, False, seen)
+                elif kind == "trump":
+                    await choose_trump(page, False, seen)
+                elif kind == "play":
+                    await play_card(page, False, seen)
+            await asyncio.sleep(0.1)
+        spots = await page.locator(".wh-trick.live .wh-played").evaluate_all(
+            "cards => cards.map(c => [...c.classList].find(k => k.startsWith('spot-')))"
+        )
+        assert len(set(spots)) == len(spots), spots
+        await shoot(page, "whist-desktop-quick-play-trick")
+        await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        await asyncio.sleep(0.3)
+        await no_overflow(page)
+        first = await page.locator(".wh-hand .hand-card").first.bounding_box()
+        assert first is not None and first["x"] >= 0, first
+        await shoot(page, "whist-phone-360-quick-play")
         errors.check()
         await context.close()
 
