@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.support import PageErrors, axe_violations, new_context, shoot
+from tests.browser.support import PageErrors, axe_violations, new_context, shoot, sign_up
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.test_replay import finish_with_bots
@@ -137,6 +137,58 @@ async def test_a_finished_game_replays_step_by_step(cluster: Cluster, browser: B
         # A game that has not ended: a clear refusal.
         await page.goto(f"{cluster.base}/#/replay/{table}/2")
         await expect(page.locator(".replay .error")).to_contain_text("not ended")
+        errors.check()
+    finally:
+        await context.close()
+
+
+async def test_a_euchre_game_links_to_its_replay_which_jumps_by_hand(
+    cluster: Cluster, browser: Browser
+) -> None:
+    person = Player(cluster.base, "Watcher")
+    await person.sign_up()
+    await person.connect()
+    try:
+        table = await finish_with_bots(person, game="euchre", target=3)
+    finally:
+        await person.close()
+    async with httpx.AsyncClient(base_url=cluster.base) as http:
+        replay = (await http.get(f"/api/tables/{table}/games/1/replay")).json()
+    frames = replay["frames"]
+    starts = [
+        i
+        for i, f in enumerate(frames)
+        if f["view"]["hand_no"]
+        and (i == 0 or frames[i - 1]["view"]["hand_no"] != f["view"]["hand_no"])
+    ]
+    errors = PageErrors()
+    context = await new_context(browser, PHONE)
+    page = await context.new_page()
+    errors.attach(page)
+    try:
+        # The table's end-of-game panel, as a spectator sees it, links to the replay.
+        await sign_up(page, cluster.base, "Viewer", f"/#/table/{table}")
+        link = page.get_by_role("link", name="Watch the replay")
+        await expect(link).to_be_visible()
+        await link.click()
+        count_text = page.locator(".replay-count")
+        await expect(count_text).to_have_text(f"Step 1 of {len(frames)}")
+        await expect(page.locator("h1")).to_contain_text("Replay: Euchre, game 1")
+        await check_frame(page, frames[0])
+        if len(starts) > 1:
+            await page.get_by_role("button", name="Next hand").click()
+            await expect(count_text).to_have_text(f"Step {starts[1] + 1} of {len(frames)}")
+            await check_frame(page, frames[starts[1]])
+            await expect(page.locator(".replay-phase")).to_contain_text("Hand 2")
+            await page.get_by_role("button", name="Previous hand").click()
+            await expect(count_text).to_have_text(f"Step {starts[0] + 1} of {len(frames)}")
+        for _ in range(5):
+            await page.keyboard.press("ArrowRight")
+        await check_frame(page, frames[5])
+        await no_overflow(page)
+        await shoot(page, "replay-phone-euchre")
+        violations = await axe_violations(page)
+        assert not violations, violations
         errors.check()
     finally:
         await context.close()
