@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from services.load.platform import isolated
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
@@ -23,13 +24,35 @@ def ended(view: dict[str, Any]) -> bool:
     return bool(view["phase"] == "ended")
 
 
+@pytest.fixture(autouse=True)
+async def whole_platform() -> AsyncIterator[None]:
+    """This module runs its own platform, not the session's: a board ranks every player of
+    its database, and the session's other tests fill that one with theirs."""
+    yield
+
+
+@pytest.fixture(scope="module")
+async def cluster(
+    service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Cluster]:
+    async with isolated(*service_urls, label="boards") as settings:
+        running = Cluster(settings, tmp_path_factory.mktemp("boards"))
+        try:
+            await running.start(workers=1, bots=1)
+            yield running
+        finally:
+            running.stop()
+
+
 @pytest.fixture
-async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
-    dave = Player(cluster.base, "Dave")
-    await dave.sign_up()
-    await dave.connect()
-    yield [*players, dave]
-    await dave.close()
+async def four(cluster: Cluster) -> AsyncIterator[list[Player]]:
+    made = [Player(cluster.base, name) for name in ("Alice", "Bob", "Carol", "Dave")]
+    for player in made:
+        await player.sign_up()
+        await player.connect()
+    yield made
+    for player in made:
+        await player.close()
 
 
 async def euchre_game(players: list[Player], table: str, seed: int) -> dict[str, Any]:
