@@ -145,7 +145,9 @@ def sample_world(view: SwickView, rng: random.Random) -> State:
         if kept[other] and other != seat and view.trump_card is not None:
             hands[other] += (view.trump_card,)
     taken = {card for cards in dealt.values() for card in cards}
-    pool = iter([card for card in unseen if card not in taken])
+    rest_unseen = [card for card in unseen if card not in taken]
+    rng.shuffle(rest_unseen)  # the stock, the discards and a blind dealer's own hidden cards
+    pool = iter(rest_unseen)
     if None in view.hand:  # a blind dealer: their own hidden cards are unseen too
         hidden = [next(pool) for card in view.hand if card is None]
         mine = tuple(hidden) + mine
