@@ -97,3 +97,17 @@ def test_the_inferences_hold_when_the_discards_are_recycled() -> None:
             action = heuristics.choose(from_view(view_for(t.state, seat)), legal)
         t.act(seat, action)
     assert recycled > 0
+
+
+def test_the_stock_is_dealt_at_random_too() -> None:
+    t = Table(3, stack=10**6)
+    t.start()
+    while t.state.phase is not Phase.KNOCK:
+        seat = to_act(t.state)[0]
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        t.act(seat, heuristics.choose(from_view(view_for(t.state, seat)), legal))
+    view = view_for(t.state, to_act(t.state)[0])
+    rng = random.Random(3)
+    stocks = [sample_world(view, rng).stock for _ in range(40)]
+    assert len({stock[0] for stock in stocks}) > 5  # not the lowest unseen cards every time
+    assert len(set(stocks)) == len(stocks)
