@@ -148,6 +148,7 @@ async def test_a_full_euchre_game_against_bots(cluster: Cluster, browser: Browse
         await expect(winner).to_have_text(
             re.compile(r"^(We win the game|They win the game), \d+ to \d+")
         )
+        we_won = (await winner.inner_text()).startswith("We win")
         top = max(int(s) for s in await page.locator(".peg-score").all_inner_texts())
         assert top >= 10, top
         assert seen["alone"] == 1 and seen["alone_seen"], seen
@@ -169,6 +170,16 @@ async def test_a_full_euchre_game_against_bots(cluster: Cluster, browser: Browse
         assert count >= 4, count
         await expect(page.locator(".verify-table.euchre .fail-mark")).to_have_count(0)
         await shoot(page, "euchre-full-game-verify")
+
+        # The lobby's Euchre board counts the game for the winning partnership.
+        await page.get_by_role("link", name="Lobby", exact=True).click()
+        await page.locator("input[name='lobby-game'][value='euchre']").check()
+        board = page.get_by_role("region", name=re.compile("^Leaderboard"))
+        await expect(board).to_contain_text("Euchre, last 7 days")
+        await expect(board.get_by_role("heading", name="Games won")).to_be_visible()
+        leaders = await board.locator(".leaders li").all_inner_texts()
+        assert len(leaders) == 2 and all(row.endswith("1") for row in leaders), leaders
+        assert we_won == any(row.startswith("Ivo") for row in leaders), leaders
 
         # Stuck as dealer at least once: in this game, or in a few short ones after it.
         extra = 0

@@ -154,7 +154,7 @@ export const api = {
   record: (table, game) => request('GET', recordPath(table, game), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),
   transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
-  leaderboard: () => request('GET', '/api/leaderboard?days=7&limit=10'),
+  leaderboard: (game) => request('GET', `/api/leaderboard?days=7&limit=10&game=${encodeURIComponent(game)}`),
   rules: async () => {
     const response = await fetch('/rules.md');
     if (!response.ok) throw new ApiError(response.status, 'The rules are not available');

@@ -480,15 +480,37 @@ function Balance() {
   </section>`;
 }
 
-function Leaderboard() {
-  const board = usePolling(() => api.leaderboard(), 30000, []);
-  const players = board.data ? board.data.players || [] : [];
+/** The picked game's board over the last week: games won (at the games played for points)
+ * and chips won or lost at its tables. */
+function Leaderboard({ game }) {
+  const board = usePolling(() => api.leaderboard(game), 30000, [game]);
+  const data = board.data && board.data.game === game ? board.data : null;
+  const players = data ? data.players || [] : [];
+  const won = data && data.games_won ? data.games_won.filter((p) => p.won > 0) : null;
+  const name = gameName(game);
+  const empty = won ? `Nobody has won a game of ${name} yet this week.` : 'Nobody has won or lost a chip yet this week.';
   return html`<section class="panel" aria-labelledby="board-title">
-    <h2 id="board-title">Leaderboard <span class="muted small">last 7 days</span></h2>
-    ${board.error && !board.data
+    <h2 id="board-title">Leaderboard <span class="muted small">${name}, last 7 days</span></h2>
+    ${board.error && !data
       ? html`<p class="muted">${board.error}</p>`
-      : players.length
-        ? html`<ol class="leaders">
+      : !data
+        ? html`<p class="muted">Loading…</p>`
+        : won && won.length
+          ? html`<h3 class="board-kind">Games won</h3>
+              <ol class="leaders">
+                ${won.map(
+                  (p) => html`<li>
+                    <span>${p.name}${p.bot ? html` <span class="bot-badge">bot</span>` : null}</span>
+                    <span>${p.won}</span>
+                  </li>`,
+                )}
+              </ol>`
+          : !players.length
+            ? html`<p class="muted">${empty}</p>`
+            : null}
+    ${players.length
+      ? html`${won ? html`<h3 class="board-kind">Chips at stake tables</h3>` : null}
+          <ol class="leaders">
             ${players.map(
               (p) => html`<li>
                 <span>${p.name}${p.bot ? html` <span class="bot-badge">bot</span>` : null}</span>
@@ -496,7 +518,7 @@ function Leaderboard() {
               </li>`,
             )}
           </ol>`
-        : html`<p class="muted">Nobody has won or lost a chip yet this week.</p>`}
+      : null}
   </section>`;
 }
 
@@ -645,7 +667,7 @@ export function LobbyPage() {
       </div>
       <div class="side">
         <${Balance} />
-        <${Leaderboard} />
+        <${Leaderboard} game=${game} />
       </div>
     </div>
   </main>`;
