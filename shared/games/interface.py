@@ -170,6 +170,20 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         """Everything ``seat`` may see (``None``: a spectator), and nothing more."""
         ...
 
+    recorded: frozenset[str]
+    """The kinds of the events a game's public record is made of (its start and end among
+    them): a table's log holds thousands of others, and only these are parsed for it."""
+
+    def record(self, events: Sequence[Any], seats: int) -> Any:
+        """The public record (JSON data) of the game in ``events``: the dumped events of one
+        game, from its start to its end, of the kinds in ``recorded``."""
+        ...
+
+    def winners(self, ended: EventT) -> tuple[int, ...]:
+        """The seats that won the game ``ended`` (its ``game_ended`` event) ended; none for a
+        game with no winner (a pot game, a game cut short)."""
+        ...
+
     def dump_state(self, state: StateT) -> Any: ...
     def load_state(self, data: Any) -> StateT: ...
     def dump_event(self, event: EventT) -> Any: ...

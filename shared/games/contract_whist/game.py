@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from shared.games.contract_whist import actions as ac
-from shared.games.contract_whist import codec
+from shared.games.contract_whist import codec, record
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.decide import decide, step
 from shared.games.contract_whist.evolve import evolve
@@ -140,6 +140,18 @@ class ContractWhistGame:
 
     def view_for(self, state: State, seat: int | None) -> WhistView:
         return view_for(state, seat)
+
+    # Each round's deal.
+    recorded = frozenset({"game_started", "round_dealt", "game_ended"})
+
+    def record(self, events: Sequence[Any], seats: int) -> Any:
+        loaded = (codec.load_event(data) for data in events)
+        return record.dump_record(record.game_record(loaded))
+
+    def winners(self, ended: ev.Event) -> tuple[int, ...]:
+        if isinstance(ended, ev.GameEnded) and ended.reason == "rounds":
+            return ended.winners
+        return ()
 
     def dump_state(self, state: State) -> Any:
         return codec.dump_state(state)

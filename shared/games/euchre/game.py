@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from shared.games.euchre import actions as ac
-from shared.games.euchre import codec
+from shared.games.euchre import codec, record
 from shared.games.euchre import events as ev
 from shared.games.euchre.decide import decide, step
 from shared.games.euchre.evolve import evolve
@@ -140,6 +140,20 @@ class EuchreGame:
 
     def view_for(self, state: State, seat: int | None) -> EuchreView:
         return view_for(state, seat)
+
+    # The deals, the dealer taking the turn-up and the discard.
+    recorded = frozenset(
+        {"game_started", "hand_dealt", "turn_up_taken", "dealer_discarded", "game_ended"}
+    )
+
+    def record(self, events: Sequence[Any], seats: int) -> Any:
+        loaded = (codec.load_event(data) for data in events)
+        return record.dump_record(record.game_record(loaded))
+
+    def winners(self, ended: ev.Event) -> tuple[int, ...]:
+        if isinstance(ended, ev.GameEnded) and ended.reason == "target":
+            return tuple(seat for seat in range(SEATS) if seat % 2 == ended.winner)
+        return ()
 
     def dump_state(self, state: State) -> Any:
         return codec.dump_state(state)

@@ -8,7 +8,7 @@ from typing import Any, TypeGuard
 from shared.games.interface import Command, IllegalCommand, Option, TableForm, Transfer
 from shared.games.lifecycle import Player, Timeout
 from shared.games.swick import actions as ac
-from shared.games.swick import codec
+from shared.games.swick import codec, record
 from shared.games.swick import events as ev
 from shared.games.swick.decide import decide, step
 from shared.games.swick.evolve import evolve
@@ -128,6 +128,31 @@ class SwickGame:
 
     def view_for(self, state: State, seat: int | None) -> SwickView:
         return view_for(state, seat)
+
+    # The deals, the antes and readiness that decide who is dealt in, the trump, the draws and
+    # the discards.
+    recorded = frozenset(
+        {
+            "game_started",
+            "hand_opened",
+            "ante_chosen",
+            "readied",
+            "hand_dealt",
+            "trump_decided",
+            "drew",
+            "dealer_discarded",
+            "waiting",
+            "game_ended",
+        }
+    )
+
+    def record(self, events: Sequence[Any], seats: int) -> Any:
+        return record.dump_record(
+            record.game_record((codec.load_event(data) for data in events), seats)
+        )
+
+    def winners(self, ended: ev.Event) -> tuple[int, ...]:
+        return ()  # a pot game: chips are won hand by hand, not the game
 
     def dump_state(self, state: State) -> Any:
         return codec.dump_state(state)
