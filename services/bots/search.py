@@ -35,6 +35,8 @@ from shared.games.swick.views import SwickView
 
 PLAYOUT_LIMIT = 60
 SAMPLING_TRIES = 30
+# What a discarded card may have been worth to its player's knock (``heuristics.card_value``).
+DISCARD_WORTH = 0.5
 QUICK = frozenset({Phase.ANTE, Phase.READY})
 
 
@@ -138,7 +140,12 @@ def sample_world(view: SwickView, rng: random.Random) -> State:
         if other != seat and counts[other] - kept[other] > 0
     }
     hands: list[tuple[Card, ...]] = [()] * n
-    dealt = _rejection(unseen, needs, banned, rng) or _matching(unseen, needs, banned, rng)
+    likely = _plausible(view)
+    dealt = (
+        _rejection(unseen, needs, banned, rng, likely)
+        or _rejection(unseen, needs, banned, rng)
+        or _matching(unseen, needs, banned, rng)
+    )
     for other, cards in dealt.items():
         hands[other] = tuple(cards)
     for other in range(n):
@@ -163,9 +170,11 @@ def _rejection(
     needs: dict[int, int],
     banned: Sequence[frozenset[Card]],
     rng: random.Random,
+    likely: Callable[[int, Sequence[Card]], bool] | None = None,
 ) -> dict[int, list[Card]] | None:
     """Deal at random until no player holds a card it cannot (a uniform draw among the deals
-    that agree); ``None`` after ``SAMPLING_TRIES`` failures."""
+    that agree), and, with ``likely``, each hand is one its player's actions make likely;
+    ``None`` after ``SAMPLING_TRIES`` failures."""
     cards = list(unseen)
     for _ in range(SAMPLING_TRIES):
         rng.shuffle(cards)
@@ -174,9 +183,40 @@ def _rejection(
         for other, need in needs.items():
             dealt[other] = cards[at : at + need]
             at += need
-        if all(not banned[other].intersection(hand) for other, hand in dealt.items()):
+        if all(not banned[other].intersection(hand) for other, hand in dealt.items()) and (
+            likely is None or all(likely(other, hand) for other, hand in dealt.items())
+        ):
             return dealt
     return None
+
+
+def _plausible(view: SwickView) -> Callable[[int, Sequence[Card]], bool]:
+    """Whether a hand fits what its player did: one who knocked in of their own accord (not
+    the dealer) kept, of the three cards they knocked with, the cards worth keeping, and those
+    were worth knocking with. So the best ``3 - drew`` of the cards they held after drawing
+    (the hand, and what they played since) are worth at least about what a knock needs, less
+    what the discards may have been worth. A likelihood, not a certainty: the sampler gives it
+    up when no deal it tries fits."""
+    trump = None if view.trump_card is None else view.trump_card >> 3
+    by_player: dict[int, list[Card]] = {}
+    for trick in (*view.played, view.trick):
+        for player, card in trick:
+            by_player.setdefault(player, []).append(card)
+
+    def likely(player: int, hand: Sequence[Card]) -> bool:
+        seat = view.seats[player]
+        if seat.status != "in" or player == view.dealer:
+            return True
+        kept = 3 - (seat.drew or 0)
+        if kept <= 0:
+            return True
+        values = sorted(
+            (heuristics.card_value(card, trump) for card in (*hand, *by_player.get(player, ()))),
+            reverse=True,
+        )
+        return sum(values[:kept]) >= heuristics.KNOCK_AT - DISCARD_WORTH * (3 - kept)
+
+    return likely
 
 
 def _matching(

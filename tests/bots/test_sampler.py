@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from services.bots import heuristics
 from services.bots.knowledge import from_view
-from services.bots.search import discards_recycled, forbidden, sample_world
+from services.bots.search import _plausible, discards_recycled, forbidden, sample_world
 from shared.games.swick import actions as ac
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
@@ -111,3 +111,28 @@ def test_the_stock_is_dealt_at_random_too() -> None:
     stocks = [sample_world(view, rng).stock for _ in range(40)]
     assert len({stock[0] for stock in stocks}) > 5  # not the lowest unseen cards every time
     assert len(set(stocks)) == len(stocks)
+
+
+def test_a_player_who_knocked_in_is_dealt_a_hand_worth_knocking_with() -> None:
+    """Not a certainty (the sampler gives it up when no deal it tries fits), but the rule:
+    in most worlds a knocked-in player holds what they kept worth a knock."""
+    rng = random.Random(5)
+    t = Table(3, stack=10**9)
+    t.start()
+    checked = fitting = 0
+    while t.state.hand_no < 60 and to_act(t.state):
+        seat = to_act(t.state)[0]
+        view = view_for(t.state, seat)
+        if view.phase is Phase.TRICKS and not view.played and not view.trick:
+            likely = _plausible(view)
+            others = [
+                p for p in range(3) if p not in (seat, view.dealer) and view.seats[p].status == "in"
+            ]
+            for _ in range(5):
+                world = sample_world(view, rng)
+                for p in others:
+                    checked += 1
+                    fitting += likely(p, world.hands[p])
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        t.act(seat, heuristics.choose(from_view(view), legal))
+    assert checked > 20 and fitting >= 0.9 * checked
