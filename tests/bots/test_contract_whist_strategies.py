@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from services.bots.contract_whist import arena, heuristics
 from services.bots.contract_whist.knowledge import from_view, voids
 from services.bots.contract_whist.levels import Easy, Hard, Medium
-from services.bots.contract_whist.search import sample_world
+from services.bots.contract_whist.search import BID_SPREAD, sample_world
 from services.bots.games import game_of
 from services.bots.levels import LEVELS
 from services.cli import main
@@ -161,6 +161,89 @@ def test_hard_is_reproducible_for_a_seed() -> None:
     assert choices[0] == choices[1] and len(choices[0]) > 40
 
 
+def to_round(seed: int, seats: int, round_no: int) -> Table:
+    """A table at the start of the bidding of round ``round_no``, the rounds before played by
+    the medium bot at every seat."""
+    t = Table(seats=seats, rounds=17, first=seed % seats)
+    t.start()
+    medium = Medium(random.Random(seed))
+    while t.state.round_no < round_no or t.state.phase is not Phase.BID:
+        seat = to_act(t.state)[0]
+        t.act(seat, medium.choose(view_for(t.state, seat), legal(t.state, seat)))
+    return t
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    seats=st.integers(2, 5),
+    round_no=st.integers(1, 9),
+    before=st.integers(0, 4),
+    data=st.data(),
+)
+def test_hard_bids_a_legal_bid_never_the_forbidden_one(
+    seed: int, seats: int, round_no: int, before: int, data: st.DataObject
+) -> None:
+    """Whatever the bids before its own (anything from 0 to the cards), hard's bid is one of
+    the legal bids, so never the hook's; as the last bidder, never the bid that would make the
+    bids total the cards."""
+    t = to_round(seed, seats, round_no)
+    for _ in range(min(before, seats - 1)):
+        seat = to_act(t.state)[0]
+        t.act(seat, ac.MakeBid(data.draw(st.integers(0, t.state.cards), label="bid")))
+    seat = to_act(t.state)[0]
+    view = view_for(t.state, seat)
+    choice = Hard(random.Random(seed), worlds=3).choose(view, legal(t.state, seat))
+    assert isinstance(choice, ac.MakeBid) and choice in legal(t.state, seat)
+    assert choice not in forbidden(t.state, seat)
+    if len(view.bids) == seats - 1:
+        assert sum(b.bid for b in view.bids) + choice.bid != t.state.cards
+    bids = [a.bid for a in legal(t.state, seat) if isinstance(a, ac.MakeBid)]
+    medium = heuristics.choose_bid(view.hand, bids)
+    assert abs(choice.bid - medium) <= BID_SPREAD
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), round_no=st.integers(1, 9))
+def test_hard_names_a_legal_trump_the_same_for_a_seed(seed: int, seats: int, round_no: int) -> None:
+    t = to_round(seed, seats, round_no)
+    rng = random.Random(seed)
+    while t.state.phase is Phase.BID:
+        seat = to_act(t.state)[0]
+        t.act(seat, rng.choice(legal(t.state, seat)))
+    seat = to_act(t.state)[0]
+    options = legal(t.state, seat)
+    assert len(options) == 5  # four suits and no trumps
+    view = view_for(t.state, seat)
+    choices = [Hard(random.Random(seed), worlds=3).choose(view, options) for _ in range(2)]
+    assert choices[0] == choices[1] and choices[0] in options
+
+
+def test_hard_bids_and_names_trump_by_playing_the_worlds_out() -> None:
+    """Ten top spades: the medium bot counts about six tricks; hard's worlds take every trick
+    at spades, so it bids as high as it searches (the medium bid and two more) and names
+    spades."""
+    t = Table(seats=4, rounds=17)
+    t.start()
+    t.rig(
+        {
+            0: "AS KS QS JS 10S 9S 8S 7S 6S 5S",
+            1: "AH KH QH JH 10H 9H 8H 7H 6H 5H",
+            2: "AD KD QD JD 10D 9D 8D 7D 6D 5D",
+            3: "AC KC QC JC 10C 9C 8C 7C 6C 5C",
+        }
+    )
+    options = legal(t.state, 0)
+    medium = Medium(random.Random(1)).choose(view_for(t.state, 0), options)
+    hard = Hard(random.Random(1)).choose(view_for(t.state, 0), options)
+    assert isinstance(medium, ac.MakeBid) and hard == ac.MakeBid(medium.bid + BID_SPREAD)
+    t.act(0, hard)
+    t.bid(0, 0, 0)
+    assert Hard(random.Random(1)).choose(view_for(t.state, 0), legal(t.state, 0)) == (
+        ac.ChooseTrump(suit_of(cards("AS")[0]))
+    )
+
+
 def test_the_bots_service_reads_a_contract_whist_view() -> None:
     t = Table(seats=3, rounds=1)
     t.start()
@@ -175,6 +258,12 @@ def test_medium_beats_easy_in_the_arena() -> None:
     result = arena.play(("medium", "easy"), 4, 30, seed=3, rounds=5)
     assert result.margin.low > 0
     assert result.points["medium"].mean > result.points["easy"].mean
+
+
+def test_hard_scores_at_least_medium_in_a_short_arena() -> None:
+    """Deterministic for the seed: hard bots search a fixed number of worlds."""
+    result = arena.play(("hard", "medium"), 4, 4, seed=1, rounds=5, hard_worlds=8)
+    assert result.points["hard"].mean >= result.points["medium"].mean
 
 
 def test_the_arena_command_plays_contract_whist(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ class Knowledge:
     seat: int
     seats: int
     cards: int  # cards each player was dealt this round
+    first: int  # this round's first bidder, who leads the first trick
     hand: tuple[int, ...]
     held: tuple[int, ...]  # per seat, the cards it holds now
     bids: tuple[int | None, ...]  # per seat, once made
@@ -35,6 +36,7 @@ def from_view(view: WhistView) -> Knowledge:
         seat=view.seat,
         seats=len(view.seats),
         cards=view.cards,
+        first=view.first_bidder or 0,
         hand=tuple(view.hand),
         held=tuple(s.cards for s in view.seats),
         bids=tuple(s.bid for s in view.seats),
