@@ -8,7 +8,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,11 +89,14 @@ async def decision(page: Page) -> str | None:
     return None
 
 
-async def decide(page: Page, *, discard_one: bool = False) -> str | None:
-    """Take the page's pending decision with the mouse, as a careful player would."""
+async def decide(
+    page: Page, *, discard_one: bool = False, leave: Collection[str] = ()
+) -> str | None:
+    """Take the page's pending decision with the mouse, as a careful player would; one of the
+    kinds in ``leave`` is only reported, not taken."""
     kind = await decision(page)
-    if kind is None:
-        return None
+    if kind is None or kind in leave:
+        return kind
     bar = page.locator(".my-area [data-decision]")
     try:
         if kind == "ante":
