@@ -259,7 +259,9 @@ turned-down suit |
 | `play` | `card` | in turn, during the tricks |
 | `next_hand` | | in the `interlude` after a hand |
 
-and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick.
+and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick;
+a seat left during a game is taken at once by a medium bot the table seats, so a partnership is
+never a player short.
 Cards are codes: rank (`9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in `JH`.
 """
 
@@ -282,7 +284,9 @@ highest bidder (the earliest of a tie) |
 | `play` | `card` | phase `tricks`, in turn: follow the suit led if you can |
 | `next_hand` | | in the `interlude` after a round |
 
-and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick.
+and `sit_out`, `leave`, `start_game`, `end_game`, `hand_over_host` and `add_bot` as at Swick;
+a seat left during a game is taken at once by a medium bot the table seats, which plays on with
+the seat's score.
 Cards are codes: rank (`2` to `10`, `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in `10H`.
 A refused bid says why: `forbidden_bid` with the same `reason` the view gave the option
 (`"The bids would total 7, the cards in each hand: someone must miss"`), `bad_bid` outside

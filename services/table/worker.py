@@ -140,6 +140,7 @@ def posting(
 # A name per seat, so that bots at one table never read alike ("Medium…" twice); the level
 # shows beside it as the bot's badge.
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dex", "Esme", "Finn")
+FILLING_BOT = "medium"  # the level of a bot the table seats in a seat left during a game
 
 
 def bot_player(table_id: str, seat: int, name: str) -> Player:
@@ -548,6 +549,7 @@ class TableWorker:
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
             elif isinstance(request, m.Tick):
                 await self._tick(table, request)
+            await self._fill_left_seats(table)
         except Refused as refusal:
             await self._refuse(request, refusal.code, refusal.message)
         except Forbidden as forbidden:
@@ -721,6 +723,20 @@ class TableWorker:
         player = Player(request.player_id, request.name)
         action = TakeSeat(seat, player, await self._stack(player, table.row.table_id))
         await self._apply(table, None, action, request.request_id, 0, request)
+
+    async def _fill_left_seats(self, table: LiveTable) -> None:
+        """At a game that cannot go on a player short (``bot_fills_left_seat``), a seat left
+        empty during a game is taken at once by a medium bot, marked as a bot like any other.
+        Its action id names the seat and the table's seq, so a redelivery seats it once."""
+        g = table.game
+        if not g.form.bot_fills_left_seat or g.phase(table.state) in ("lobby", "ended", "closed"):
+            return
+        for seat, player in enumerate(g.players(table.state)):
+            if player is None:
+                bot = bot_player(table.row.table_id, seat, FILLING_BOT)
+                action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
+                action_id = f"fill:{seat}:{g.seq(table.state)}"
+                await self._apply(table, None, action, action_id, 0, None, False)
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
         g, state = table.game, table.state

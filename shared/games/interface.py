@@ -88,6 +88,9 @@ class TableForm:
     names (Swick's ``antes``, Euchre's ``target``...); another game's setting is refused with
     ``played_for`` as the reason (``"it is played for points"``). ``quick_play`` are the levels
     of the bots quick play seats beside the player, one a seat: the table has one seat more.
+    ``bot_fills_left_seat``: a seat left empty while a game is on is taken at once by a bot the
+    table seats (``AddBot`` with no actor), for games that cannot go on a player short (a
+    partnership, a round of bids); a pot game lets players come and go instead.
     """
 
     title: str
@@ -95,6 +98,7 @@ class TableForm:
     own: tuple[str, ...]
     played_for: str
     quick_play: tuple[str, ...]
+    bot_fills_left_seat: bool = False
 
 
 class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):

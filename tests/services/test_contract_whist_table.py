@@ -167,6 +167,41 @@ async def test_a_person_and_three_bots_play_to_the_end(cluster: Cluster) -> None
         await person.close()
 
 
+async def test_a_seat_left_during_a_game_is_taken_by_a_bot_and_the_game_plays_on(
+    cluster: Cluster, players: list[Player]
+) -> None:
+    host, bob = players[0], players[1]
+    reply = await host.http(
+        "POST",
+        "/api/tables",
+        json={
+            "game": GAME,
+            "rounds": ROUNDS,
+            "interlude_seconds": 30,
+            "bots": {"2": "easy", "3": "easy"},
+        },
+    )
+    assert reply.status_code == 200, reply.text
+    table = reply.json()["id"]
+    await host.watch(table)
+    await bob.watch(table)
+    assert (await bob.request({"type": "join", "table": table}))["type"] == "ack"
+    await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    # Bob leaves while round 1's result shows: his seat empties, and the table seats a
+    # medium bot there at once, marked as a bot.
+    await play([host, bob], table, random.Random(6), lambda v: v["phase"] == "interlude")
+    assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
+    view = await host.until(
+        table, lambda v: (v["seats"][1]["player"] or {}).get("bot") == "medium", 30
+    )
+    taken = view["seats"][1]
+    assert taken["player"]["id"] != bob.id and taken["score"] == view["sheet"][0]["totals"][1]
+    await play([host], table, random.Random(7), ended, within=60)
+    view = await host.until(table, ended)
+    assert len(view["sheet"]) == ROUNDS and view["seats"][1]["player"]["bot"] == "medium"
+
+
 async def test_quick_play_at_contract_whist_seats_three_medium_bots(cluster: Cluster) -> None:
     person = Player(cluster.base, "Quick")
     await person.sign_up()

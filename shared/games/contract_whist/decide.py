@@ -199,7 +199,10 @@ def _take_seat(w: _Work, actor: int | None, a: lc.TakeSeat, seq: int) -> None:
 
 def _add_bot(w: _Work, actor: int | None, a: lc.AddBot, seq: int) -> None:
     s = w.state
-    _host_only(s, actor)
+    if actor is not None:
+        _host_only(s, actor)
+    elif not _game_on(s):  # the table itself fills only a seat left during a game
+        raise IllegalCommand("not_host", "Only the host can seat a bot before a game")
     _check_new_player(s, a.seat, a.player, a.stack)
     if not a.player.bot:
         raise IllegalCommand("not_a_bot", "Name the bot's level or strategy")

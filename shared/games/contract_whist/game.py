@@ -48,6 +48,7 @@ class ContractWhistGame:
         own=("rounds", "stake"),
         played_for="it is played for points and one stake a player",
         quick_play=("medium", "medium", "medium"),
+        bot_fills_left_seat=True,
     )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:

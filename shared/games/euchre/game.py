@@ -47,6 +47,7 @@ class EuchreGame:
         own=("target", "stake"),
         played_for="it is played for points, or for a stake a player",
         quick_play=("medium", "medium", "medium"),
+        bot_fills_left_seat=True,
     )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:

@@ -625,3 +625,18 @@ def test_scenario_42_the_last_person_leaves() -> None:
         ("pot", "wallet:bot1", 20, "stake_return"),
     ]
     assert t.phase() is Phase.CLOSED and t.state.players == (None, None)
+
+
+def test_scenario_43_the_table_fills_a_seat_left_during_a_game() -> None:
+    lobby = Table()
+    lobby.act(C, Leave())
+    lobby.refuse(None, AddBot(C, Player("bot1", "Robot", bot="medium"), 0), "not_host")
+    t = mixed()
+    t.act(C, Leave())
+    play_out_round(t)
+    assert t.state.players[C] is None and t.state.phase is Phase.WAITING
+    t.act(None, AddBot(C, Player("bot1", "Robot", bot="medium"), 0))
+    s = t.state
+    seated = s.players[C]
+    assert seated is not None and seated.bot == "medium"
+    assert s.phase is Phase.BID and s.round_no == 2

@@ -24,6 +24,7 @@ from shared.games.euchre.state import HandResult, Phase
 from shared.games.euchre.views import view_for
 from shared.games.interface import IllegalCommand
 from shared.games.lifecycle import (
+    AddBot,
     CloseTable,
     EndGame,
     Leave,
@@ -876,3 +877,19 @@ def test_scenario_50_the_last_person_leaving_between_hands_gets_the_stake_back()
     )
     assert t.state.phase is Phase.CLOSED and t.state.pot == 0
     assert sum(t.state.payouts) == 200
+
+
+def test_scenario_51_the_table_fills_a_seat_left_during_a_game() -> None:
+    lobby = Table()
+    lobby.act(P, Leave())
+    lobby.refuse(None, AddBot(P, Player("b9", "Robot", "medium"), 0), "not_host")
+    t = basic()
+    t.act(P, Leave())
+    order(t, L)
+    t.act(D, ac.Discard(parse("KC")))
+    play_by_default(t)
+    assert t.state.players[P] is None and t.state.phase is Phase.WAITING
+    t.act(None, AddBot(P, Player("b9", "Robot", "medium"), 0))
+    seated = t.state.players[P]
+    assert seated is not None and seated.bot == "medium"
+    assert t.phase() is Phase.ORDER and t.state.hand_no == 2
