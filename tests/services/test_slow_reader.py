@@ -52,7 +52,8 @@ def gateway_log(cluster: Cluster) -> str:
 
 
 def how_it_ended(sock: socket.socket, protocol: ClientProtocol) -> str:
-    """Read what is left: ``"reset"``, or the close code the server sent."""
+    """Read what is left: ``"reset"``, the close code the server sent, ``"eof"`` (the stream
+    ended without one), or ``"open"`` if the connection lingers."""
     deadline = time.monotonic() + WITHIN
     while time.monotonic() < deadline:
         try:
@@ -62,11 +63,11 @@ def how_it_ended(sock: socket.socket, protocol: ClientProtocol) -> str:
         except TimeoutError:
             continue
         if not data:
-            break
+            return "eof"
         protocol.receive_data(data)
         if protocol.close_rcvd is not None:
             return str(protocol.close_rcvd.code)
-    return "eof"
+    return "open"
 
 
 async def test_a_socket_that_never_reads_is_cut_with_1008(
@@ -104,7 +105,11 @@ async def test_a_socket_that_never_reads_is_cut_with_1008(
                 pass  # the server reset the connection: the loop's condition confirms it
             await asyncio.sleep(0.1)
         assert "reads too slowly: cutting the connection with 1008" in gateway_log(cluster)
+        # The connection is over, whichever way it reached the client: a reset (the usual
+        # way, its buffers dropped), the 1008 close frame, or the end of the stream when the
+        # close frame could not be queued behind what the socket still held. What matters is
+        # that the server let go of it at once (the loop above), recorded as 1008 (its log).
         ending = await asyncio.to_thread(how_it_ended, sock, protocol)
-        assert ending in ("reset", "1008"), ending
+        assert ending in ("reset", "1008", "eof"), ending
     finally:
         sock.close()
