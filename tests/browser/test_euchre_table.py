@@ -209,8 +209,9 @@ async def test_euchre_quick_play_through_a_hand(cluster: Cluster, browser: Brows
                 await take_decision(page, kind, keyboard, seen)
                 keyboard = not keyboard
             await asyncio.sleep(0.1)
+        # (A bot before this seat may make trump, so a bid of its own is not certain in one
+        # hand: the full-game test takes every bidding path.)
         assert seen.get("play", 0) >= 3, seen
-        assert seen.get("order", 0) + seen.get("name", 0) >= 1, seen
 
         # The hand's result between hands, with the score on the pegboard.
         result = page.locator(".eu-result")
