@@ -221,7 +221,7 @@ def _bots(args: argparse.Namespace) -> int:
     configure_logging()
     factory = load_strategy(args.strategy)
     settings = replace(Settings.from_env(), bot_think_ms=args.think_ms)
-    coroutine = run_bots(settings, {args.name: factory}, port=args.port)
+    coroutine = run_bots(settings, {args.name: factory}, host=args.host, port=args.port)
     return exit_code("swick bots", lambda: asyncio.run(until_stopped(coroutine)) or 0)
 
 
@@ -520,6 +520,11 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument("--strategy", help="package.module:Class")
     bots.add_argument("--name", help="the bot name tables seat it by (a registered one)")
     bots.add_argument("--think-ms", type=int, default=900, help="pause at tables with people")
+    bots.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address the port listens on (0.0.0.0 in a container, for its probes)",
+    )
     bots.add_argument(
         "--port",
         type=int,

@@ -2,8 +2,12 @@
 
 It writes ``NAME/`` with a ``pyproject.toml``, the package ``NAME/`` holding ``bot.py`` (a
 strategy built on the SDK: plays like medium), a test that runs ``swick bots check``'s checks on
-it, and a README with the commands to measure, check and serve it. ``pip install -e NAME`` (in
-the environment where this project is installed) makes it importable from anywhere.
+it, a README with the commands to measure, check, serve and deploy it, and ``deploy/``: a
+``Dockerfile`` (the platform's image with the package installed), a Kubernetes manifest
+``k8s.yaml`` (its Deployment and NetworkPolicy in the platform's namespace) and a Compose file
+``compose.yaml`` that runs it beside the platform's. None of them holds a credential: the bot's
+broker URL comes from a Secret or the environment. ``pip install -e NAME`` (in the environment
+where this project is installed) makes it importable from anywhere.
 """
 
 from __future__ import annotations
@@ -12,6 +16,11 @@ import re
 from pathlib import Path
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
+# The platform's image (deploy/Dockerfile) and namespace (deploy/k8s/00-namespace.yaml).
+PLATFORM_IMAGE = "swick-online:0.1.0"
+NAMESPACE = "swick"
+# The port ``swick bots`` answers /healthz, /readyz and /metrics on (services.bots.sdk).
+PORT = 9110
 
 PYPROJECT = """[build-system]
 requires = ["setuptools>=69"]
@@ -78,7 +87,273 @@ SWICK_AMQP_URL='amqp://swick-bot-{name}:PASSWORD@broker.example.com:5672/' \\
 
 The platform's operator registers the bot (`swick bots register {name} --owner ...`) and gives
 you its broker URL. See the platform's docs/bots.md.
+
+## Deploy it
+
+`deploy/` runs the bot beside the platform. Nothing in it holds a credential: the bot's broker
+URL (the one `swick bots register` printed, its own broker user only) comes from a Secret or
+from the environment.
+
+- `deploy/Dockerfile`: the platform's image (`{platform_image}`: use the platform's version)
+  with this package installed; it runs `swick bots --strategy {name}.bot:Bot --name {name}
+  --host 0.0.0.0 --port {port}` as the platform image's non-root user. Build it here:
+
+  ```sh
+  docker build -f deploy/Dockerfile -t swick-bot-{k8s_name}:0.1.0 .
+  ```
+
+- `deploy/k8s.yaml`: a Deployment in the platform's namespace (`{namespace}`), hardened like
+  the platform's bots (non-root, seccomp, read-only root filesystem, no service account
+  token, resources, probes on `/healthz` and `/readyz` at port {port}), and a NetworkPolicy
+  that lets it reach only the broker (5672) and DNS, and lets Prometheus scrape port {port}.
+  Push the image to your registry, set it in the manifest, then create the Secret once and
+  apply:
+
+  ```sh
+  read -rs SWICK_AMQP_URL   # paste the broker URL; it stays out of the shell's history
+  kubectl -n {namespace} create secret generic swick-bot-{k8s_name} \\
+    --from-literal=SWICK_AMQP_URL="$SWICK_AMQP_URL"
+  kubectl apply -f deploy/k8s.yaml
+  ```
+
+- `deploy/compose.yaml`: the bot as a service on the network of the platform's Compose
+  project (`docker compose -f deploy/compose.yaml` in the platform's checkout: its network is
+  `deploy_default`; set `SWICK_NETWORK` for another). It reads `SWICK_AMQP_URL` from the
+  environment and refuses to start without it; the broker is `rabbitmq:5672` there:
+
+  ```sh
+  read -rs SWICK_AMQP_URL && export SWICK_AMQP_URL
+  docker compose -f deploy/compose.yaml up -d --build
+  ```
 """
+
+DOCKERFILE = """# The {name} bot: the platform's image (the swick command and the bot SDK) with this
+# package installed. Build it from the package's root (the directory holding pyproject.toml):
+#
+#   docker build -f deploy/Dockerfile -t swick-bot-{k8s_name}:0.1.0 .
+#
+# Use the platform's version: the image the platform's deploy/Dockerfile builds.
+
+ARG PLATFORM_IMAGE={platform_image}
+
+FROM ${PLATFORM_IMAGE}
+# Installing into the platform's virtualenv (/opt/swick) needs root; the bot runs as the
+# image's non-root user (below). --no-deps: the platform's package is in the image already.
+USER 0:0
+COPY pyproject.toml /src/
+COPY {name} /src/{name}
+RUN /opt/swick/bin/pip install --no-cache-dir --no-deps /src \\
+    && rm -rf /src \\
+    && /opt/swick/bin/python -c "import {name}.bot"
+WORKDIR /tmp
+USER 10001:10001
+# /healthz, /readyz and /metrics
+EXPOSE {port}
+# The entrypoint is the platform image's: swick.
+CMD ["bots", "--strategy", "{name}.bot:Bot", "--name", "{name}", \\
+     "--host", "0.0.0.0", "--port", "{port}"]
+"""
+
+K8S = """# The {name} bot beside Swick Online, in the platform's namespace. Its pod runs the image's
+# command (deploy/Dockerfile): `swick bots --strategy {name}.bot:Bot --name {name}` as the
+# bot's own broker user; port {port} serves only /healthz, /readyz and /metrics.
+#
+# Shipped WITHOUT a credential. Create the Secret once, with the broker URL that
+# `swick bots register {name}` printed (its own broker user; no other secret of the platform):
+#
+#   read -rs SWICK_AMQP_URL
+#   kubectl -n {namespace} create secret generic swick-bot-{k8s_name} \\
+#     --from-literal=SWICK_AMQP_URL="$SWICK_AMQP_URL"
+#
+# Then set your registry's image below and `kubectl apply -f deploy/k8s.yaml`.
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: swick-bot-{k8s_name}
+  namespace: {namespace}
+  labels:
+    app.kubernetes.io/name: swick-bot-{k8s_name}
+    app.kubernetes.io/component: bot
+    app.kubernetes.io/part-of: swick-online
+spec:
+  replicas: 1
+  revisionHistoryLimit: 5
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxUnavailable: 0
+      maxSurge: 1
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: swick-bot-{k8s_name}
+      app.kubernetes.io/component: bot
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: swick-bot-{k8s_name}
+        app.kubernetes.io/component: bot
+        app.kubernetes.io/part-of: swick-online
+      annotations:
+        prometheus.io/scrape: "true"
+        prometheus.io/port: "{port}"
+        prometheus.io/path: /metrics
+    spec:
+      automountServiceAccountToken: false
+      terminationGracePeriodSeconds: 30
+      securityContext:
+        runAsNonRoot: true
+        runAsUser: 10001
+        runAsGroup: 10001
+        seccompProfile:
+          type: RuntimeDefault
+      containers:
+        - name: bot
+          image: swick-bot-{k8s_name}:0.1.0
+          # The platform's settings that are not secret (SWICK_NAMESPACE above all).
+          envFrom:
+            - configMapRef:
+                name: swick-config
+          # The bot's own broker URL only: no database, no other secret of the platform.
+          env:
+            - name: SWICK_AMQP_URL
+              valueFrom:
+                secretKeyRef:
+                  name: swick-bot-{k8s_name}
+                  key: SWICK_AMQP_URL
+          ports:
+            - name: metrics
+              containerPort: {port}
+          startupProbe:
+            httpGet:
+              path: /healthz
+              port: metrics
+            periodSeconds: 2
+            failureThreshold: 30
+          livenessProbe:
+            httpGet:
+              path: /healthz
+              port: metrics
+            periodSeconds: 10
+            timeoutSeconds: 3
+            failureThreshold: 3
+          readinessProbe:
+            httpGet:
+              path: /readyz
+              port: metrics
+            periodSeconds: 5
+            timeoutSeconds: 3
+            failureThreshold: 2
+          resources:
+            requests:
+              cpu: 100m
+              memory: 256Mi
+            limits:
+              cpu: 500m
+              memory: 512Mi
+          securityContext:
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            capabilities:
+              drop: [ALL]
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: 64Mi
+---
+# The bot: the broker and DNS out, nothing else (no database, no ledger); Prometheus scrapes
+# port {port}. RabbitMQ is outside the cluster: narrow 0.0.0.0/0 to its address.
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: swick-bot-{k8s_name}
+  namespace: {namespace}
+  labels:
+    app.kubernetes.io/name: swick-bot-{k8s_name}
+    app.kubernetes.io/part-of: swick-online
+spec:
+  podSelector:
+    matchLabels:
+      app.kubernetes.io/name: swick-bot-{k8s_name}
+      app.kubernetes.io/component: bot
+  policyTypes: [Ingress, Egress]
+  ingress:
+    - ports:
+        - port: {port}
+          protocol: TCP
+  egress:
+    - to:
+        - ipBlock:
+            cidr: 0.0.0.0/0
+      ports:
+        - port: 5672
+          protocol: TCP
+    - ports:
+        - port: 53
+          protocol: UDP
+        - port: 53
+          protocol: TCP
+"""
+
+COMPOSE = """# The {name} bot beside the platform's Compose project (the platform's
+# deploy/compose.yaml), on its network, where the broker is rabbitmq:5672. From this package's
+# root:
+#
+#   read -rs SWICK_AMQP_URL && export SWICK_AMQP_URL   # amqp://swick-bot-{name}:...@rabbitmq:5672/
+#   docker compose -f deploy/compose.yaml up -d --build
+#
+# SWICK_AMQP_URL (the URL `swick bots register {name}` printed) has no default: Compose stops
+# and says so until it is set. SWICK_NETWORK names the platform project's network
+# (deploy_default when the platform was started with `-f deploy/compose.yaml`).
+services:
+  {name}:
+    image: swick-bot-{k8s_name}:0.1.0
+    build:
+      context: ..
+      dockerfile: deploy/Dockerfile
+    # The command is the image's (deploy/Dockerfile): it serves the probes on port {port}.
+    environment:
+      SWICK_AMQP_URL: ${SWICK_AMQP_URL:?set SWICK_AMQP_URL to the bot's broker URL}
+      SWICK_NAMESPACE: ${SWICK_NAMESPACE:-swick}
+    networks:
+      - swick
+    restart: unless-stopped
+    healthcheck:
+      test:
+        - CMD
+        - python
+        - -c
+        - import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/healthz', timeout=3)
+      interval: 10s
+      timeout: 5s
+      retries: 3
+      start_period: 20s
+
+networks:
+  swick:
+    external: true
+    name: ${SWICK_NETWORK:-deploy_default}
+"""
+
+
+def k8s_name(name: str) -> str:
+    """``name`` as Kubernetes names allow (no ``_``)."""
+    return name.replace("_", "-")
+
+
+def render(template: str, name: str) -> str:
+    """``template`` with its ``{...}`` fields filled in; any other brace (a Compose
+    ``${VARIABLE}``) is kept as it is."""
+    values = {
+        "name": name,
+        "k8s_name": k8s_name(name),
+        "namespace": NAMESPACE,
+        "platform_image": PLATFORM_IMAGE,
+        "port": str(PORT),
+    }
+    return re.sub(r"(?<!\$)\{([a-z0-9_]+)\}", lambda m: values[m[1]], template)
 
 
 def scaffold(name: str, where: Path) -> Path:
@@ -95,5 +370,9 @@ def scaffold(name: str, where: Path) -> Path:
     (root / name / "__init__.py").write_text("")
     (root / name / "bot.py").write_text(BOT.format(name=name))
     (root / "tests" / f"test_{name}.py").write_text(TEST.format(name=name))
-    (root / "README.md").write_text(README.format(name=name))
+    (root / "README.md").write_text(render(README, name))
+    (root / "deploy").mkdir()
+    (root / "deploy" / "Dockerfile").write_text(render(DOCKERFILE, name))
+    (root / "deploy" / "k8s.yaml").write_text(render(K8S, name))
+    (root / "deploy" / "compose.yaml").write_text(render(COMPOSE, name))
     return root
