@@ -54,7 +54,7 @@ def _bench_bots(args: argparse.Namespace) -> int:
 
     cap = args.cap_ms or None
     with progress_bars(showing(args.json)) as progress:
-        figures = bots.run(args.hands, args.seed, args.worlds, cap, progress)
+        figures = bots.run(args.hands, args.seed, args.seats, args.worlds, cap, progress)
     print(json.dumps(bots.report(figures)) if args.json else bots.describe(figures))
     return 0
 
@@ -194,7 +194,8 @@ def _bots_new(args: argparse.Namespace) -> int:
     print(
         f"Wrote {root}. Next:\n  pip install -e {root}\n"
         f"  swick bots check --strategy {args.package}.bot:Bot\n"
-        f"  swick arena --seats {args.package}.bot:Bot,medium,medium --duplicate"
+        f"  swick arena --seats {args.package}.bot:Bot,medium,medium --duplicate\n"
+        f"To deploy it: {root / 'deploy'} (a Dockerfile, Kubernetes, Compose; see its README)"
     )
     return 0
 
@@ -620,6 +621,9 @@ def parser() -> argparse.ArgumentParser:
     bench_bots = targets.add_parser("bots", help="the hard bot's time per decision")
     bench_bots.add_argument("--hands", type=int, default=40, help="hands to play")
     bench_bots.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
+    bench_bots.add_argument(
+        "--seats", type=int, choices=range(3, 7), default=3, help="seats (the others medium)"
+    )
     bench_bots.add_argument(
         "--worlds", type=int, default=HARD_WORLDS, help="worlds sampled per decision"
     )

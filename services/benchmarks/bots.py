@@ -32,6 +32,7 @@ class DecisionFigures:
     cpu_p50_ms: float
     cpu_p95_ms: float
     cpu_max_ms: float
+    seats: int
     worlds: int  # the budget: worlds sampled per searched decision
     cap_ms: float | None  # the wall-clock safety cap
     searched: int  # decisions that searched (the others are the heuristics' alone)
@@ -46,15 +47,17 @@ class DecisionFigures:
 def run(
     hands: int,
     seed: int = 1,
+    seats: int = 3,
     worlds: int = HARD_WORLDS,
     cap_ms: float | None = HARD_CAP_MS,
     progress: Progress = SILENT,
 ) -> DecisionFigures:
-    """A hard bot at seat 0 against two medium bots; times every decision the hard bot makes."""
+    """A hard bot at seat 0 against ``seats - 1`` medium bots; times every decision the hard
+    bot makes."""
     rng = random.Random(seed)
     hard = Hard(random.Random(rng.random()), worlds=worlds, cap_ms=cap_ms)
     medium = Medium(random.Random(rng.random()))
-    state = seated_table(3, seed=seed)
+    state = seated_table(seats, seed=seed)
     wall: list[float] = []
     cpu: list[float] = []
     searched_wall: list[float] = []
@@ -86,6 +89,7 @@ def run(
     searched_cpu_cuts = _percentiles(searched_cpu)
     return DecisionFigures(
         decisions=len(wall),
+        seats=seats,
         p50_ms=cuts[49],
         p95_ms=cuts[94],
         max_ms=max(wall),
@@ -118,7 +122,7 @@ def report(figures: DecisionFigures) -> dict[str, object]:
 def describe(f: DecisionFigures) -> str:
     cap = "no cap" if f.cap_ms is None else f"cap {f.cap_ms:.0f} ms"
     return (
-        f"hard bot, {f.decisions} decisions ({f.searched} searched, {f.worlds} worlds each, "
+        f"hard bot at {f.seats} seats, {f.decisions} decisions ({f.searched} searched, {f.worlds} worlds each, "
         f"{cap}, {f.capped} cut short by the cap): "
         f"wall p50 {f.p50_ms:.1f} ms, p95 {f.p95_ms:.1f} ms, max {f.max_ms:.1f} ms; "
         f"CPU p50 {f.cpu_p50_ms:.1f} ms, p95 {f.cpu_p95_ms:.1f} ms, max {f.cpu_max_ms:.1f} ms\n"
