@@ -6,7 +6,7 @@ The budget is a number of worlds sampled per decision: at 32 a searched decision
 tables against a starved machine; the arena runs without it.
 """
 
-HARD_WORLDS = 32
+HARD_WORLDS = 128
 HARD_CAP_MS = 200.0
 
 # The hard Euchre bot's worlds per decision: about 50 ms of CPU each (a Euchre hand is short).

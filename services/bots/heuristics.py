@@ -20,6 +20,7 @@ from shared.games.swick.state import Phase
 KNOCK_AT = 1.5
 EACH_RIVAL = 0.15
 PLAY_FACE_AT = 2.6
+KEEP_AT = 0.5  # a card worth less is thrown away when drawing
 
 
 def card_value(card: Card, trump: int | None) -> float:
@@ -76,7 +77,7 @@ def _knocks(k: Knowledge) -> bool:
 def _draw(k: Knowledge, options: Sequence[ac.Draw]) -> ac.Draw:
     if special(k.hand, k.trump):
         return min(options, key=lambda a: len(a.discards))
-    weak = {card for card in k.hand if card_value(card, k.trump) < 0.5}
+    weak = {card for card in k.hand if card_value(card, k.trump) < KEEP_AT}
     protected = k.trump_card if k.kept and k.seat == k.dealer else None
     wanted = weak - {protected} if protected is not None else weak
     return max(options, key=lambda a: (set(a.discards) <= wanted, len(a.discards)))

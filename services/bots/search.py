@@ -1,12 +1,21 @@
-"""The ``hard`` bot: determinized Monte Carlo search over the pure engine.
+"""The ``hard`` bot: determinized Monte Carlo search, the rules of thumb as its baseline.
 
-For each decision it repeatedly samples a *world*: the cards it cannot see dealt at random to
-the other hands, the stock and the discards, keeping to what its view shows for certain (card
-counts; its own discards, which no other hand holds unless a later draw recycled them; and what
-the rules of play reveal: see ``forbidden``). In each world it tries every legal
-action, plays the hand out with the medium heuristics for everyone, and scores the action by
-what the hand paid its seat. The best average wins. The same worlds serve every action, so the
-comparison is fair.
+For each decision it repeatedly samples a *world*: the cards it cannot see dealt to the other
+hands, the stock and the discards, keeping to what its view shows for certain (card counts; its
+own discards, which no other hand holds unless a later draw recycled them; and what the rules
+of play reveal: see ``forbidden``) and, where a tried hand allows, to what each player did,
+read as the medium rules of thumb would have done it (``_plausible``). In each world it tries
+every legal action and plays the hand out with the medium rules for everyone
+(``playout.fast_playout``), scoring the action by what the hand paid its seat. The same worlds
+serve every action, so the comparison is paired.
+
+It takes the rules of thumb's own choice unless another action pays more over those worlds
+by ``SURE`` standard errors (a search of a few dozen worlds is noisy, and a noisy deviation
+loses more than it wins). Clearly worse actions are dropped along the way. The ante, the
+one choice made before the cards, is weighed at the lowest and the highest amount only (what
+a hand pays is a straight line in the ante), adding to each what the bot expects to win
+beyond the rules of thumb at that pot (``OWN_EDGE``): a stronger player wants higher stakes,
+where the table's seating does not make the dealer pay too much for them.
 
 The budget is a number of worlds per decision, and every random draw comes from the bot's own
 generator: a bot seeded alike decides alike, however fast or loaded the machine. A wall-clock
@@ -16,30 +25,36 @@ the arena runs without it, so that its results are reproducible.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from services.bots import heuristics
-from services.bots.knowledge import from_state, from_view
-from shared.games.interface import Command
+from services.bots.knowledge import from_view
+from services.bots.playout import fast_playout
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import ACE, DECK, Card, is_face
-from shared.games.swick.decide import step
-from shared.games.swick.events import HandSettled
-from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.state import NOT_SET, Phase, SetKind, State
+from shared.games.swick.state import DEALER_EXTRA, NOT_SET, Phase, SetKind, State
 from shared.games.swick.views import SwickView
 
-PLAYOUT_LIMIT = 60
 SAMPLING_TRIES = 30
-# What a discarded card may have been worth to its player's knock (``heuristics.card_value``).
-DISCARD_WORTH = 0.5
-QUICK = frozenset({Phase.ANTE, Phase.READY})
-
-
+# What a card thrown away may have been worth to its player's knock: a side King at most, as
+# only cards not worth keeping are thrown (``heuristics.card_value``).
+DISCARD_WORTH = 0.35
+QUICK = frozenset({Phase.READY})
+# How sure the search must be before it overrules the rules of thumb: the mean gain over the
+# same worlds, this many standard errors above zero. Below that, the gain is as likely noise.
+SURE = 1.0
+# Every ``PRUNE_EVERY`` worlds, an action the leader beats by ``PRUNE_AT`` standard errors is
+# played out no more (a draw has up to 8 options, most of them clearly worse).
+PRUNE_EVERY = 16
+PRUNE_AT = 3.0
+# What the bot wins beyond the rules of thumb it plays by in its playouts, as a share of the
+# pot (``swick arena --duplicate``: about 5% at 5 seats, 12% at 3); the ante is set with it.
+OWN_EDGE = 0.05
 MIN_WORLDS = 2  # even when the cap cuts a search short: one world is a coin toss
 
 
@@ -69,41 +84,83 @@ class Search:
         self.effort = Effort()
 
     def choose(self, view: SwickView, legal: Sequence[ac.Action]) -> ac.Action:
-        if len(legal) == 1 or view.phase in QUICK or view.phase is Phase.TRUMP:
-            # Nothing to weigh, or a blind choice: the heuristics know as much as a search.
-            return heuristics.choose(from_view(view), legal)
+        usual = heuristics.choose(from_view(view), legal)
+        if view.phase is Phase.ANTE:
+            legal = _extremes(legal)
+        if len(legal) == 1 or view.phase in QUICK:
+            return usual
         assert view.seat is not None
         deadline = None if self.cap is None else self.clock() + self.cap
-        totals: dict[int, float] = defaultdict(float)
+        paid: list[list[float]] = [[] for _ in legal]
+        usual_at = legal.index(usual)
+        alive = list(range(len(legal)))
         worlds = 0
         while worlds < self.worlds:
             if worlds >= MIN_WORLDS and deadline is not None and self.clock() > deadline:
                 self.effort.capped += 1
                 break
             world = sample_world(view, self.rng)
-            for index, action in enumerate(legal):
-                totals[index] += playout(world, view.seat, action)
+            for index in alive:
+                paid[index].append(fast_playout(world, view.seat, legal[index]))
             worlds += 1
+            if worlds % PRUNE_EVERY == 0 and len(alive) > 2:
+                alive = _pruned(alive, paid, usual_at)
         self.effort.decisions += 1
         self.effort.worlds += worlds
-        best = max(range(len(legal)), key=lambda i: totals[i])
-        return legal[best]
+        if view.phase is Phase.ANTE:
+            _add_own_edge(view, legal, paid)
+        best = max(alive, key=lambda i: sum(paid[i]))
+        if view.phase is Phase.ANTE:
+            # The mean decides: the worlds' spread is the stakes' own (at the highest ante, five
+            # times the lowest's), so the rule of thumb would hardly ever be overruled.
+            return legal[best]
+        return legal[best] if _surely_better(paid[best], paid[usual_at]) else usual
 
 
-def playout(world: State, seat: int, action: ac.Action) -> float:
-    """What the hand pays ``seat`` if it takes ``action`` in ``world`` and all play on."""
-    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
-    for n in range(PLAYOUT_LIMIT):
-        for event in events:
-            if isinstance(event, HandSettled):
-                return float(event.result.delta[seat])
-        actor = to_act(state)[0]
-        options = [o.action for o in legal_actions(state, actor) if o.legal]
-        choice = heuristics.choose(from_state(state, actor), options)
-        state, events = step(
-            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
-        )
-    return 0.0
+def _add_own_edge(view: SwickView, antes: Sequence[ac.Action], paid: list[list[float]]) -> None:
+    """Add to each ante's worlds what the bot expects to win beyond the rules of thumb it plays
+    by in its playouts: ``OWN_EDGE`` of the pot it sets."""
+    dealt = 1 + sum(
+        1 for s in view.seats if s.player is not None and not s.sitting_out and s.seat != view.seat
+    )
+    for index, ante in enumerate(antes):
+        if isinstance(ante, ac.ChooseAnte):
+            edge = OWN_EDGE * (dealt * ante.amount + DEALER_EXTRA)
+            paid[index] = [p + edge for p in paid[index]]
+
+
+def _extremes(antes: Sequence[ac.Action]) -> list[ac.Action]:
+    """The lowest and the highest ante. Every payment of a hand (the antes, each trick's third,
+    a set's match of the pot) is the ante times a count fixed by the cards and the play, plus
+    the dealer's fixed 3¢, and the rules of thumb never look at the pot: so in a world what
+    the hand pays is a straight line in the ante, its mean over the worlds too, and the best
+    ante is the lowest or the highest."""
+    amounts = sorted(antes, key=lambda a: a.amount if isinstance(a, ac.ChooseAnte) else 0)
+    return [amounts[0], amounts[-1]] if len(amounts) > 1 else list(amounts)
+
+
+def _pruned(alive: list[int], paid: Sequence[Sequence[float]], keep: int) -> list[int]:
+    """The actions still worth playouts: those the leader does not already beat, over the
+    same worlds, by ``PRUNE_AT`` standard errors (and always ``keep``, the rules of thumb's)."""
+    leader = max(alive, key=lambda i: sum(paid[i]))
+    return [
+        i
+        for i in alive
+        if i in (leader, keep) or not _surely_better(paid[leader], paid[i], PRUNE_AT)
+    ]
+
+
+def _surely_better(
+    best: Sequence[float], usual: Sequence[float], sure: float | None = None
+) -> bool:
+    """Whether ``best`` pays more than ``usual`` over the same worlds, by ``sure`` standard
+    errors of the mean gain."""
+    sure = SURE if sure is None else sure
+    gains = [b - u for b, u in zip(best, usual, strict=True)]
+    if len(gains) < 2:
+        return False
+    mean = statistics.fmean(gains)
+    return mean > 0 and mean > sure * statistics.stdev(gains) / math.sqrt(len(gains))
 
 
 def sample_world(view: SwickView, rng: random.Random) -> State:
@@ -136,16 +193,12 @@ def sample_world(view: SwickView, rng: random.Random) -> State:
     ]
     needs = {
         other: counts[other] - kept[other]
-        for other in range(n)
+        for other in sorted(range(n), key=lambda p: view.seats[p].status != "in")
         if other != seat and counts[other] - kept[other] > 0
     }
     hands: list[tuple[Card, ...]] = [()] * n
     likely = _plausible(view)
-    dealt = (
-        _rejection(unseen, needs, banned, rng, likely)
-        or _rejection(unseen, needs, banned, rng)
-        or _matching(unseen, needs, banned, rng)
-    )
+    dealt = _one_by_one(unseen, needs, banned, rng, likely) or _matching(unseen, needs, banned, rng)
     for other, cards in dealt.items():
         hands[other] = tuple(cards)
     for other in range(n):
@@ -165,58 +218,80 @@ def sample_world(view: SwickView, rng: random.Random) -> State:
     return _state(view, hands, stock, discards, rng)
 
 
-def _rejection(
-    unseen: Sequence[Card],
-    needs: dict[int, int],
-    banned: Sequence[frozenset[Card]],
-    rng: random.Random,
-    likely: Callable[[int, Sequence[Card]], bool] | None = None,
-) -> dict[int, list[Card]] | None:
-    """Deal at random until no player holds a card it cannot (a uniform draw among the deals
-    that agree), and, with ``likely``, each hand is one its player's actions make likely;
-    ``None`` after ``SAMPLING_TRIES`` failures."""
-    cards = list(unseen)
-    for _ in range(SAMPLING_TRIES):
-        rng.shuffle(cards)
-        dealt: dict[int, list[Card]] = {}
-        at = 0
-        for other, need in needs.items():
-            dealt[other] = cards[at : at + need]
-            at += need
-        if all(not banned[other].intersection(hand) for other, hand in dealt.items()) and (
-            likely is None or all(likely(other, hand) for other, hand in dealt.items())
-        ):
-            return dealt
-    return None
-
-
 def _plausible(view: SwickView) -> Callable[[int, Sequence[Card]], bool]:
-    """Whether a hand fits what its player did: one who knocked in of their own accord (not
-    the dealer) kept, of the three cards they knocked with, the cards worth keeping, and those
-    were worth knocking with. So the best ``3 - drew`` of the cards they held after drawing
-    (the hand, and what they played since) are worth at least about what a knock needs, less
-    what the discards may have been worth. A likelihood, not a certainty: the sampler gives it
-    up when no deal it tries fits."""
+    """Whether a hand fits what its player did, were they playing sound rules of thumb (the
+    medium rules): one who passed held a hand not worth a knock; one who knocked in of their
+    own accord held a hand worth it, more so the more players had knocked before them; one who
+    then drew kept only cards worth keeping (trumps and Aces), and what they threw away was
+    worth little. So the best ``3 - drew`` of the cards they hold and have played since are
+    each worth keeping, and with what the discards may have been worth, worth the knock. A
+    likelihood, not a certainty: the sampler gives it up for a player when no hand it tries
+    fits (``tests/bots/test_sampler.py``: it never rules out the hand of a player who does
+    play by those rules)."""
     trump = None if view.trump_card is None else view.trump_card >> 3
     by_player: dict[int, list[Card]] = {}
     for trick in (*view.played, view.trick):
         for player, card in trick:
             by_player.setdefault(player, []).append(card)
+    before: dict[int, int] = {}
+    knocked = 0
+    for player in view.order:
+        if player == view.dealer:
+            continue
+        before[player] = knocked
+        knocked += view.seats[player].status == "in"
 
     def likely(player: int, hand: Sequence[Card]) -> bool:
         seat = view.seats[player]
-        if seat.status != "in" or player == view.dealer:
+        rivals = before.get(player, knocked)
+        need = heuristics.KNOCK_AT + heuristics.EACH_RIVAL * rivals
+        if seat.status == "passed" and player != view.dealer:
+            return not heuristics.special(hand, trump) and heuristics.strength(hand, trump) < need
+        if seat.status != "in" or (player == view.dealer and view.kept):
+            return True  # out of the hand, or a dealer who kept and so had to knock
+        cards = (*hand, *by_player.get(player, ()))
+        if len(cards) == 3 and heuristics.special(cards, trump):
             return True
-        kept = 3 - (seat.drew or 0)
-        if kept <= 0:
-            return True
-        values = sorted(
-            (heuristics.card_value(card, trump) for card in (*hand, *by_player.get(player, ()))),
-            reverse=True,
-        )
-        return sum(values[:kept]) >= heuristics.KNOCK_AT - DISCARD_WORTH * (3 - kept)
+        drew = seat.drew or 0
+        kept = 3 - drew
+        values = sorted((heuristics.card_value(card, trump) for card in cards), reverse=True)
+        top = values[:kept]
+        if seat.drew is not None and top and top[-1] < heuristics.KEEP_AT:
+            return False
+        return sum(top) >= need - DISCARD_WORTH * drew
 
     return likely
+
+
+def _one_by_one(
+    unseen: Sequence[Card],
+    needs: dict[int, int],
+    banned: Sequence[frozenset[Card]],
+    rng: random.Random,
+    likely: Callable[[int, Sequence[Card]], bool],
+) -> dict[int, list[Card]] | None:
+    """Deal the hands one player at a time, each drawn again until it fits (what is certain,
+    and, while a try allows, what the player did), the players who knocked in first: each
+    player's hand is fitted on its own, so many players' likelihoods do not multiply into a
+    deal that never fits. ``None`` when a hand cannot be made to agree with what is certain."""
+    pool = list(unseen)
+    dealt: dict[int, list[Card]] = {}
+    for other, need in needs.items():
+        fallback: list[Card] | None = None
+        for _ in range(SAMPLING_TRIES):
+            hand = rng.sample(pool, need)
+            if banned[other].intersection(hand):
+                continue
+            if likely(other, hand):
+                fallback = hand
+                break
+            fallback = fallback or hand
+        if fallback is None:
+            return None
+        dealt[other] = fallback
+        taken = set(fallback)
+        pool = [card for card in pool if card not in taken]
+    return dealt
 
 
 def _matching(
@@ -328,6 +403,12 @@ def _state(
     early: list[SetKind] = list(NOT_SET * n)
     if seats[dealer].status == "dropped" or (seats[dealer].status == "passed" and view.kept):
         early[dealer] = "single"
+    # Who the dealer's ante asks in (the view does not list them): the others seated and in.
+    candidates = tuple(
+        seat
+        for k in range(1, n)
+        if seats[seat := (dealer + k) % n].player is not None and not seats[seat].sitting_out
+    )
     face = view.trump_card is not None and view.kept and is_face(view.trump_card)
     turn = view.to_act[0] if view.to_act else None
     return State(
@@ -351,6 +432,7 @@ def _state(
         phase=view.phase,
         free_ride=view.free_ride,
         ante=view.ante,
+        candidates=candidates if view.phase is Phase.ANTE else (),
         entropy=(None,) * n,
         context=rng.randbytes(32).hex(),
         order=order,

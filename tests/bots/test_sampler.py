@@ -136,3 +136,50 @@ def test_a_player_who_knocked_in_is_dealt_a_hand_worth_knocking_with() -> None:
         legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
         t.act(seat, heuristics.choose(from_view(view), legal))
     assert checked > 20 and fitting >= 0.9 * checked
+
+
+@settings(max_examples=40, deadline=None)
+@given(seats=st.integers(3, 6), seed=st.integers(0, 2**32))
+def test_the_model_of_play_never_rules_out_the_true_hand_of_a_player_playing_by_it(
+    seats: int, seed: int
+) -> None:
+    """The likelihood assumes players play by the medium rules: when they do, the hand each
+    really holds always fits what they did."""
+    t = Table(seats, stack=10**9)
+    t.start()
+    checked = 0
+    while t.state.hand_no < 12 and to_act(t.state):
+        seat = to_act(t.state)[0]
+        view = view_for(t.state, seat)
+        if view.phase in SEARCHED:
+            likely = _plausible(view)
+            for other, hand in enumerate(t.state.hands):
+                if other != seat and view.seats[other].status in ("in", "passed"):
+                    checked += 1
+                    assert likely(other, hand), (other, hand, view.seats[other])
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        t.act(seat, heuristics.choose(from_view(view), legal))
+    assert checked > 0
+
+
+def test_at_five_seats_every_knocked_in_player_is_dealt_a_hand_that_fits() -> None:
+    """Hands are fitted one player at a time, so several players' likelihoods do not multiply
+    into deals that never fit (and are then given up)."""
+    rng = random.Random(8)
+    t = Table(5, stack=10**9)
+    t.start()
+    checked = fitting = 0
+    while t.state.hand_no < 40 and to_act(t.state):
+        seat = to_act(t.state)[0]
+        view = view_for(t.state, seat)
+        if view.phase is Phase.TRICKS and not view.played and not view.trick:
+            likely = _plausible(view)
+            others = [p for p in range(5) if p != seat and view.seats[p].status in ("in", "passed")]
+            for _ in range(5):
+                world = sample_world(view, rng)
+                for p in others:
+                    checked += 1
+                    fitting += likely(p, world.hands[p])
+        legal = [o.action for o in legal_actions(t.state, seat) if o.legal]
+        t.act(seat, heuristics.choose(from_view(view), legal))
+    assert checked > 50 and fitting >= 0.9 * checked
