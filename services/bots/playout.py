@@ -1,7 +1,7 @@
 """The hard bot's playouts, fast: the rest of a hand played by the medium rules of thumb on
 plain lists and ints, paying exactly what a playout through the engine pays.
 
-``fast_playout(world, seat, action)`` equals ``search.playout``: the action taken in the sampled
+``fast_playout(world, seat, action)`` equals ``engine_playout``: the action taken in the sampled
 world, then everyone playing on by ``heuristics.choose`` until the hand settles, and what the
 hand paid ``seat``. The engine checks envelopes, turns, deadlines and attendance, builds every
 legal option and a ``Knowledge`` for every decision, and emits and folds events; none of that
@@ -77,7 +77,7 @@ def lean_playout(world: State, seat: int, action: ac.Action) -> float | None:
 
 
 def engine_playout(world: State, seat: int, action: ac.Action) -> float:
-    """The playout through the engine (as ``search.playout``): the reference, and the fallback."""
+    """The playout through the engine: the reference, and the fallback."""
     state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
     for n in range(PLAYOUT_LIMIT):
         for event in events:

@@ -2,9 +2,10 @@
 
 Over positions of random tables at 3 to 6 seats, in every phase the hard bot searches (and the
 trump and ante decisions too), a world is sampled from the seat's view as the search samples it,
-and for every legal action ``fast_playout`` must equal the reference: ``search.playout``, copied
-here as it stands, so that a change to the search leaves this comparison as it was. The lean
-playout must also never need the engine on such positions.
+and for every legal action ``fast_playout`` must equal the reference: the playout through the
+engine, written out here again (``playout.engine_playout`` is the module's own fallback), so
+that a change there leaves this comparison as it was. The lean playout must also never need the
+engine on such positions.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ CHECKED = frozenset(
 
 
 def playout(world: State, seat: int, action: ac.Action, seen: Counter[str] | None = None) -> float:
-    """``search.playout`` as it stands, noting in ``seen`` what happened on the way."""
+    """The playout through the engine, noting in ``seen`` what happened on the way."""
     state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
     for n in range(PLAYOUT_LIMIT):
         if seen is not None:
