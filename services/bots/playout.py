@@ -56,13 +56,8 @@ class _Refused(Exception):
 
 def fast_playout(world: State, seat: int, action: ac.Action) -> float:
     """What the hand pays ``seat`` if it takes ``action`` in ``world`` and all play on."""
-    try:
-        hand = _Hand(world)
-        hand.first(world, seat, action)
-        hand.run()
-        return float(hand.delta(seat))
-    except _Refused:
-        return engine_playout(world, seat, action)
+    paid = lean_playout(world, seat, action)
+    return engine_playout(world, seat, action) if paid is None else paid
 
 
 def lean_playout(world: State, seat: int, action: ac.Action) -> float | None:
