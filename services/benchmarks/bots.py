@@ -122,7 +122,8 @@ def report(figures: DecisionFigures) -> dict[str, object]:
 def describe(f: DecisionFigures) -> str:
     cap = "no cap" if f.cap_ms is None else f"cap {f.cap_ms:.0f} ms"
     return (
-        f"hard bot at {f.seats} seats, {f.decisions} decisions ({f.searched} searched, {f.worlds} worlds each, "
+        f"hard bot at {f.seats} seats, {f.decisions} decisions ({f.searched} searched, "
+        f"{f.worlds} worlds each, "
         f"{cap}, {f.capped} cut short by the cap): "
         f"wall p50 {f.p50_ms:.1f} ms, p95 {f.p95_ms:.1f} ms, max {f.max_ms:.1f} ms; "
         f"CPU p50 {f.cpu_p50_ms:.1f} ms, p95 {f.cpu_p95_ms:.1f} ms, max {f.cpu_max_ms:.1f} ms\n"
