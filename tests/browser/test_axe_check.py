@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from tests.browser.support import axe_violations
 
@@ -25,8 +25,9 @@ def contrast(violations: list[dict[str, Any]]) -> list[Any]:
     return [v["nodes"] for v in violations if v["id"] == "color-contrast"]
 
 
-async def raw_contrast(page: Any) -> list[Any]:
-    result = await page.evaluate(
+async def raw_contrast(page: Page) -> list[Any]:
+    """What axe alone finds, with no regard for motion."""
+    result: dict[str, Any] = await page.evaluate(
         "() => axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] })"
     )
     return [v["nodes"] for v in result["violations"]]
