@@ -1,9 +1,8 @@
 """The hard bot's budget, the same at live tables and in the arena (a module of its own, so the
 ``swick`` command can show it in ``--help`` without loading the engine).
 
-The budget is a number of worlds sampled per decision: at 128 a searched decision costs 10 to
-15 ms at the median and 18 to 25 ms at the 95th percentile, at 3 to 6 seats, on one core
-(``swick bench bots``; a slower machine took up to 4 times as long).
+The budget is a number of worlds sampled per decision: what 128 cost a searched decision is
+measured by ``swick bench bots`` (its figures are in docs/bots.md).
 The wall-clock cap only guards live tables against a starved machine; the arena runs without
 it.
 """

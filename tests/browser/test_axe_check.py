@@ -40,7 +40,6 @@ async def test_a_fading_card_is_judged_where_it_comes_to_rest(browser: Browser) 
         assert not contrast(await axe_violations(page))  # loads axe; the plate at rest is clear
         await page.evaluate(FADE)
         assert await raw_contrast(page), "a plate at a fifth of its opacity reads as faint"
-        await page.evaluate(FADE)
         assert not contrast(await axe_violations(page))
         # The page keeps the motion setting it had.
         assert not await page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
