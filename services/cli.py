@@ -48,6 +48,16 @@ def _bench_ledger(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_replays(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.benchmarks import replays
+
+    figures = asyncio.run(replays.run(args.seconds, args.games, args.per_table, args.sockets))
+    print(json.dumps(replays.report(figures)) if args.json else replays.describe(figures))
+    return 0
+
+
 def _bench_bots(args: argparse.Namespace) -> int:
     from services.benchmarks import bots
     from services.progress import progress_bars, showing
@@ -67,6 +77,35 @@ def _bench_floor(args: argparse.Namespace) -> int:
     amqp_url, database_url = floor.settings_urls()
     floors = uvloop.run(floor.run(args.samples, (0.04, 0.0), amqp_url, database_url))
     print(json.dumps(floor.report(floors)) if args.json else floor.describe(floors))
+    return 0
+
+
+def _bench_flood(args: argparse.Namespace) -> int:
+    import uvloop
+
+    from services.benchmarks import flood
+    from services.benchmarks.floor import settings_urls
+    from services.progress import progress_bars, showing
+
+    if min(args.actions, args.flood, args.workers) < 1:
+        print(
+            "swick bench flood: --actions, --flood and --workers must be at least 1",
+            file=sys.stderr,
+        )
+        return 2
+    amqp_url, database_url = settings_urls()
+    with progress_bars(showing(args.json)) as progress:
+        figures = uvloop.run(
+            flood.run(
+                amqp_url,
+                database_url,
+                actions=args.actions,
+                flood=args.flood,
+                workers=args.workers,
+                progress=progress,
+            )
+        )
+    print(json.dumps(flood.report(figures)) if args.json else flood.describe(figures))
     return 0
 
 
@@ -490,6 +529,16 @@ def parser() -> argparse.ArgumentParser:
     ledger.add_argument("--tables", type=int, default=32, help="concurrent table loops")
     ledger.add_argument("--json", action="store_true", help="print one JSON object")
     ledger.set_defaults(run=_bench_ledger)
+    bench_replays = targets.add_parser(
+        "replays",
+        help="other sockets' ping on a gateway while one client loops over replays (PostgreSQL)",
+    )
+    bench_replays.add_argument("--seconds", type=float, default=8, help="how long each mode runs")
+    bench_replays.add_argument("--games", type=int, default=80, help="tables whose replay is asked")
+    bench_replays.add_argument("--per-table", type=int, default=2, help="games logged per table")
+    bench_replays.add_argument("--sockets", type=int, default=20, help="sockets that ping")
+    bench_replays.add_argument("--json", action="store_true", help="print one JSON object")
+    bench_replays.set_defaults(run=_bench_replays)
 
     definitions_help = "load this definitions file (deploy/rabbitmq/definitions.json)"
     migrate = commands.add_parser(
@@ -641,6 +690,16 @@ def parser() -> argparse.ArgumentParser:
     bench_floor.add_argument("--samples", type=int, default=300, help="samples of each hop")
     bench_floor.add_argument("--json", action="store_true", help="print one JSON object")
     bench_floor.set_defaults(run=_bench_floor)
+    bench_flood = targets.add_parser(
+        "flood",
+        help="a person's action -> own view latency while a registered bot floods"
+        " (RabbitMQ, PostgreSQL)",
+    )
+    bench_flood.add_argument("--actions", type=int, default=200, help="the person's actions")
+    bench_flood.add_argument("--flood", type=int, default=50_000, help="forged acts the bot sends")
+    bench_flood.add_argument("--workers", type=int, default=2, help="table workers")
+    bench_flood.add_argument("--json", action="store_true", help="print one JSON object")
+    bench_flood.set_defaults(run=_bench_flood)
 
     loadtest = commands.add_parser(
         "loadtest", help="simulated people at real tables through the whole system, with figures"

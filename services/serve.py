@@ -21,6 +21,7 @@ from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.broker import passwords_from
 from services.dependencies import available, broker, database
+from services.gateway import proxies
 from services.gateway.app import create_app as gateway_app
 from services.gateway.transport import SOCKETS
 from services.ledger.app import create_app as ledger_app
@@ -64,6 +65,10 @@ def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
                 *(("SWICK_SECRET_PREVIOUS", old) for old in settings.previous_secrets),
             ],
         )
+        untrusted = proxies.refusal(host, settings.trusted_proxies)
+        if untrusted is not None:
+            print(untrusted, file=sys.stderr, flush=True)
+            raise SystemExit(2)
     elif service == "ledger":
         refuse_unsafe(
             host,

@@ -5,13 +5,16 @@ queue and exchange names, for configure, write and read) cover only what it uses
 
 - ``<ns>-gateway`` configures only its own exclusive updates queue (``<ns>.gateway.<random>``),
   writes requests, updates (chat) and that queue (to bind it), reads updates and that queue;
-- ``<ns>-table`` configures nothing, writes requests (its timers), updates, bot turns and
-  postings, reads the shard queues;
+- ``<ns>-table`` configures nothing, writes requests (its timers, and the bots' actions it
+  forwards), updates, bot turns and postings, reads the shard queues and the bots' actions
+  queues;
 - ``<ns>-ledger`` configures and writes nothing, reads the postings queue;
-- ``<ns>-bot-<name>`` configures nothing, writes bot actions, reads its own turns queue.
+- ``<ns>-bot-<name>`` configures nothing, writes its own actions exchange, reads its own turns
+  queue; it may hold ``BOT_USER_LIMITS`` connections and channels at most.
 
 So a bot can neither watch a table's updates, nor read another bot's turns, nor send a request
-anywhere but through the bots' exchange; and the broker stamps who sent each message. The
+anywhere but into its own actions queue (bounded: a flood is refused there, and fills no
+queue but its own); and the broker stamps who sent each message. The
 definitions (users, permissions, exchanges, queues, bindings) are one JSON document, the format
 of ``rabbitmqctl import_definitions`` and of the management API's ``POST /api/definitions``;
 ``deploy/rabbitmq/definitions.json`` is the one of the default namespace, without passwords.
@@ -37,6 +40,10 @@ from shared.bus import ROLES, Topology, declarations
 
 HASHING = "rabbit_password_hashing_sha256"
 NOTHING = "^$"
+# A bots process opens one connection per bot name, with four channels at most (publishing,
+# views, its turns, a depth check): this leaves room for several processes and a reconnect,
+# and none for a bot that opens connections or channels to wear the broker down.
+BOT_USER_LIMITS = {"max-connections": 8, "max-channels": 64}
 
 
 class BrokerSetupError(RuntimeError):
@@ -65,7 +72,9 @@ def permissions(topology: Topology, role: str) -> tuple[str, str, str]:
         return _names(own), _names(re.escape(t.requests), updates, own), _names(updates, own)
     if role == "table":
         shards = re.escape(t.shard_queue(0)).removesuffix("0") + "[0-9]+"
-        return NOTHING, _exactly(t.requests, t.updates, t.bots, t.postings), _names(shards)
+        actions = re.escape(t.bot_actions_prefix) + ".+"
+        writes = _exactly(t.requests, t.updates, t.bots, t.postings)
+        return NOTHING, writes, _names(shards, actions)
     if role == "ledger":
         return NOTHING, NOTHING, _exactly(t.postings)
     raise ValueError(f"no such role: {role}")
@@ -73,7 +82,7 @@ def permissions(topology: Topology, role: str) -> tuple[str, str, str]:
 
 def bot_permissions(topology: Topology, bot: str) -> tuple[str, str, str]:
     """(configure, write, read) of a bot's user: its actions out, its own turns in."""
-    return NOTHING, _exactly(topology.bot_actions), _exactly(topology.bot_queue(bot))
+    return NOTHING, _exactly(topology.bot_actions(bot)), _exactly(topology.bot_queue(bot))
 
 
 def users_of(topology: Topology, bots: Iterable[str]) -> dict[str, tuple[str, str, str]]:
@@ -98,7 +107,7 @@ def definitions(
     queues of ``bot_queues``."""
     passwords = passwords or {}
     exchanges, queues, bindings = declarations(topology, bot_queues)
-    chosen = {topology.bot_queue(bot) for bot in bot_queues}
+    chosen = {queue for bot in bot_queues for queue in topology.queues_of(bot)}
     queues = [(name, args) for name, args in queues if shared or name in chosen]
     named = {name for name, _ in queues}
     return {
@@ -108,6 +117,7 @@ def definitions(
                 "password_hash": hash_password(passwords[user]) if user in passwords else "",
                 "hashing_algorithm": HASHING,
                 "tags": [],
+                **({"limits": BOT_USER_LIMITS} if topology.bot_of(user) is not None else {}),
             }
             for user in users
         ],

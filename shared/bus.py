@@ -4,12 +4,18 @@ Topology (every name under a namespace, ``swick`` by default, so test runs stay 
 
 - ``<ns>.requests`` (direct) → ``<ns>.shard.<k>``: durable queues with single-active-consumer,
   one per shard. A table's requests always go to shard ``crc32(table_id) % shards`` (never
-  Python's salted ``hash``), so one consumer handles them in order.
+  Python's salted ``hash``), so one consumer handles them in order. A shard queue holds at
+  most ``SHARD_QUEUE_LIMIT`` requests, a last bound: a confirmed publish beyond it raises
+  ``QueueFull``.
 - ``<ns>.updates`` (topic): views, outcomes and chat, routing key ``table.<id>``; each gateway
   process binds its own exclusive queue ``<ns>.gateway.<random>`` to the tables its sockets
   watch.
-- ``<ns>.bot-actions`` (direct) → the same shard queues: the bots' actions, apart from the
-  gateways' requests so that a bot can write there and nowhere else.
+- ``<ns>.bot-actions.<name>`` (fanout) → the queue of the same name: one bot's actions, the
+  only place its user may write. At most ``BOT_ACTIONS_LIMIT`` wait there; beyond, the broker
+  refuses that bot's publishes (``reject-publish``), and only that bot's. The table workers
+  take them at a bounded rate per bot (single-active-consumer: one worker at a time) and
+  forward them to the table's shard as their own user (``services/table/bot_relay.py``), so a
+  bot that floods fills its own queue, never the shard queues people's requests go through.
 - ``<ns>.bots`` (direct) → ``<ns>.bots.<name>``: bot turns, shared by competing consumers;
   each turn expires after a while, so a bot nobody serves leaves no growing queue.
 - ``<ns>.postings`` (direct) → ``<ns>.postings``: a durable queue of ledger postings.
@@ -54,10 +60,25 @@ DEFAULT_BOT_TURN_TTL_MS = 60_000
 ROLES = ("gateway", "table", "ledger")
 PERSISTENT = aio_pika.DeliveryMode.PERSISTENT
 RECONNECT_PATIENCE = 15.0  # seconds; a robust connection retries every 5 s
+# Queue lengths past which the broker refuses publishes (``reject-publish``). A shard's is a
+# last bound, far above what its owner ever lets wait; a bot's holds a few seconds of its
+# relay's rate (services/table/bot_relay.py), so a bot that floods is refused at once.
+SHARD_QUEUE_LIMIT = 20_000
+BOT_ACTIONS_LIMIT = 1_000
 
 
 class BrokerUnavailable(ConnectionError):
     """The broker did not take a message, and did not come back in time to take it."""
+
+
+class QueueFull(BrokerUnavailable):
+    """The queue the message goes to is full: the broker refused it (no retry helps soon)."""
+
+
+def bounded(limit: int) -> dict[str, object]:
+    """Queue arguments: at most ``limit`` messages; a publish beyond is refused (confirmed
+    publishers hear of it), never an older message dropped."""
+    return {"x-max-length": limit, "x-overflow": "reject-publish"}
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -68,6 +89,8 @@ def shard_of(table_id: str, shards: int) -> int:
 class Topology:
     namespace: str = "swick"
     shards: int = DEFAULT_SHARDS
+    shard_limit: int = SHARD_QUEUE_LIMIT
+    bot_actions_limit: int = BOT_ACTIONS_LIMIT
 
     @property
     def requests(self) -> str:
@@ -85,15 +108,31 @@ class Topology:
     def postings(self) -> str:
         return f"{self.namespace}.postings"
 
+    def bot_actions(self, bot: str) -> str:
+        """The exchange, and the queue, of one bot's actions (both named alike)."""
+        return f"{self.bot_actions_prefix}{bot}"
+
     @property
-    def bot_actions(self) -> str:
-        return f"{self.namespace}.bot-actions"
+    def bot_actions_prefix(self) -> str:
+        return f"{self.namespace}.bot-actions."
+
+    def limit_of(self, queue: str) -> int | None:
+        """The most messages ``queue`` holds (``None``: unbounded)."""
+        if queue.startswith(self.bot_actions_prefix):
+            return self.bot_actions_limit
+        if queue.startswith(f"{self.namespace}.shard."):
+            return self.shard_limit
+        return None
 
     def shard_queue(self, shard: int) -> str:
         return f"{self.namespace}.shard.{shard}"
 
     def bot_queue(self, bot: str) -> str:
         return f"{self.namespace}.bots.{bot}"
+
+    def queues_of(self, bot: str) -> tuple[str, str]:
+        """A bot account's queues: its turns, its actions."""
+        return self.bot_queue(bot), self.bot_actions(bot)
 
     def gateway_queue(self, token: str) -> str:
         """A gateway process's exclusive updates queue (named here, so that a permission can
@@ -129,21 +168,24 @@ def declarations(
     t = topology
     exchanges = [
         (t.requests, "direct"),
-        (t.bot_actions, "direct"),
         (t.updates, "topic"),
         (t.bots, "direct"),
         (t.postings, "direct"),
     ]
     queues: list[tuple[str, dict[str, object]]] = [
-        (t.shard_queue(k), {"x-single-active-consumer": True}) for k in range(t.shards)
+        (t.shard_queue(k), {"x-single-active-consumer": True, **bounded(t.shard_limit)})
+        for k in range(t.shards)
     ]
     queues.append((t.postings, {}))
     bindings = [(t.requests, t.shard_queue(k), str(k)) for k in range(t.shards)]
-    bindings += [(t.bot_actions, t.shard_queue(k), str(k)) for k in range(t.shards)]
     bindings.append((t.postings, t.postings, t.postings))
     for bot in sorted(set(bots)):
         queues.append((t.bot_queue(bot), {}))
         bindings.append((t.bots, t.bot_queue(bot), bot))
+        actions = t.bot_actions(bot)
+        exchanges.append((actions, "fanout"))
+        queues.append((actions, {"x-single-active-consumer": True, **bounded(t.bot_actions_limit)}))
+        bindings.append((actions, actions, ""))
     return exchanges, queues, bindings
 
 
@@ -194,7 +236,8 @@ class Bus(Protocol):
     async def close(self) -> None: ...
 
     async def request(self, table_id: str, body: bytes) -> None:
-        """Raises ``BrokerUnavailable`` if the broker does not take it."""
+        """Raises ``BrokerUnavailable`` if the broker does not take it (``QueueFull`` if the
+        shard's queue is full)."""
         ...
 
     async def send(self, table_id: str, body: bytes) -> None:
@@ -203,7 +246,8 @@ class Bus(Protocol):
         ...
 
     async def bot_action(self, table_id: str, body: bytes) -> None:
-        """A bot's request: to the table's shard, through the bots' own exchange."""
+        """A bot's request, into its own actions queue (a table worker forwards it to the
+        table's shard). Raises ``QueueFull`` when that queue is full: the bot sends too much."""
         ...
 
     async def publish_updates(self, table_ids: Sequence[str], body: bytes) -> None:
@@ -311,7 +355,9 @@ class RabbitBus:
             await declare_topology(channel, t)
         # Handles only: publishing needs the write permission, not the configure one.
         self._requests = await channel.get_exchange(t.requests, ensure=False)
-        self._bot_actions = await channel.get_exchange(t.bot_actions, ensure=False)
+        bot = t.bot_of(self.user)
+        if bot is not None:  # a bot's user writes to its own actions exchange, nowhere else
+            self._bot_actions = await channel.get_exchange(t.bot_actions(bot), ensure=False)
         self._bots = await channel.get_exchange(t.bots, ensure=False)
         self._postings = await channel.get_exchange(t.postings, ensure=False)
         # Views are transient and a gateway that misses one sends the next whole: they go on a
@@ -371,6 +417,8 @@ class RabbitBus:
                 )
                 return
             except (ConnectionError, RuntimeError, aio_pika.exceptions.AMQPError) as error:
+                if refused_as_full(error):
+                    raise QueueFull(f"the queue of table {table_id} is full") from error
                 if time.monotonic() >= deadline:
                     raise BrokerUnavailable(str(error)) from error
                 await asyncio.sleep(0.25)
@@ -443,13 +491,21 @@ class RabbitBus:
         return RabbitUpdatesQueue(channel, queue, self.topology.updates)
 
 
+def refused_as_full(error: BaseException) -> bool:
+    """Whether the broker nacked a confirmed publish: a bounded queue is full (a returned,
+    unroutable message is a ``PublishError``, another kind of delivery error)."""
+    return isinstance(error, aio_pika.exceptions.DeliveryError) and not isinstance(
+        error, aio_pika.exceptions.PublishError
+    )
+
+
 async def declare_topology(
     channel: AbstractChannel, topology: Topology, bots: Iterable[str] = (), *, shared: bool = True
 ) -> None:
     """Declare the durable topology (``shared``) and the queues of ``bots``: an administrator's
     job, done by ``swick broker setup``."""
     exchanges, queues, bindings = declarations(topology, bots)
-    chosen = {topology.bot_queue(bot) for bot in bots}
+    chosen = {queue for bot in bots for queue in topology.queues_of(bot)}
     declared: dict[str, AbstractExchange] = {}
     for name, kind in exchanges:
         declared[name] = await channel.declare_exchange(

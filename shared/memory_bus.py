@@ -4,7 +4,9 @@ It keeps the semantics the services rely on: each queue delivers in order to its
 unacknowledged deliveries go back to the front of their queue when the consumer stops, updates
 fan out to every subscriber of a table, and a bot's turn expires unanswered after its time to
 live. Like the broker, it vouches for who published each message: every service gets its own
-handle (``as_user``) and each delivery carries that handle's user.
+handle (``as_user``) and each delivery carries that handle's user. Its queues are bounded as
+the broker's are (``Topology.limit_of``): a message beyond is refused with ``QueueFull``, and a
+bot's actions go to its own queue, which the table worker's relay forwards.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from shared.bus import Delivery, Topology, shard_of
+from shared.bus import Delivery, QueueFull, Topology, shard_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +31,19 @@ class _Message:
 class _Queue:
     """A FIFO that can take a message back at its front, and drops what expired."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], limit: int | None = None) -> None:
         self.items: deque[_Message] = deque()
         self.ready = asyncio.Condition()
         self.clock = clock
+        self.limit = limit
 
     async def put(self, message: _Message, *, front: bool = False) -> None:
         async with self.ready:
-            if front:
+            if front:  # taken back: it held its place already
                 self.items.appendleft(message)
             else:
+                if self.limit is not None and self.depth() >= self.limit:
+                    raise QueueFull("the queue is full")
                 self.items.append(message)
             self.ready.notify()
 
@@ -145,7 +150,10 @@ class MemoryBus:
         return self.state.queues
 
     def _queue(self, name: str) -> _Queue:
-        return self.state.queues.setdefault(name, _Queue(self.clock))
+        queue = self.state.queues.get(name)
+        if queue is None:
+            queue = self.state.queues[name] = _Queue(self.clock, self.topology.limit_of(name))
+        return queue
 
     def _message(self, body: bytes, ttl_ms: int | None = None) -> _Message:
         expires_at = None if ttl_ms is None else self.clock() + ttl_ms / 1000
@@ -172,7 +180,10 @@ class MemoryBus:
         await self.request(table_id, body)
 
     async def bot_action(self, table_id: str, body: bytes) -> None:
-        await self.request(table_id, body)
+        bot = self.topology.bot_of(self.user)
+        if bot is None:  # as the broker refuses anyone else's publish to a bot's exchange
+            raise PermissionError(f"{self.user} is no bot's user")
+        await self._queue(self.topology.bot_actions(bot)).put(self._message(body))
 
     async def publish_updates(self, table_ids: Sequence[str], body: bytes) -> None:
         subscribers = {}  # each once, in order

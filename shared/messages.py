@@ -53,6 +53,9 @@ class Act(Message):
     player_id: str
     seq: int
     action: JSON
+    # The bot it comes from, set by the table workers' relay of a bot's actions queue
+    # (services/table/bot_relay.py): trusted only from the table workers' own user.
+    bot: str | None = None
 
 
 class Join(Message):
@@ -238,6 +241,11 @@ class BotTurn(Message):
 
 
 # Ledger postings: the postings queue.
+
+HOUSE = "bank:house"  # the account that stakes the bots (the ledger's; a table names it too)
+# A bot's chips go back to the house when it leaves its seat: a table's ``unstake`` leg, from a
+# wallet of one of its own bots (``bot:<table>:<seat>``, seated there as a bot) to the house.
+UNSTAKE = "unstake"
 
 
 class Leg(Message):

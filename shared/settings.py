@@ -67,6 +67,10 @@ class Settings:
     # Origins whose pages may open the gateway's WebSocket, comma-separated
     # (https://swick.example.com); empty: the gateway's own origin only.
     allowed_origins: str = ""
+    # The reverse proxies whose X-Forwarded-For names the client, comma-separated addresses and
+    # CIDRs (services/gateway/proxies.py); empty: none, every peer is the client.
+    trusted_proxies: str = ""
+    session_days: float = 90.0  # renewal keeps a sign-in alive this long, then it ends
     bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS
     # Broker URLs by role, where a process needs several (the built-in bots: one per bot) or
     # sets up the others' users (``swick broker setup``): ``SWICK_AMQP_URL_<ROLE>``.
@@ -124,6 +128,9 @@ class Settings:
             abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),
             host_tables=int(env.get("SWICK_HOST_TABLES", 3)),
             allowed_origins=env.get("SWICK_ALLOWED_ORIGINS", ""),
+            # uvicorn's variable still counts where a deployment set it and not ours.
+            trusted_proxies=env.get("SWICK_TRUSTED_PROXIES", env.get("FORWARDED_ALLOW_IPS", "")),
+            session_days=float(env.get("SWICK_SESSION_DAYS", 90)),
             bot_turn_ttl_ms=int(env.get("SWICK_BOT_TURN_TTL_MS", DEFAULT_BOT_TURN_TTL_MS)),
             amqp_urls={k: v for k, v in env.items() if k.startswith(ROLE_URL_PREFIX) and v},
             rabbitmq_api=env.get("SWICK_RABBITMQ_API", ""),

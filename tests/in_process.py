@@ -17,7 +17,7 @@ READY_WITHIN = 30.0
 
 
 @contextlib.asynccontextmanager
-async def running_worker(store: SqliteTableStore, bus: MemoryBus) -> AsyncIterator[None]:
+async def running_worker(store: SqliteTableStore, bus: MemoryBus) -> AsyncIterator[TableWorker]:
     """A worker for ``store`` (migrated) on ``bus``, as the table's user, with the ledger in
     the same file; ready inside the block, stopped after it."""
     ledger = SqliteLedger(store.db, 4000)
@@ -27,7 +27,7 @@ async def running_worker(store: SqliteTableStore, bus: MemoryBus) -> AsyncIterat
     running = asyncio.create_task(worker.run())
     try:
         await asyncio.wait_for(worker.ready.wait(), READY_WITHIN)
-        yield
+        yield worker
     finally:
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):

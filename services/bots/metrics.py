@@ -32,6 +32,13 @@ class BotMetrics(ServiceMetrics):
             ["bot"],
             registry=self.registry,
         )
+        self.refused = Counter(
+            "swick_bot_actions_refused",
+            "Answers the broker refused because the bot's actions queue was full (it sends more"
+            " than the tables take): the seat gets the timer's decision",
+            ["bot"],
+            registry=self.registry,
+        )
         self.restarts = Counter(
             "swick_bot_consumer_restarts",
             "Times a bot's consumer stopped on a broker error and was started again",

@@ -6,7 +6,9 @@ turn carries the seat's view only. Each name is served on a connection of its ow
 bot's broker user: it can read that name's turns and send actions, nothing else, and the table
 accepts its actions only for the seats of that name. The answer goes to the table's shard with
 an id made from the table, seat and sequence number: answered twice, it takes effect once, and
-a late answer is refused by the table as stale.
+a late answer is refused by the table as stale. Answers go to the bot's own actions queue,
+which the tables take at a bounded rate per bot: when it is full the broker refuses the answer,
+which is dropped (counted, and logged once in a while) and the seat gets the timer's decision.
 
 How a strategy is called: one instance per bot name in a process, for all its tables, called
 from one thread of its own, one decision at a time (so a strategy needs no locking, and one
@@ -41,7 +43,8 @@ from services.bots.games import BotGame, game_of
 from services.bots.metrics import BotMetrics
 from services.bots.strategy import Strategy, StrategyFactory
 from shared import messages as m
-from shared.bus import Bus, Delivery
+from shared.bus import Bus, Delivery, QueueFull
+from shared.sampled_log import SampledLog
 
 log = logging.getLogger("swick.bots")
 
@@ -96,6 +99,7 @@ class BotService:
         self._threads = {name: Decider(f"bot-{name}") for name in factories}
         self._turns = {name: asyncio.Lock() for name in factories}
         self._newest: OrderedDict[tuple[str, int], int] = OrderedDict()
+        self._refused = SampledLog(log)
 
     def ready(self) -> bool:
         """Every bot name's turns are being consumed."""
@@ -179,6 +183,12 @@ class BotService:
         )
         try:
             await self.buses[name].bot_action(turn.table_id, act.model_dump_json().encode())
+        except QueueFull:
+            # Sending it again would only add to the backlog: the table's timer decides.
+            self.metrics.refused.labels(name).inc()
+            self._refused.warning("the bot's actions queue is full: an answer dropped", extra=where)
+            await delivery.ack()
+            return
         except BROKER_ERRORS as error:
             # Put back for another try (here or in another process); a turn whose deadline
             # passes meanwhile is dropped then, so the attempts are bounded.

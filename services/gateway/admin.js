@@ -16,7 +16,7 @@ async function show() {
     `<h3>Dead letters (${s.ledger.dead_letters ?? "?"})</h3>${rows(problems.dead_letters || [], ["posting_id", "table_id", "posting_no", "reason", "times", "at"])}` +
     `<h3>Conflicting duplicates (${s.ledger.conflicts ?? "?"})</h3>${rows(problems.conflicts || [], ["posting_id", "table_id", "posting_no", "digest", "applied_digest", "times", "at"])}` +
     `<h3>Blocked tables</h3>${esc((s.ledger.blocked_tables || []).join(", ") || "none")}` +
-    `<h2>The house (bots' bankroll), in ¢</h2>${rows([house], ["staked", "balance", "held_by_bots", "result"])}` +
+    `<h2>The house (bots' bankroll), in ¢</h2>${rows([house], ["staked", "returned", "balance", "held_by_bots", "result"])}` +
     `<h2>Players online on this gateway: ${s.players_online.length}</h2>${esc(s.players_online.join(", "))}` +
     `<h2>Live tables (${s.tables.length})</h2>${rows(s.tables, ["table_id", "phase", "seq", "shard", "players"])}` +
     `<h2>Workers</h2>${rows(s.workers, ["worker_id", "seen_s_ago"])}` +

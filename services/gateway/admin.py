@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import httpx
 from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse
 
 from services.gateway.guesses import client_address
@@ -73,6 +74,19 @@ async def status(request: Request, authorization: Annotated[str, Header()] = "")
         "ledger_problems": problems,
         "house": house,
     }
+
+
+@router.post("/admin/players/{player_id}/revoke")
+async def revoke(
+    request: Request,
+    player_id: Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$")],
+    authorization: Annotated[str, Header()] = "",
+) -> dict[str, Any]:
+    """Sign a player out everywhere (a stolen token): every token of theirs opens nothing more
+    and their sockets close, on every gateway within a few seconds (``sessions``)."""
+    _check(request, authorization)
+    version: int = await request.app.state.gateway.sessions.revoke(player_id)
+    return {"player_id": player_id, "version": version}
 
 
 @router.get("/admin/{asset}")

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import httpx
 from fastapi import (
@@ -35,20 +36,22 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from services.gateway import admin, signups
 from services.gateway import protocol as p
-from services.gateway.chat import ChatLog, MemoryChat, chat_for
+from services.gateway.chat import ChatLog, MemoryChat, chat_for, clean_text
 from services.gateway.guesses import Guesses, client_address
 from services.gateway.history import History
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Identity, Tokens, check_name
-from services.gateway.limits import Admission, TokenBucket
+from services.gateway.identity import Claims, Identity, Tokens, check_name
+from services.gateway.limits import AddressRate, Admission
 from services.gateway.metrics import GatewayMetrics
+from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
+from services.gateway.sessions import MemoryVersions, Sessions, versions_for
 from services.gateway.transport import CUT
 from services.table.storage import GameRecordRow, TableRow, TableStorage
 from services.table.store import TableStore, connect_pool
@@ -56,10 +59,12 @@ from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand, TableForm
 from shared.games.registry import GAMES, game
+from shared.ids import INVITE_CODE, TABLE_ID
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
 from shared.supervise import supervise
+from shared.token_bucket import TokenBucket
 
 log = logging.getLogger("swick.gateway")
 
@@ -68,6 +73,8 @@ RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_REFUSALS = 200  # refusals for rate before the socket is closed as a flood ...
 FLOOD_FORGIVEN_PER_SECOND = 2  # ... of which this many a second are forgiven
 CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
+REPLAYS_PER_SECOND = 0.5  # replays one client address may ask for, on average (30 a minute) ...
+REPLAY_BURST = 20  # ... in bursts of this many (a page asks for one)
 # The status of a table's refusal to be created, by its code (409 for the rest).
 CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
 
@@ -85,7 +92,18 @@ class Gateway:
     ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
     chat: ChatLog = field(default_factory=MemoryChat)  # each table's recent chat
     history: History = field(default_factory=History)  # what a page starting to watch gets
-    replays: Replays | None = None  # finished games' replays, built when first asked for
+    replays: Replays | None = None  # finished games' replays, as the table workers stored them
+    replay_rate: AddressRate = field(  # replays one client address may ask for
+        default_factory=lambda: AddressRate(REPLAYS_PER_SECOND, REPLAY_BURST)
+    )
+    sessions: Sessions = field(default_factory=lambda: Sessions(MemoryVersions()))
+
+    async def signed_in(self, token: str) -> Claims | None:
+        """The claims of ``token`` if it is valid and not revoked (signed out everywhere)."""
+        claims = self.tokens.claims(token)
+        if claims is None or not await self.sessions.valid(claims):
+            return None
+        return claims
 
     def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
         """A client of the ledger service: over HTTP, or in this process when it runs here."""
@@ -100,7 +118,27 @@ class Gateway:
 # HTTP models.
 
 
-class NewPlayer(BaseModel):
+class Strict(BaseModel):
+    """A request body taken as the socket takes a frame: a wrong type is a 422, never coerced
+    (``"3"`` is no 3, ``true`` no 1), and a field the API does not have is a 422 too."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+def _seat_number(key: object) -> object:
+    """A seat as a JSON object's key: its digits (``"1"``), as JSON keys are always text."""
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2:
+        return int(key)
+    return key  # an int given in Python; anything else fails the strict int check
+
+
+SeatNumber = Annotated[int, BeforeValidator(_seat_number)]
+# Ids in the URLs, checked against their shape before any use.
+TableId = Annotated[str, PathParam(pattern=f"^{TABLE_ID}$", description="a table's id")]
+InviteCode = Annotated[str, PathParam(pattern=f"^{INVITE_CODE}$", description="an invite code")]
+
+
+class NewPlayer(Strict):
     name: str = Field(max_length=64)
 
 
@@ -119,7 +157,7 @@ class MyBalance(BaseModel):
     starting_grant: int = Field(description="The chips a new wallet opens with, in cents")
 
 
-class NewTable(BaseModel):
+class NewTable(Strict):
     game: str = Field(
         default="swick",
         max_length=32,
@@ -163,7 +201,9 @@ class NewTable(BaseModel):
         "anything (everyone pressing Next hand ends it sooner); 0 for no pause",
     )
     private: bool = False
-    bots: dict[int, str] = Field(default_factory=dict, description="seat (1 to 5) -> level")
+    bots: dict[SeatNumber, str] = Field(
+        default_factory=dict, max_length=10, description="seat (1 to 5) -> level"
+    )
     start: bool = False
 
 
@@ -171,7 +211,7 @@ class NewTable(BaseModel):
 OWN_SETTINGS = ("antes", "target", "rounds", "stake")
 
 
-class QuickPlay(BaseModel):
+class QuickPlay(Strict):
     game: str = Field(default="swick", max_length=32, description=f"{' or '.join(GAMES)}")
 
 
@@ -216,10 +256,10 @@ async def current_player(
     request: Request, authorization: Annotated[str, Header()] = ""
 ) -> Identity:
     gw: Gateway = request.app.state.gateway
-    identity = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
-    if identity is None:
+    claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
+    if claims is None:
         raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-    return identity
+    return claims.identity
 
 
 SignedIn = Annotated[Identity, Depends(current_player)]
@@ -260,17 +300,24 @@ def create_app(
             hub = Hub(messages, metrics)
             chat = chat_for(tables)
             await chat.migrate()
+            sessions = Sessions(versions_for(tables))
+            await sessions.versions.migrate()
             app.state.gateway = Gateway(
                 settings,
                 messages,
                 tables,
                 hub,
-                Tokens(settings.secret, settings.previous_secrets),
+                Tokens(
+                    settings.secret,
+                    settings.previous_secrets,
+                    session_lifetime=settings.session_days * 86_400,
+                ),
                 {},
                 Records(tables),
                 ledger=ledger,
                 chat=chat,
                 replays=Replays(tables),
+                sessions=sessions,
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -288,6 +335,7 @@ def create_app(
             background = [
                 asyncio.create_task(supervise("the updates hub", hub_runs, logger=log)),
                 asyncio.create_task(supervise("the resender", hub.resend_overdue, logger=log)),
+                asyncio.create_task(supervise("the sign-out sweep", sessions.run, logger=log)),
             ]
             app.state.background = background
             try:
@@ -309,6 +357,7 @@ def create_app(
         openapi_url=None,
     )
     limit_requests(app)
+    app.add_middleware(TrustedProxies, proxies=Proxies.parse(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)
 
@@ -351,19 +400,44 @@ def create_app(
             id=player.id, name=player.name, token=fresh, seated=seat[0] if seat else None
         )
 
+    @app.post(
+        "/api/me/revoke",
+        response_model=PlayerOut,
+        summary="Sign out everywhere: every token of yours dies but the fresh one answered",
+    )
+    async def revoke(authorization: Annotated[str, Header()] = "") -> PlayerOut:
+        """Every token of the player signed so far opens nothing more, and every socket opened
+        with one is closed (4401); the answer's token, of the same sign-in, is the one that
+        still works (keep it: without it the player cannot sign in as themselves again)."""
+        gw = gateway_of(app)
+        claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
+        if claims is None:
+            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+        version = await gw.sessions.revoke(claims.identity.id)
+        fresh = gw.tokens.sign(
+            claims.identity, authenticated_at=claims.authenticated_at, version=version
+        )
+        seat = await gw.store.seat_of(claims.identity.id)
+        return PlayerOut(
+            id=claims.identity.id,
+            name=claims.identity.name,
+            token=fresh,
+            seated=seat[0] if seat else None,
+        )
+
     @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
     async def tables() -> list[TableOut]:
         return [table_out(row) for row in await gateway_of(app).store.lobby()]
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, summary="A public table")
-    async def table(table_id: str) -> TableOut:
+    async def table(table_id: TableId) -> TableOut:
         row = await gateway_of(app).store.table(table_id)
         if row is None or row.private:
             raise HTTPException(404, "There is no such public table")
         return table_out(row)
 
     @app.get("/api/invites/{code}", response_model=TableOut, summary="A table by invite code")
-    async def invite(code: str, request: Request) -> TableOut:
+    async def invite(code: InviteCode, request: Request) -> TableOut:
         throttle, address = gateway_of(app).guesses.invites, client_address(request.client)
         if not throttle.admit(address):
             raise HTTPException(
@@ -399,7 +473,7 @@ def create_app(
         responses={200: {"content": {"application/json": {}}}},
     )
     async def record(
-        table_id: str,
+        table_id: TableId,
         game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
         invite: Annotated[str | None, Query(max_length=64)] = None,
         authorization: Annotated[str, Header()] = "",
@@ -423,7 +497,8 @@ def create_app(
         # A private table: the same answer whether the game is missing or not the asker's.
         hidden = HTTPException(404, "No such record: a private table's are for its players")
         invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
-        player = gw.tokens.verify(authorization.removeprefix("Bearer ").strip())
+        signed_in = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
+        player = None if signed_in is None else signed_in.identity
         if not invited and player is None:
             raise hidden
         stored = await gw.records.get(row, game_no)
@@ -437,18 +512,27 @@ def create_app(
         description="Once a game has ended (its seed revealed): `{game, table_id, game_no, "
         "seats, frames}`, a frame per accepted command of the game, `{seq, view, hands}` (the "
         "spectators' view and each seat's hand). The same access as the game's record; "
-        "gzip-compressed for clients that accept it.",
+        "gzip-compressed for clients that accept it. Served as stored when the game ended; "
+        "30 a minute per client address (bursts of 20), then 429 with `Retry-After`.",
         response_class=Response,
         responses={200: {"content": {"application/json": {}}}},
     )
     async def replay(
-        table_id: str,
+        request: Request,
+        table_id: TableId,
         game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
         invite: Annotated[str | None, Query(max_length=64)] = None,
         authorization: Annotated[str, Header()] = "",
         accept_encoding: Annotated[str, Header()] = "",
     ) -> Response:
         gw = gateway_of(app)
+        address = client_address(request.client)
+        if not gw.replay_rate.take(address):
+            raise HTTPException(
+                429,
+                "Too many replays asked for from your address: wait a little",
+                headers={"Retry-After": str(gw.replay_rate.retry_after(address))},
+            )
         row, _ = await _record_for(gw, table_id, game_no, invite, authorization)
         if gw.replays is None:
             gw.replays = Replays(gw.store)
@@ -466,7 +550,7 @@ def create_app(
         """A new player has no wallet until they first sit down: their balance is null then,
         not a 404, and `starting_grant` says what the wallet will open with."""
         gw = gateway_of(app)
-        reply = await _ask_ledger(gw, f"/players/{player.id}/balance")
+        reply = await _ask_ledger(gw, f"/players/{quote(player.id, safe='')}/balance")
         grant = gw.settings.starting_grant
         if reply.status_code == 404:
             return MyBalance(player_id=player.id, balance=None, starting_grant=grant)
@@ -479,7 +563,8 @@ def create_app(
     async def my_transfers(
         player: SignedIn, limit: Annotated[int, Query(ge=1, le=200)] = 20
     ) -> JSONResponse:
-        return await _ledger(gateway_of(app), f"/players/{player.id}/transfers", limit=limit)
+        path = f"/players/{quote(player.id, safe='')}/transfers"  # quoted: an id is no path
+        return await _ledger(gateway_of(app), path, limit=limit)
 
     @app.get(
         "/api/leaderboard",
@@ -648,15 +733,17 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
         # Closed before the handshake is accepted: the client gets an HTTP 403.
         await websocket.close(code=4403, reason="origin not allowed")
         return
-    player = gw.tokens.verify(token)
+    claims = await gw.signed_in(token)
     await websocket.accept()
-    if player is None:
+    if claims is None:
         # Closed after the handshake, so that a browser sees the code (it sees 1006 otherwise)
         # and signs in again instead of reconnecting forever.
         await websocket.close(code=4401, reason="sign in again")
         return
+    player = claims.identity
     extension = websocket.scope.get("extensions", {}).get(CUT, {})
     conn = Connection(player, cut=extension.get("cut"), write=extension.get("write"))
+    gw.sessions.opened(conn, claims)  # closed if the player signs out everywhere
     previous = gw.sockets.get(player.id)
     if previous is not None:
         previous.close(REPLACED, "opened elsewhere")  # one socket per player: the newer wins
@@ -698,6 +785,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             if seat is not None:
                 with contextlib.suppress(Exception):
                     await _presence(gw, player, seat[0], connected=False)
+        gw.sessions.closed(conn)
         await gw.hub.forget(conn)
         with contextlib.suppress(Exception):
             await websocket.close()
@@ -890,7 +978,7 @@ class Session:
         if not self.chat_rate.take():
             self.reject(message.id, "rate_limited", "You are chatting too fast")
             return
-        text = " ".join(message.text.split())
+        text = clean_text(message.text)
         if not text:
             self.reject(message.id, "malformed", "Say something")
             return

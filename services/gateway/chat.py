@@ -9,6 +9,7 @@ table hears it, a reload does not.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,22 @@ KEPT = 50  # lines kept per table
 SCHEMA = "gateway"
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATIONS_SQLITE = Path(__file__).parent / "migrations_sqlite"
+# The characters that reorder text around them (embeddings, overrides, isolates, marks): in a
+# chat line they would make it read backwards or spill into the names beside it.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def clean_text(text: str) -> str:
+    """``text`` as a chat line says it: without control or bidi characters, its whitespace
+    collapsed to single spaces ("" when nothing is left)."""
+    kept = "".join(
+        char
+        for char in text
+        if char not in BIDI_CONTROLS and (char.isspace() or unicodedata.category(char) != "Cc")
+    )
+    return " ".join(kept.split())
 
 
 class ChatLog(Protocol):

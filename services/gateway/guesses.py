@@ -15,6 +15,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from services.gateway.proxies import limit_key
+
 MAX_ADDRESSES = 10_000
 
 
@@ -84,6 +86,6 @@ class Guesses:
 
 
 def client_address(client: tuple[str, int] | None) -> str:
-    """The address a request or socket came from (behind a proxy, as the proxy reports it when
-    uvicorn trusts it: ``FORWARDED_ALLOW_IPS``)."""
-    return client[0] if client else ""
+    """What a request's or socket's limits count under: its client's address (a trusted
+    proxy's client: ``proxies.TrustedProxies``), an IPv6 client's /64."""
+    return limit_key(client[0]) if client else ""

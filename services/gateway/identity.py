@@ -1,9 +1,15 @@
 """Who a player is: a display name and a signed token the browser keeps.
 
 A token is ``<payload>.<signature>``: the payload is base64url JSON ``{"id", "name", "kid",
-"iat", "exp"}`` and the signature its HMAC-SHA256 under the key that ``kid`` names, so any
-gateway process can check it without a database. Tokens expire (``exp``); keys rotate with a
-grace period (see ``Tokens``).
+"iat", "exp", "auth", "ver"}`` and the signature its HMAC-SHA256 under the key that ``kid``
+names, so any gateway process can check it without a database. Tokens expire (``exp``); keys
+rotate with a grace period (see ``Tokens``).
+
+A sign-in ends: renewal carries the first sign-in's time (``auth``) into every fresh token and
+stops ``session_lifetime`` after it, however active the player. ``ver`` is the player's token
+version when it was signed: signing out everywhere raises the version, and the gateway refuses
+tokens of an older one (``services.gateway.sessions``). A token from before these claims
+counts as signed in at its ``iat`` with version 0.
 """
 
 from __future__ import annotations
@@ -15,15 +21,21 @@ import json
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from services.gateway.names import impersonation
+from shared.ids import is_account_id
+
 NAME_MIN, NAME_MAX = 2, 20
 _NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
+_WORD_BREAKS = re.compile(r"[ .'-]+")
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 
 LIFETIME = 30 * 24 * 3600  # seconds a token is valid
 RENEW_AFTER = 24 * 3600  # an older token is replaced when its player shows up
+SESSION_LIFETIME = 90 * 24 * 3600  # seconds from sign-in after which no renewal is given
 MAX_TOKEN = 1024  # characters; a real token is about 200
 
 
@@ -34,14 +46,16 @@ class Identity:
 
 
 def check_name(raw: str) -> str:
-    """A clean display name, or ``ValueError`` saying what is wrong with it."""
-    name = " ".join(raw.split())
+    """A clean display name (NFC), or ``ValueError`` saying what is wrong with it: a name that
+    could pass for a bot's is refused too (``services.gateway.names``)."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ValueError(f"A name is {NAME_MIN} to {NAME_MAX} characters")
     if not _NAME.fullmatch(name) or "_" in name:
         raise ValueError("A name uses letters, digits, spaces and . ' - only")
-    if name.lower().endswith(" bot") or name.lower().startswith("bot "):
-        raise ValueError("Names that look like a bot's are kept for bots")
+    reason = impersonation(name, _WORD_BREAKS.split(name))
+    if reason is not None:
+        raise ValueError(reason)
     return name
 
 
@@ -71,12 +85,15 @@ class Key:
 
 @dataclass(frozen=True, slots=True)
 class Claims:
-    """What a valid token says: who, under which key, from when until when (Unix seconds)."""
+    """What a valid token says: who, under which key, from when until when (Unix seconds),
+    since when signed in, and under which of the player's token versions."""
 
     identity: Identity
     kid: str
     issued_at: int
     expires_at: int
+    authenticated_at: int
+    version: int = 0
 
 
 class Tokens:
@@ -84,7 +101,8 @@ class Tokens:
 
     ``secret`` signs every new token; ``previous`` secrets still verify the tokens they signed,
     so a rotated secret logs nobody out while the old one stays listed (the grace period). A
-    token is valid until its ``exp``; ``renewal`` hands an active player a fresh one.
+    token is valid until its ``exp``; ``renewal`` hands an active player a fresh one, until
+    ``session_lifetime`` after they signed in (no token outlives that).
     """
 
     def __init__(
@@ -93,11 +111,15 @@ class Tokens:
         previous: Sequence[str] = (),
         *,
         lifetime: float = LIFETIME,
+        session_lifetime: float = SESSION_LIFETIME,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        if lifetime <= 0 or session_lifetime <= 0:
+            raise ValueError("token and session lifetimes are positive (SWICK_SESSION_DAYS)")
         self._current = Key.of(secret)
         self._keys = [self._current, *(Key.of(old) for old in previous if old)]
         self._lifetime = int(lifetime)
+        self._session_lifetime = int(session_lifetime)
         self._clock = clock
 
     @property
@@ -109,15 +131,21 @@ class Tokens:
         identity = Identity(f"p-{secrets.token_hex(8)}", check_name(name))
         return identity, self.sign(identity)
 
-    def sign(self, identity: Identity) -> str:
-        """A fresh token for ``identity`` under the current key."""
+    def sign(
+        self, identity: Identity, *, authenticated_at: int | None = None, version: int = 0
+    ) -> str:
+        """A fresh token for ``identity`` under the current key, for a sign-in at
+        ``authenticated_at`` (now if not given) under the player's token ``version``."""
         now = int(self._clock())
+        auth = now if authenticated_at is None else authenticated_at
         claims = {
             "id": identity.id,
             "name": identity.name,
             "kid": self._current.kid,
             "iat": now,
-            "exp": now + self._lifetime,
+            "exp": min(now + self._lifetime, auth + self._session_lifetime),
+            "auth": auth,
+            "ver": version,
         }
         payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{payload}.{self._current.sign(payload)}"
@@ -146,7 +174,8 @@ class Tokens:
         claims = _claims(data)
         if claims is None or claims.kid != signed_by[0].kid:
             return None
-        if self._clock() >= claims.expires_at:
+        now = self._clock()
+        if now >= claims.expires_at or now >= claims.authenticated_at + self._session_lifetime:
             return None
         return claims
 
@@ -155,14 +184,16 @@ class Tokens:
         return None if claims is None else claims.identity
 
     def renewal(self, token: str) -> str | None:
-        """A fresh token for a valid ``token`` that is a day old or signed by a previous key;
-        ``None`` when it needs none (or is not valid)."""
+        """A fresh token for a valid ``token`` that is a day old or signed by a previous key,
+        of the same sign-in and version; ``None`` when it needs none (or is not valid)."""
         claims = self.claims(token)
         if claims is None:
             return None
         if claims.kid == self._current.kid and self._clock() - claims.issued_at < RENEW_AFTER:
             return None
-        return self.sign(claims.identity)
+        return self.sign(
+            claims.identity, authenticated_at=claims.authenticated_at, version=claims.version
+        )
 
 
 def _claims(data: object) -> Claims | None:
@@ -171,11 +202,15 @@ def _claims(data: object) -> Claims | None:
         return None
     ident, name, kid = data.get("id"), data.get("name"), data.get("kid")
     issued, expires = _seconds(data.get("iat")), _seconds(data.get("exp"))
+    # A token from before sessions ended: signed in when it was issued, at version 0.
+    auth, version = _seconds(data.get("auth", issued)), _seconds(data.get("ver", 0))
     if not (isinstance(ident, str) and isinstance(name, str) and isinstance(kid, str)):
         return None
-    if issued is None or expires is None:
+    if not is_account_id(ident):  # an id goes into paths and queries: only of its shape
         return None
-    return Claims(Identity(ident, name), kid, issued, expires)
+    if issued is None or expires is None or auth is None or version is None:
+        return None
+    return Claims(Identity(ident, name), kid, issued, expires, auth, version)
 
 
 def _seconds(value: object) -> int | None:

@@ -1,31 +1,16 @@
-"""Token buckets: how fast one connection may send."""
+"""Token buckets: how fast one connection may send, and how often one client address may ask
+for costly documents (a finished game's replay)."""
 
 from __future__ import annotations
 
+import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
+from shared.token_bucket import TokenBucket
 
-class TokenBucket:
-    """Allows ``rate`` events a second on average and bursts of up to ``burst``."""
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.tokens = burst
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+MAX_ADDRESSES = 10_000  # addresses remembered: under a flood of new ones the oldest are forgotten
 
 
 class Admission:
@@ -51,3 +36,46 @@ class Admission:
     def exhausted(self) -> bool:
         """Count one refusal: true once the socket has used up the server's patience."""
         return not self.patience.take()
+
+
+class AddressRate:
+    """Per client address: ``rate`` requests a second on average, in bursts of up to ``burst``.
+    The table of addresses is bounded: the least recently seen are forgotten first."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        max_addresses: int = MAX_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_addresses = max_addresses
+        self.clock = clock
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def _bucket(self, address: str) -> TokenBucket:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+            while len(self._buckets) > self.max_addresses:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(address)
+        return bucket
+
+    def take(self, address: str) -> bool:
+        """Whether ``address`` may have one more request answered now (and count it)."""
+        return self._bucket(address).take()
+
+    def retry_after(self, address: str) -> int:
+        """Whole seconds until ``address`` may ask again (0 if it may now)."""
+        bucket = self._bucket(address)
+        now = self.clock()
+        tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        return max(0, math.ceil((1 - tokens) / self.rate))
+
+    def __len__(self) -> int:
+        return len(self._buckets)

@@ -222,8 +222,11 @@ ACTIONS = """\
 
 Cards are codes: rank (`7` `8` `9` `10` `J` `Q` `K` `A`) then suit (`C` `D` `H` `S`), as in
 `10D` or `AS`, exactly so: `"ks"` or `30` is not a card. Fields are typed strictly, as in every
-message: `"knock": "no"` or `"amount": "3"` is `malformed`, not read as false or 3. The view
-lists your options with `legal` and, when not, the `reason`.
+message: `"knock": "no"` or `"amount": "3"` is `malformed`, not read as false or 3. An action
+names every field of its kind and no other: a field left out is not defaulted (Euchre's
+`{"kind": "order_up"}` without `alone` is `malformed`) and an unknown one is `malformed` too;
+the `action` of each option in the view is complete, as sent. The view lists your options with
+`legal` and, when not, the `reason`.
 """
 
 GAMES = """\
@@ -272,6 +275,9 @@ every call, trump, the maker, who sits out (`resting`) and the cards played. No 
 hand, the kitty or another seat's discard is ever in it. `scores` and `team_tricks` are per
 team (team 0: seats 0 and 2). `pot` is the stakes paid in this game (0 at a points-only table)
 and `payouts` what each seat took from it when the game ended (`config.stake` is the stake).
+A game cut short by one partnership (its host's `end_game`, its last person leaving or
+abandoning the table) is forfeited by it: `forfeited` lists its seats, `winner` is the other
+team and `payouts` its shares of the pot (docs/rules/euchre.md §12.5).
 """
 
 WHIST_ACTIONS = """\
@@ -299,8 +305,10 @@ bidding order (`bids`), their total (`bid_total`) against the `cards` each playe
 `forbidden_bid` while the last bidder is to bid, the `chooser` and `trump` (or `no_trumps`),
 the current `trick` and the round's finished tricks (`played`, with their `takers`), each
 seat's bid, tricks, total and cards held, the score `sheet`, the `pot` and, once the game has
-ended, the `seed`, `winners` and `payouts`. No other seat's hand and no undealt card is ever in
-it. `round_no` counts the rounds of `rounds`.
+ended, the `seed`, `winners` and `payouts`; the players who ended a game early (the host's
+`end_game`, the last person leaving or abandoning the table) are in `forfeited`, their stakes
+shared by the `winners` (docs/rules/contract-whist.md §8.4). No other seat's hand and no
+undealt card is ever in it. `round_no` counts the rounds of `rounds`.
 """
 
 CONNECTING = """\
@@ -326,7 +334,14 @@ made, the answer is `duplicate`.
 
 The HTTP API answers 401 to the same tokens. A token is valid for 30 days; `GET /api/me`
 returns a fresh one in `token` when the one sent is a day old (or signed with a previous key):
-keep it.
+keep it. Renewal keeps the time you first signed in, and a sign-in lasts 90 days at most
+(`SWICK_SESSION_DAYS`), however often renewed: then `/api/me` answers 401 and the socket 4401.
+
+To sign out everywhere (a token was stolen), `POST /api/me/revoke` with your token: every token
+of yours signed until then opens nothing more, and every socket opened with one is closed with
+**4401** (on every gateway, within about 5 seconds). The answer is like `GET /api/me`'s, its
+`token` a fresh one of the same sign-in: the only one that still works, so keep it. An operator
+does the same for any player with `POST /admin/players/{id}/revoke` (the admin token).
 """
 
 REJECT_CODES = f"""\

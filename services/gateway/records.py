@@ -38,7 +38,7 @@ class Records:
             if self._not_ended(row, game_no):
                 return None
             record = await asyncio.to_thread(
-                build_record, row.table_id, events, len(row.seats), game_no, row.game
+                build_record, row.table_id, events, len(row.seats), game_no, row.game, row.config
             )
             if record is not None:
                 await self.store.save_record(record)

@@ -1,108 +1,44 @@
-"""Replays of finished games: every step of a game, with every seat's hand shown.
+"""The gateway's side of replays: the replay the table worker stored when the game ended,
+served byte for byte, or, for a game that ended before replays were stored (or whose worker
+failed to store it), one built from the table's log once and stored, so a game is built at most
+once whatever asks for it (``services/table/replays.py`` builds and describes them).
 
-A game's seed is revealed when it ends, so its replay may show every card. A replay is built
-from the table's log the way a table worker rebuilds a table: the game module's ``new_table``
-of the table's settings, then ``evolve`` of every event in order. Each accepted command of the
-game gives one frame: ``{"seq", "view", "hands"}``, the spectators' view after that command
-and each seat's hand (from that seat's own view). The document is
-``{"game", "table_id", "game_no", "seats", "frames"}``.
-
-Only the game module's protocol is used: the gateway knows no game. A build parses a table's
-whole log, so it runs in a thread, one build at a time per gateway, and its gzip-compressed
-JSON is kept in a small LRU: a game is built once while it is remembered.
+A request for a stored replay costs one row read: the table's log is never read for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gzip
-import json
-from collections import OrderedDict
-from collections.abc import Sequence
-from typing import Any
 
+from services.table.replays import ALL_BATCHES, build_replay, pack_replay
 from services.table.storage import TableRow, TableStorage
-from shared.games.registry import game
 
-REMEMBERED_REPLAYS = 64
-ALL_BATCHES = 1_000_000_000  # ``load``'s ``back`` past any snapshot: every batch of the log
-
-
-def build_replay(
-    table_id: str,
-    game_name: str,
-    config: dict[str, Any],
-    batches: Sequence[tuple[int, list[Any]]],
-    game_no: int,
-) -> str | None:
-    """The replay (JSON text) of the table's ``game_no``-th game from its logged batches (each
-    an accepted command's ``(seq, events)``), or ``None`` while that game has not ended. Pure
-    and CPU-bound: run it in a thread."""
-    g = game(game_name)
-    state = g.new_table(g.make_config(config))
-    started = 0
-    frames: list[str] = []
-    names: list[str | None] = []
-    for seq, events in batches:
-        begins = ends = False
-        for data in events:
-            kind = data.get("kind")
-            state = g.evolve(state, g.load_event(data))
-            if kind == "game_started":
-                started += 1
-                begins = started == game_no
-            elif kind == "game_ended" and started == game_no:
-                ends = True
-        if started != game_no:
-            continue
-        if begins:
-            names = [None if p is None else p.name for p in g.players(state)]
-        seats = range(len(g.players(state)))
-        public, own = g.views_json(state, seats)
-        hands = [json.loads(own[seat]).get("hand", []) for seat in seats]
-        frames.append(
-            f'{{"seq":{seq},"view":{public},"hands":{json.dumps(hands, separators=(",", ":"))}}}'
-        )
-        if ends:
-            head = json.dumps(
-                {"game": game_name, "table_id": table_id, "game_no": game_no, "seats": names},
-                separators=(",", ":"),
-            )
-            return f'{head[:-1]},"frames":[{",".join(frames)}]}}'
-    return None
+__all__ = ["Replays", "build_replay"]
 
 
 class Replays:
-    """Each replay built once (while remembered) and kept gzip-compressed."""
-
-    def __init__(self, store: TableStorage, remembered: int = REMEMBERED_REPLAYS) -> None:
+    def __init__(self, store: TableStorage) -> None:
         self.store = store
-        self.remembered = remembered
-        self._building = asyncio.Lock()
-        self._kept: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._building = asyncio.Lock()  # one build from a log at a time per gateway
 
     async def get(self, row: TableRow, game_no: int) -> bytes | None:
         """The gzip-compressed replay of ``row``'s ``game_no``-th game, or ``None`` while it has
         not ended. The caller checks that it has (its record exists) and who may see it."""
-        key = (row.table_id, game_no)
-        kept = self._kept.get(key)
-        if kept is not None:
-            self._kept.move_to_end(key)
-            return kept
+        stored = await self.store.game_replay(row.table_id, game_no)
+        if stored is not None:
+            return stored
         async with self._building:
-            kept = self._kept.get(key)
-            if kept is not None:
-                return kept
-            stored = await self.store.load(row.table_id, back=ALL_BATCHES)
-            if stored is None:
+            stored = await self.store.game_replay(row.table_id, game_no)
+            if stored is not None:
+                return stored
+            log = await self.store.load(row.table_id, back=ALL_BATCHES)
+            if log is None:
                 return None
             text = await asyncio.to_thread(
-                build_replay, row.table_id, row.game, row.config, stored.batches, game_no
+                build_replay, row.table_id, row.game, row.config, log.batches, game_no
             )
             if text is None:
                 return None
-            packed = await asyncio.to_thread(gzip.compress, text.encode(), 6)
-            self._kept[key] = packed
-            while len(self._kept) > self.remembered:
-                self._kept.popitem(last=False)
+            packed = await asyncio.to_thread(pack_replay, text)
+            await self.store.save_replay(row.table_id, game_no, packed)
             return packed

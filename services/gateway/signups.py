@@ -3,10 +3,8 @@ grant, so sign-ups are limited per address and period (docs/chips.md).
 
 The count lives in the database every gateway process shares (PostgreSQL, or the embedded
 SQLite file; the table store's migrations create its table), so adding gateways does not
-multiply the limit. The address is the socket's peer
-as the server reports it: behind a reverse proxy, set ``FORWARDED_ALLOW_IPS`` (uvicorn's
-forwarded-allow-ips) to the proxy's address, so that its ``X-Forwarded-For``, and only its,
-is believed.
+multiply the limit. The address is the client's (``guesses.client_address``): the peer's,
+or behind a proxy listed in ``SWICK_TRUSTED_PROXIES`` the one it names; an IPv6 client's /64.
 """
 
 from __future__ import annotations
@@ -19,6 +17,7 @@ from typing import Protocol
 import asyncpg
 from fastapi import HTTPException, Request
 
+from services.gateway.guesses import client_address
 from shared.sqlite import Database, first, run
 
 
@@ -113,7 +112,7 @@ async def admit(request: Request) -> None:
         period = settings.grant_period_hours * 3600
         limit = SignupLimit(counter_for(gw.store), settings.grants_per_address, period)
         request.app.state.signups = limit
-    address = request.client.host if request.client is not None else "unknown"
+    address = client_address(request.client) or "unknown"
     if not await limit.admit(address):
         hours = limit.period / 3600
         raise HTTPException(

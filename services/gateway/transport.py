@@ -85,8 +85,10 @@ class CuttableWebSockets(WebSocketsSansIOProtocol):
 
 
 # How uvicorn serves the gateway's sockets (``uvicorn.Config(app, **SOCKETS)``); no
-# permessage-deflate, by measurement (docs/performance.md).
+# permessage-deflate, by measurement (docs/performance.md). uvicorn's X-Forwarded-For handling
+# is off: it believes the left-most entry, the client's own; the app's ``proxies`` decides.
 SOCKETS: dict[str, Any] = {
+    "proxy_headers": False,
     "ws": CuttableWebSockets,
     "ws_per_message_deflate": False,
     "ws_max_size": 65_536,

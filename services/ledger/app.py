@@ -19,14 +19,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Outcome, Pending
 from services.table.store import connect_pool
 from shared.bus import Bus, Delivery, RabbitBus
+from shared.ids import ACCOUNT_ID, LEDGER_TABLE_ID
 from shared.messages import Posting
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
@@ -149,11 +151,32 @@ async def watch(
         await asyncio.sleep(every)
 
 
-class SeatRequest(BaseModel):
-    name: str = Field(max_length=64)
+# Ids in paths and bodies: checked against their shape before they reach a query.
+PlayerId = Annotated[str, PathParam(pattern=f"^{ACCOUNT_ID}$", description="an account id")]
+TableId = Annotated[str, PathParam(pattern=f"^{LEDGER_TABLE_ID}$", description="a table id")]
+TRANSFER_ID = "^[!-~]{1,200}$"  # printable ASCII: no NUL or space reaches the database
+
+
+class Strict(BaseModel):
+    """A request body taken as sent: no coercion (``"1"`` is no int), no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class LastTable(Strict):
+    """The table a player left, and its last posting: seating waits until it is applied."""
+
+    table_id: str = Field(pattern=f"^{LEDGER_TABLE_ID}$")
+    posting_no: int = Field(ge=0, le=2**62)
+
+
+class SeatRequest(Strict):
+    name: str = Field(min_length=1, max_length=64, pattern="^[^\\x00-\\x1f\\x7f]+$")
     bot: bool = False
-    after: dict[str, Any] | None = None
-    table_id: str | None = Field(None, max_length=200, description="the table sat down at")
+    after: LastTable | None = None
+    table_id: str | None = Field(
+        None, pattern=f"^{LEDGER_TABLE_ID}$", description="the table sat down at"
+    )
 
 
 def credential(expected: str, what: str) -> Any:
@@ -258,7 +281,7 @@ def create_app(
         summary="A player's chips",
         dependencies=[reader],
     )
-    async def balance(player_id: str) -> Balance:
+    async def balance(player_id: PlayerId) -> Balance:
         value = await the_ledger().balance(player_id)
         if value is None:
             raise HTTPException(404, "This player has no wallet yet")
@@ -270,9 +293,12 @@ def create_app(
         dependencies=[reader],
     )
     async def transfers(
-        player_id: str,
+        player_id: PlayerId,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        before: Annotated[str | None, Query(description="a transfer id from the last page")] = None,
+        before: Annotated[
+            str | None,
+            Query(pattern=TRANSFER_ID, description="a transfer id from the last page"),
+        ] = None,
     ) -> dict[str, Any]:
         page = await the_ledger().history(player_id, limit, before)
         return {"transfers": page, "next": page[-1]["id"] if len(page) == limit else None}
@@ -299,7 +325,7 @@ def create_app(
         summary="The ledger's wallets vs the table's",
         dependencies=[reader],
     )
-    async def reconciliation(table_id: str) -> dict[str, Any]:
+    async def reconciliation(table_id: TableId) -> dict[str, Any]:
         return await the_ledger().reconciliation(table_id)
 
     @app.get("/health", summary="The ledger's invariants, checked now")
@@ -323,10 +349,8 @@ def create_app(
         summary="For table workers",
         dependencies=[writer],
     )
-    async def seat(player_id: str, body: SeatRequest) -> Balance:
-        after = None
-        if body.after is not None:
-            after = (str(body.after["table_id"]), int(body.after["posting_no"]))
+    async def seat(player_id: PlayerId, body: SeatRequest) -> Balance:
+        after = None if body.after is None else (body.after.table_id, body.after.posting_no)
         try:
             value = await the_ledger().seat(player_id, body.name, body.bot, after, body.table_id)
         except Pending as pending:

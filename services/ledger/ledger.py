@@ -30,7 +30,6 @@ from asyncpg.pool import PoolConnectionProxy
 from services.ledger.rules import (
     BANK,
     GAME_POT_CODES,
-    HOUSE,
     KINDS,
     PAYOUT_CODES,
     accounts,
@@ -50,7 +49,7 @@ from services.ledger.rules import (
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
-from shared.messages import Posting
+from shared.messages import HOUSE, UNSTAKE, Posting
 from shared.migrations import migrate
 from shared.startup import described
 from shared.supervise import retryable
@@ -194,7 +193,11 @@ class Ledger:
             )
             if (done or 0) < posting_no:
                 raise Pending(f"{after[0]} is applied to {done or 0} of {posting_no}")
-        if table_id:
+        if bot:
+            balance = await self._stake(player_id, name)
+        else:
+            balance = await self.open_wallet(player_id, name, bot)
+        if table_id and balance >= 0:  # a debt is refused a seat by every game: none recorded
             await self.pool.execute(
                 "INSERT INTO ledger.seats (player_id, table_id, bot) VALUES ($1, $2, $3)"
                 " ON CONFLICT DO NOTHING",
@@ -202,9 +205,7 @@ class Ledger:
                 table_id,
                 bot,
             )
-        if bot:
-            return await self._stake(player_id, name)
-        return await self.open_wallet(player_id, name, bot)
+        return balance
 
     async def balance(self, player_id: str) -> int | None:
         value: int | None = await self.pool.fetchval(
@@ -287,13 +288,15 @@ class Ledger:
         known = await conn.fetchrow(
             "SELECT ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
             "  AND player_id = ANY($2::text[])) AS seated,"
+            " ARRAY(SELECT player_id FROM ledger.seats WHERE table_id = $1"
+            "  AND player_id = ANY($2::text[]) AND bot) AS bots,"
             " (SELECT posting_no FROM ledger.postings WHERE id = $3) AS taken",
             posting.table_id,
             list(players_of(posting)),
             posting.id,
         )
         assert known is not None
-        check_seated(posting, known["seated"])
+        check_seated(posting, known["seated"], known["bots"])
         if known["taken"] is not None:
             raise Rejected(f"posting id {posting.id} was applied as number {known['taken']}")
         return "applied", await self._write(conn, posting, fingerprint)
@@ -536,13 +539,16 @@ class Ledger:
             "SELECT (SELECT credits - debits FROM ledger.accounts WHERE name = $1) AS balance,"
             " (SELECT coalesce(sum(amount), 0) FROM ledger.transfers WHERE debit = $1"
             "  AND code = 'stake')::bigint AS staked,"
+            " (SELECT coalesce(sum(amount), 0) FROM ledger.transfers WHERE credit = $1"
+            "  AND code = $2)::bigint AS returned,"
             " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger.accounts a"
             "  JOIN ledger.players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)::bigint"
             "  AS held",
             HOUSE,
+            UNSTAKE,
         )
         assert row is not None
-        return house_report(row["staked"], row["balance"] or 0, row["held"])
+        return house_report(row["staked"], row["returned"], row["balance"] or 0, row["held"])
 
     async def check(self) -> Health:
         """The ledger's invariants, recomputed from scratch."""
@@ -585,12 +591,15 @@ class Ledger:
             mismatches = await conn.fetchval(
                 "SELECT count(*) FROM ledger.reconciliations WHERE table_says <> ledger_says"
             )
-            # Chips enter only as grants (from the bank) and bots' stakes (from the house).
+            # Chips enter only as grants (from the bank) and bots' stakes (from the house), and
+            # go back only as bots' stakes returned to the house.
             issued = await conn.fetchval(
                 "SELECT count(*) FROM ledger.transfers WHERE (debit = $1 AND code <> 'grant')"
-                " OR (debit = $2 AND code <> 'stake') OR credit IN ($1, $2)",
+                " OR (debit = $2 AND code <> 'stake') OR credit = $1"
+                " OR (credit = $2 AND code <> $3)",
                 BANK,
                 HOUSE,
+                UNSTAKE,
             )
             dead = await conn.fetchval("SELECT count(*) FROM ledger.dead_postings")
             conflicts = await conn.fetchval("SELECT count(*) FROM ledger.conflicts")

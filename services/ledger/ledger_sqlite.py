@@ -27,7 +27,6 @@ import aiosqlite
 from services.ledger.rules import (
     BANK,
     GAME_POT_CODES,
-    HOUSE,
     PAYOUT_CODES,
     accounts,
     apply_in_order,
@@ -45,7 +44,7 @@ from services.ledger.rules import (
     wallet,
 )
 from services.ledger.storage import Health, Outcome, Pending, Rejected
-from shared.messages import Posting
+from shared.messages import HOUSE, UNSTAKE, Posting
 from shared.sqlite import Database, first, run, run_many
 
 log = logging.getLogger("swick.ledger")
@@ -142,7 +141,11 @@ class SqliteLedger:
                 done = await self._progress(conn, after[0])
             if done < after[1]:
                 raise Pending(f"{after[0]} is applied to {done} of {after[1]}")
-        if table_id:
+        if bot:
+            balance = await self._stake(player_id, name)
+        else:
+            balance = await self.open_wallet(player_id, name, bot)
+        if table_id and balance >= 0:  # a debt is refused a seat by every game: none recorded
             async with self.db.write() as conn:
                 await run(
                     conn,
@@ -152,9 +155,7 @@ class SqliteLedger:
                     table_id,
                     bot,
                 )
-        if bot:
-            return await self._stake(player_id, name)
-        return await self.open_wallet(player_id, name, bot)
+        return balance
 
     async def balance(self, player_id: str) -> int | None:
         async with self.db.read() as conn:
@@ -237,11 +238,15 @@ class SqliteLedger:
                     )
                     return "waiting", await self._next_waiting(conn, table_id, done + 1)
                 seated = await conn.execute_fetchall(
-                    "SELECT player_id FROM ledger_seats WHERE table_id = ?"
+                    "SELECT player_id, bot FROM ledger_seats WHERE table_id = ?"
                     " AND player_id IN (SELECT value FROM json_each(?))",
                     (table_id, json.dumps(list(players_of(posting)))),
                 )
-                check_seated(posting, (str(row["player_id"]) for row in seated))
+                check_seated(
+                    posting,
+                    (str(row["player_id"]) for row in seated),
+                    (str(row["player_id"]) for row in seated if row["bot"]),
+                )
                 taken = await first(
                     conn, "SELECT posting_no FROM ledger_postings WHERE id = ?", posting.id
                 )
@@ -511,13 +516,16 @@ class SqliteLedger:
                 "SELECT (SELECT credits - debits FROM ledger_accounts WHERE name = ?1) AS balance,"
                 " (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE debit = ?1"
                 "  AND code = 'stake') AS staked,"
+                " (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE credit = ?1"
+                "  AND code = ?2) AS returned,"
                 " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger_accounts a"
                 "  JOIN ledger_players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)"
                 "  AS held",
                 HOUSE,
+                UNSTAKE,
             )
         assert row is not None
-        return house_report(row["staked"], row["balance"] or 0, row["held"])
+        return house_report(row["staked"], row["returned"], row["balance"] or 0, row["held"])
 
     async def check(self) -> Health:
         async with self.db.read() as conn:
@@ -566,9 +574,11 @@ class SqliteLedger:
             issued = await first(
                 conn,
                 "SELECT count(*) AS n FROM ledger_transfers WHERE (debit = ?1 AND code <> 'grant')"
-                " OR (debit = ?2 AND code <> 'stake') OR credit IN (?1, ?2)",
+                " OR (debit = ?2 AND code <> 'stake') OR credit = ?1"
+                " OR (credit = ?2 AND code <> ?3)",
                 BANK,
                 HOUSE,
+                UNSTAKE,
             )
             dead = await first(conn, "SELECT count(*) AS n FROM ledger_dead_postings")
             conflicts = await first(conn, "SELECT count(*) AS n FROM ledger_conflicts")

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from services.ledger.storage import Outcome, Rejected
-from shared.messages import Leg, Posting
+from shared.messages import HOUSE, UNSTAKE, Leg, Posting
 
-BANK = "bank"  # issues the starting grants
-HOUSE = "bank:house"  # stakes the bots: its balance below zero is the house's exposure
+BANK = "bank"  # issues the starting grants; HOUSE stakes the bots (below zero: its exposure)
 KINDS = frozenset({"bank", "wallet", "pot", "carry"})
 NEVER_NEGATIVE = frozenset({"pot", "carry"})
 
@@ -31,7 +30,7 @@ GAME_STAKE = "stake"
 GAME_PAYOUTS = ("whist_win", "euchre_win", "stake_return")
 GAME_POT_CODES = ", ".join(f"'{code}'" for code in (GAME_STAKE, *GAME_PAYOUTS))  # for SQL
 PAYOUT_CODES = ", ".join(f"'{code}'" for code in GAME_PAYOUTS)  # for SQL
-COVERED = frozenset({"ante", GAME_STAKE})  # what a wallet must hold when its leg's turn comes
+COVERED = frozenset({"ante", GAME_STAKE, UNSTAKE})  # what a wallet must hold when its leg comes
 
 MAX_AMOUNT = 10**9  # cents a single leg may move
 MAX_LEGS = 64  # a Swick command moves at most 6 antes, a carry, 6 payouts and 6 penalties
@@ -117,7 +116,8 @@ def check_table_posting(posting: Posting) -> None:
     it names its table and its id is the table's (``<table>:<n>``); its numbers are in bounds;
     it has 1 to ``MAX_LEGS`` legs, each moving 1 to ``MAX_AMOUNT`` cents under a plain code,
     only between the table's own pot and carry and players' wallets (never the bank or the
-    house); it names at most ``MAX_PLAYERS`` players; its stacks are in bounds.
+    house), but for an ``unstake`` leg, from a wallet of the table's own bot to the house; it
+    names at most ``MAX_PLAYERS`` players; its stacks are in bounds.
     """
     table = posting.table_id
     if not table or len(table) > MAX_ID:
@@ -143,17 +143,35 @@ def check_table_posting(posting: Posting) -> None:
             raise Rejected(f"leg {leg.code[:32]} moves {leg.amount}, not 1 to {MAX_AMOUNT}")
         if not CODE.fullmatch(leg.code):
             raise Rejected(f"leg code {leg.code[:32]!r} is not a plain code")
+        if leg.code == UNSTAKE:
+            _check_unstake(table, leg)
+            continue
         for name in (leg.debit, leg.credit):
             if name not in own:
                 raise Rejected(f"leg {leg.code} moves {name[:MAX_ID]}: not of this table")
 
 
-def check_seated(posting: Posting, seated: Iterable[str]) -> None:
+def _check_unstake(table: str, leg: Leg) -> None:
+    """An ``unstake`` leg returns a bot's chips to the house: only from one of the table's own
+    bots (whose ids name the table), only to the house."""
+    if leg.credit != HOUSE or not leg.debit.startswith(wallet(f"bot:{table}:")):
+        raise Rejected(
+            f"leg {UNSTAKE} moves {leg.debit[:MAX_ID]} to {leg.credit[:MAX_ID]}:"
+            " only a bot of this table's to the house"
+        )
+
+
+def check_seated(posting: Posting, seated: Iterable[str], bots: Iterable[str] = ()) -> None:
     """Raises ``Rejected`` unless every player the posting names (``players_of``) was seated at
-    its table (``seated``: the players the ledger seated there)."""
+    its table (``seated``: the players the ledger seated there), and every wallet an
+    ``unstake`` leg empties is of a player seated there as a bot (``bots``)."""
     strangers = sorted(players_of(posting) - set(seated))
     if strangers:
         raise Rejected(f"{', '.join(strangers)} never sat at table {posting.table_id}")
+    seated_bots = {wallet(pid) for pid in bots}
+    people = sorted({leg.debit for leg in posting.legs if leg.code == UNSTAKE} - seated_bots)
+    if people:
+        raise Rejected(f"{', '.join(people)} sat at table {posting.table_id} as no bot")
 
 
 def accounts(posting: Posting) -> list[str]:
@@ -271,9 +289,13 @@ def problems_report(
     }
 
 
-def house_report(staked: int, balance: int, held_by_bots: int) -> dict[str, int]:
+def house_report(staked: int, returned: int, balance: int, held_by_bots: int) -> dict[str, int]:
+    """The house's books with its bots: all it ``staked`` into their wallets, all their tables
+    ``returned`` to it when they left their seats, its ``balance`` (the two's difference: below
+    zero, what is out with the bots), what the bots seated now hold, and its ``result``."""
     return {
         "staked": int(staked),
+        "returned": int(returned),
         "balance": int(balance),
         "held_by_bots": int(held_by_bots),
         "result": int(balance) + int(held_by_bots),

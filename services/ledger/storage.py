@@ -86,8 +86,9 @@ class LedgerStorage(Protocol):
         after: tuple[str, int] | None,
         table_id: str | None = None,
     ) -> int:
-        """The balance of a player sitting down at ``table_id`` (recorded: only the players
-        seated at a table may appear in its postings); raises ``Pending`` (nothing done) while
+        """The balance of a player sitting down at ``table_id`` (recorded, unless it is below
+        zero, which every game refuses a seat: only the players seated at a table may appear in
+        its postings); raises ``Pending`` (nothing done) while
         their last table's postings up to ``after`` (table, posting number) are not all applied.
         A person's wallet opens as ``open_wallet`` does; a bot's (``bot``) is never granted: it
         is filled up to the grant from the house (a posting ``stake:<player>:<n>``, code
@@ -129,7 +130,8 @@ class LedgerStorage(Protocol):
         "table_id", "posting_no", "digest", "applied_digest", "times", "at"}]}``."""
 
     async def house(self) -> dict[str, int]:
-        """The house's exposure: ``{"staked"`` (all it put into bots' wallets), ``"balance"``
+        """The house's exposure: ``{"staked"`` (what it put into bots' wallets less what their
+        tables returned, code 'unstake'), ``"balance"``
         (its account: minus what it staked), ``"held_by_bots"`` (the bots' wallets now),
         ``"result"`` (balance + held_by_bots: what the house is up or down against players)``}``.
         """

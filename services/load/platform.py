@@ -89,7 +89,7 @@ async def isolated(
             secret=secrets.token_hex(16),
             ledger_url=f"http://127.0.0.1:{free_port()}",
             bot_think_ms=bot_think_ms,
-            admin_token=secrets.token_hex(8),
+            admin_token=secrets.token_hex(16),
             ledger_token=secrets.token_hex(16),
             ledger_read_token=secrets.token_hex(16),
             grants_per_address=grants_per_address,
@@ -118,10 +118,12 @@ async def delete_topology(settings: Settings) -> None:
     async with connection:
         channel = await connection.channel()
         names = [t.shard_queue(k) for k in range(t.shards)]
-        names += [t.postings] + [t.bot_queue(bot) for bot in await registered(settings)]
+        bots = await registered(settings)
+        names += [t.postings] + [t.bot_queue(bot) for bot in bots]
+        names += [t.bot_actions(bot) for bot in bots]
         for queue in names:
             await channel.queue_delete(queue)
-        for exchange in (t.requests, t.bot_actions, t.updates, t.bots, t.postings):
+        for exchange in (t.requests, t.updates, t.bots, t.postings, *map(t.bot_actions, bots)):
             await channel.exchange_delete(exchange)
 
 

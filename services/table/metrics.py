@@ -49,6 +49,13 @@ class TableMetrics(ServiceMetrics):
             "Decisions the table took for a seat whose deadline passed",
             registry=self.registry,
         )
+        self.bot_actions = Counter(
+            "swick_bot_actions",
+            "Bots' actions taken from their own queues: relayed to a shard, or dropped (forbidden,"
+            " malformed, shard_full)",
+            ["bot", "outcome"],
+            registry=self.registry,
+        )
         self.queue_depth = Gauge(
             "swick_queue_depth",
             "Messages waiting in a shard queue this worker owns",

@@ -6,16 +6,45 @@ ended before records were stored are built the first time someone asks, once, an
 
 Only the events a record reads are parsed: a table's log holds thousands of plays and timers
 that a record does not need, and parsing them all was most of the cost.
+
+A record also says whom the winners beat and whether the game counts on the boards of games
+won (``counts_on_boards``): a game to one point takes seconds, so the boards count only games
+of a real length or played for a stake, and wins over the same opponents once a day.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from services.table.replays import build_replay, pack_replay
 from services.table.storage import GameRecordRow, Winner
 from shared.games.registry import game as game_named
+
+MIN_EUCHRE_TARGET = 5  # points: a points-only Euchre game to fewer is too quick to rank
+MIN_WHIST_ROUNDS = 9  # a points-only Contract Whist game ranks from 10 cards down to 2
+
+
+def counts_on_boards(game: str, config: Mapping[str, Any]) -> bool:
+    """Whether a won game of ``game`` at a table of ``config`` counts on the boards of games
+    won: played for a stake, or long enough (Euchre to ``MIN_EUCHRE_TARGET`` points or more,
+    Contract Whist of ``MIN_WHIST_ROUNDS`` rounds or more)."""
+    settings = game_named(game).make_config(dict(config))
+    if getattr(settings, "stake", 0) > 0:
+        return True
+    if game == "euchre":
+        return bool(settings.target >= MIN_EUCHRE_TARGET)
+    if game == "contract-whist":
+        return bool(settings.rounds >= MIN_WHIST_ROUNDS)
+    return False  # a Swick game is a run of pots: nobody wins it
+
+
+def identity(player: Mapping[str, Any]) -> str:
+    """Who a seated player is to the boards: a person by id, a bot by its name (a bot's id is
+    new at every table, and beating ``medium`` again is beating the same opponent)."""
+    bot = player.get("bot")
+    return f"bot:{bot}" if bot else str(player["id"])
 
 
 def ended_games(events: Sequence[Any]) -> list[int]:
@@ -30,10 +59,16 @@ def ended_games(events: Sequence[Any]) -> list[int]:
 
 
 def build_record(
-    table_id: str, events: Sequence[Any], seats: int, game_no: int, game: str = "swick"
+    table_id: str,
+    events: Sequence[Any],
+    seats: int,
+    game_no: int,
+    game: str = "swick",
+    config: Mapping[str, Any] | None = None,
 ) -> GameRecordRow | None:
     """The record of the table's ``game_no``-th game of ``game`` from its events (as JSON), or
-    ``None`` while that game has not ended. Pure and CPU-bound: run it in a thread."""
+    ``None`` while that game has not ended; ``config`` is the table's (its defaults if left
+    out). Pure and CPU-bound: run it in a thread."""
     module = game_named(game)
     started = 0
     players: dict[str, None] = {}
@@ -51,10 +86,36 @@ def build_record(
             wanted.append(event)
         if kind == "game_ended" and started == game_no:
             text = json.dumps(module.record(wanted, seats), separators=(",", ":"))
+            won = module.winners(module.load_event(event))
             winners = tuple(
                 Winner(str(p["id"]), str(p["name"]), p.get("bot") is not None)
-                for seat in module.winners(module.load_event(event))
+                for seat in won
                 if (p := seated.get(seat)) is not None
             )
-            return GameRecordRow(table_id, game_no, text, tuple(players), winners)
+            opponents = tuple(sorted(identity(p) for s, p in seated.items() if s not in won))
+            ranked = counts_on_boards(game, config or {})
+            return GameRecordRow(
+                table_id, game_no, text, tuple(players), winners, opponents, ranked
+            )
     return None
+
+
+def build_finished(
+    table_id: str,
+    game: str,
+    config: Mapping[str, Any],
+    seats: int,
+    batches: Sequence[tuple[int, list[Any]]],
+) -> tuple[GameRecordRow, bytes] | None:
+    """The record and the packed replay of the last game that ended in a table's logged
+    batches (each ``(seq, events)``), or ``None`` if none has. Pure and CPU-bound: run it in a
+    thread."""
+    events = [event for _, logged in batches for event in logged]
+    ended = ended_games(events)
+    if not ended:
+        return None
+    record = build_record(table_id, events, seats, ended[-1], game, config)
+    text = build_replay(table_id, game, dict(config), batches, ended[-1])
+    if record is None or text is None:
+        return None
+    return record, pack_replay(text)

@@ -75,13 +75,16 @@ class GameRecordRow:
     """A finished game's public record as stored: its JSON text, every player seated at the
     table up to the game's end (they may read a private table's records), and who won it (a
     Euchre partnership that reached the target, Contract Whist's top scores after the last
-    round; nobody for a Swick game or a game cut short)."""
+    round; nobody for a Swick game or a game cut short), whom they beat, and whether the game
+    counts on the boards of games won (``services/table/records.py``: ``counts_on_boards``)."""
 
     table_id: str
     game_no: int
     data: str
     players: tuple[str, ...]
     winners: tuple[Winner, ...] = ()
+    opponents: tuple[str, ...] = ()  # the seated losers, sorted: persons by id, bots by name
+    ranked: bool = False  # long enough or played for a stake: it counts on the boards
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,9 +238,17 @@ class TableStorage(Protocol):
         """The stored record of the table's ``game_no``-th game (its text exactly as saved),
         or ``None``."""
 
+    async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None:
+        """Store a finished game's replay (gzip-compressed JSON); one stored already for that
+        game is kept (both come from the same log, so they are the same)."""
+
+    async def game_replay(self, table_id: str, game_no: int) -> bytes | None:
+        """The stored replay of the table's ``game_no``-th game, byte for byte, or ``None``."""
+
     async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]:
-        """Players by games of ``game`` won, among the records stored since ``since`` (seconds
-        since the epoch), most first: ``{"player_id", "name", "bot", "won"}``."""
+        """Players by games of ``game`` won, among the ranked records stored since ``since``
+        (seconds since the epoch), most first: ``{"player_id", "name", "bot", "won"}``. Wins
+        over the same opponents on the same UTC day count once."""
 
     # Bot accounts.
 

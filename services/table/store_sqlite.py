@@ -431,24 +431,48 @@ class SqliteTableStore:
             await run(
                 conn,
                 "INSERT INTO tables_game_records"
-                " (table_id, game_no, record, players, winners, ended_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                " (table_id, game_no, record, players, winners, ended_at, opponents, ranked)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 record.table_id,
                 record.game_no,
                 record.data,
                 json.dumps(list(record.players)),
                 json.dumps([[w.player_id, w.name, w.bot] for w in record.winners]),
                 self.db.now(),
+                json.dumps(sorted(record.opponents)),
+                record.ranked,
             )
+
+    async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO tables_game_replays (table_id, game_no, replay) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                table_id,
+                game_no,
+                replay,
+            )
+
+    async def game_replay(self, table_id: str, game_no: int) -> bytes | None:
+        async with self.db.read() as conn:
+            row = await first(
+                conn,
+                "SELECT replay FROM tables_game_replays WHERE table_id = ? AND game_no = ?",
+                table_id,
+                game_no,
+            )
+        return None if row is None else bytes(row["replay"])
 
     async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]:
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT w.value ->> 0 AS player_id, min(w.value ->> 1) AS name,"
-                " max(w.value ->> 2) AS bot, count(*) AS won"
+                " max(w.value ->> 2) AS bot,"
+                " count(DISTINCT r.opponents || ' ' || CAST(r.ended_at / 86400 AS INTEGER)) AS won"
                 " FROM tables_game_records r JOIN tables_tables t USING (table_id),"
                 " json_each(r.winners) w"
-                " WHERE t.game = ? AND r.ended_at >= ?"
+                " WHERE t.game = ? AND r.ended_at >= ? AND r.ranked"
                 " GROUP BY w.value ->> 0 ORDER BY won DESC, player_id LIMIT ?",
                 (game, since, limit),
             )
@@ -466,7 +490,7 @@ class SqliteTableStore:
         async with self.db.read() as conn:
             row = await first(
                 conn,
-                "SELECT record, players, winners FROM tables_game_records"
+                "SELECT record, players, winners, opponents, ranked FROM tables_game_records"
                 " WHERE table_id = ? AND game_no = ?",
                 table_id,
                 game_no,
@@ -477,7 +501,10 @@ class SqliteTableStore:
             Winner(str(w[0]), str(w[1]), bool(w[2])) for w in json.loads(row["winners"])
         )
         players = tuple(json.loads(row["players"]))
-        return GameRecordRow(table_id, game_no, row["record"], players, winners)
+        opponents = tuple(json.loads(row["opponents"]))
+        return GameRecordRow(
+            table_id, game_no, row["record"], players, winners, opponents, bool(row["ranked"])
+        )
 
     async def register_bot(self, name: str, owner: str) -> bool:
         async with self.db.write() as conn:

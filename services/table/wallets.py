@@ -1,23 +1,30 @@
-"""Where a player's chips come from when they sit down: the ledger.
+"""Where a player's chips come from when they sit down, the ledger; and where a bot's go when
+it leaves, back to the house.
 
 A player holds one seat at a time, so while seated their stack is their whole balance and no
 other table can spend it. Before a player sits down again, the ledger must have applied every
 posting of the table they left (up to the one that settled them there); it answers with the
 balance, opening a new player's wallet with the starting grant (a bot's is staked by the house)
 and recording that the player sat at the table (only such players appear in its postings).
-The ledger's HTTP API needs the service credential (``SWICK_LEDGER_TOKEN``).
+The ledger's HTTP API needs the service credential (``SWICK_LEDGER_TOKEN``). The table asks
+only once the game has accepted the seating (``TableWorker._staked``), so a refused command
+opens nothing. A bot that leaves its seat (its table closes, or its seat is vacated) returns its
+stack to the house in the posting of the command that vacated it (``returned_stakes``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from typing import Protocol
 
 import httpx
 
 from services.ledger.storage import LedgerStorage, Pending
+from shared.games.interface import Transfer
 from shared.games.lifecycle import Player
+from shared.messages import HOUSE, UNSTAKE
 
 
 class WalletUnavailable(Exception):
@@ -82,3 +89,26 @@ class LocalWallets:
                         "Your chips from your last table are still being counted: try again shortly"
                     ) from None
                 await asyncio.sleep(0.1)
+
+
+def returned_stakes(
+    before: Sequence[Player | None],
+    after: Sequence[Player | None],
+    stacks: Sequence[int],
+    moves: Sequence[Transfer],
+) -> list[Transfer]:
+    """The legs that give the house back the chips of each bot ``before`` seated (with
+    ``stacks``) that is seated no more ``after`` a command moving ``moves``: its stack then, from
+    its wallet (a debt a bot ran up stays on its wallet: nothing to return)."""
+    staying = {p.id for p in after if p is not None}
+    hand_no = moves[0].hand_no if moves else 0
+    legs = []
+    for player, stack in zip(before, stacks, strict=True):
+        if player is None or player.bot is None or player.id in staying:
+            continue
+        account = f"wallet:{player.id}"
+        left = stack + sum(t.amount for t in moves if t.credit == account)
+        left -= sum(t.amount for t in moves if t.debit == account)
+        if left > 0:
+            legs.append(Transfer(account, HOUSE, left, UNSTAKE, hand_no))
+    return legs

@@ -30,17 +30,21 @@ import socket
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
 
+from services.table.action_ids import bot_action_id
 from services.table.batch import Batch, Item, Send
+from services.table.bot_relay import BotRelay
+from services.table.bot_relay import sender as relayed_sender
 from services.table.closing import close_at, wake_at
 from services.table.metrics import TableMetrics
 from services.table.presence import Apply, Defer, Presence
-from services.table.records import build_record, ended_games
+from services.table.records import build_finished
+from services.table.replays import ALL_BATCHES
 from services.table.storage import (
     Append,
     DuplicateAction,
@@ -52,20 +56,24 @@ from services.table.storage import (
     TooManyTables,
     Write,
 )
-from services.table.wallets import Wallets, WalletUnavailable
+from services.table.wallets import Wallets, WalletUnavailable, returned_stakes
 from shared import messages as m
+from shared.bot_names import BOT_NAMES
 from shared.bus import DEFAULT_BOT_TURN_TTL_MS, Bus, Delivery, shard_of
 from shared.fairness import new_seed
 from shared.games.interface import Command, IllegalCommand, Transfer
 from shared.games.lifecycle import (
+    TABLE_ACTION_KINDS,
     AddBot,
     CloseTable,
+    Leave,
     Player,
     SetConnected,
     StartGame,
     TakeSeat,
 )
 from shared.games.registry import AnyGame, game
+from shared.sampled_log import SampledLog
 from shared.startup import described
 from shared.supervise import Backoff, retryable, supervise
 
@@ -89,7 +97,8 @@ class LiveTable:
 
 
 def account(table_id: str, name: str) -> str:
-    return name if name.startswith("wallet:") else f"{name}:{table_id}"
+    """The ledger's name of a leg's account: a table's pot and carry are its own."""
+    return name if name.startswith("wallet:") or name == m.HOUSE else f"{name}:{table_id}"
 
 
 def posting(
@@ -137,15 +146,22 @@ def posting(
     return body
 
 
-# A name per seat, so that bots at one table never read alike ("Medium…" twice); the level
-# shows beside it as the bot's badge.
-BOT_NAMES = ("Ada", "Bram", "Cleo", "Dex", "Esme", "Finn")
 FILLING_BOT = "medium"  # the level of a bot the table seats in a seat left during a game
+# The stack a seating action carries until the game has accepted it and the ledger has given
+# the real one (``TableWorker._staked``): the games' seating rules hold for any stack >= 0.
+UNSTAKED = 0
 
 
 def bot_player(table_id: str, seat: int, name: str) -> Player:
     """A bot's identity: one per table and seat, so it has a wallet of its own."""
     return Player(f"bot:{table_id}:{seat}", BOT_NAMES[seat % len(BOT_NAMES)], name)
+
+
+def filling_bot(table_id: str, seat: int, seq: int) -> Player:
+    """A bot the table seats itself (for an unanswering bot, or in a seat left during a game):
+    an identity (and wallet) of its own per seating, so each bot settles its chips apart, named
+    from the table's state (seat and seq) so that any worker seats the same one."""
+    return Player(f"bot:{table_id}:{seat}:{seq}", BOT_NAMES[seat % len(BOT_NAMES)], FILLING_BOT)
 
 
 class Forbidden(Exception):
@@ -196,6 +212,8 @@ class TableWorker:
         self.tables: dict[str, LiveTable] = {}
         self.ready = asyncio.Event()
         self.metrics = TableMetrics()
+        self.relay = BotRelay(bus, store, self.metrics)  # the bots' actions, paced per bot
+        self._forbidden = SampledLog(log)  # a flood of them writes a line now and then
         # Postings committed with their commands, on their way to the broker: published off
         # the command path, in commit order, so no table waits for the broker's confirms.
         self._postings: asyncio.Queue[tuple[int, Any]] = asyncio.Queue()
@@ -219,6 +237,7 @@ class TableWorker:
                     supervise("the postings publisher", self._publish_postings, logger=log)
                 )
                 tasks.create_task(supervise("the queue measurer", self._measure_queues, logger=log))
+                tasks.create_task(supervise("the bot relay", self.relay.run, logger=log))
         finally:
             for shard in list(self.owned):
                 self._drop(shard)
@@ -303,6 +322,10 @@ class TableWorker:
                 if table is not None:
                     self._arm(table)
                     await self._wake_bots(table, (), None)
+                    if self._seats_to_fill(table):
+                        # Through the shard, in order, once it is consumed: the table itself
+                        # seats the bots its last owner did not get to.
+                        self._tick_due(self._tick_now(table))
         except BaseException:
             self._drop(shard)  # never a shard held without its consumer: taken again later
             raise
@@ -517,8 +540,7 @@ class TableWorker:
         if shard_of(request.table_id, self.shards) != shard:
             log.warning("dropped a request on the wrong shard", extra={"table": request.table_id})
             return
-        sender = delivery.user_id
-        bot = self.bus.topology.bot_of(sender)
+        sender, bot = relayed_sender(request, delivery.user_id, self.bus.topology)
         try:
             self._check_sender(request, sender, bot)
         except Forbidden as forbidden:
@@ -539,7 +561,12 @@ class TableWorker:
                 if actor is None:
                     raise Refused("not_seated", "Take a seat at this table first")
                 action = await self._action(table, actor, request.action)
-                await self._apply(table, actor, action, request.request_id, request.seq, request)
+                # A gateway files each person's ids under their player id already; a bot's
+                # are filed under its seat's by the table, whatever it sent.
+                action_id = request.request_id
+                if bot is not None:
+                    action_id = bot_action_id(request.player_id, request.request_id)
+                await self._apply(table, actor, action, action_id, request.seq, request)
             elif isinstance(request, m.Join):
                 await self._join(table, request)
             elif isinstance(request, m.Presence):
@@ -549,6 +576,7 @@ class TableWorker:
                 await self._publish(table, None, snapshot_for=request.player_id or "*")
             elif isinstance(request, m.Tick):
                 await self._tick(table, request)
+            await self._replace_unanswering_bots(table)
             await self._fill_left_seats(table)
         except Refused as refusal:
             await self._refuse(request, refusal.code, refusal.message)
@@ -561,6 +589,10 @@ class TableWorker:
         if bot is not None:
             if not isinstance(request, m.Act):
                 raise Forbidden("a bot may only act")
+            if request.action.get("kind") in TABLE_ACTION_KINDS:
+                # Sitting out, leaving, seating or starting are for people and the table: a
+                # bot that sat out would hold its seat, and the game, for ever.
+                raise Forbidden("a bot makes only its game decisions")
         elif sender == t.user("table"):
             if not isinstance(request, m.Tick) and not (
                 isinstance(request, m.Presence) and request.due
@@ -581,9 +613,61 @@ class TableWorker:
         if bot is None and held_by is not None:
             raise Forbidden("a gateway does not act for a bot's seat")
 
+    async def _replace_unanswering_bots(self, table: LiveTable) -> None:
+        """A bot that timed out twice running (away, as a person would be) leaves its seat,
+        at once between hands, at the hand's end during one (played by the defaults until
+        then), and the filling bot takes it: a dead bots service holds no game hostage. The
+        filling bot itself is kept (its replacement would be served by the same service).
+        The seats to fill are the table's state (``left_by_bots``), so a worker that takes the
+        table over between the leaving and the seating seats the bot all the same."""
+        g = table.game
+        if g.phase(table.state) in ("lobby", "ended", "closed"):
+            return
+        for seat, away in enumerate(g.away(table.state)):
+            player = g.players(table.state)[seat]
+            if player is None or not away or player.bot is None or player.bot == FILLING_BOT:
+                continue
+            seq = g.seq(table.state)
+            leave = Command(
+                actor=seat,
+                action=Leave(),
+                action_id=f"replace:{seat}:{seq}",
+                seq=seq,
+                at=self.now_ms(),
+            )
+            try:
+                after, _ = g.step(table.state, leave)
+            except IllegalCommand:
+                continue  # leaving already, at the end of the hand
+            if g.phase(after) == "closed":
+                continue  # it was the last to play with the people gone: the table closes anyway
+            if await self._apply_command(table, leave, None):
+                log.info(
+                    "replacing a bot that does not answer",
+                    extra={"table": table.row.table_id, "seat": seat, "bot": player.bot},
+                )
+        for seat in g.left_by_bots(table.state):
+            if g.phase(table.state) not in ("lobby", "ended", "closed"):
+                await self._seat_filling_bot(table, seat, "replace-bot")
+
+    async def _seat_filling_bot(self, table: LiveTable, seat: int, why: str) -> None:
+        """Seat the table's own bot in ``seat``, under an action id naming ``why``, the seat and
+        the table's seq (a redelivery seats it once). A cashier that does not answer leaves the
+        seat empty until the table's next request."""
+        seq = table.game.seq(table.state)
+        action = AddBot(seat, filling_bot(table.row.table_id, seat, seq), UNSTAKED)
+        try:
+            await self._apply(table, None, action, f"{why}:{seat}:{seq}", 0, None, False)
+        except Refused as refusal:
+            log.warning(
+                "could not seat the table's bot: %s",
+                refusal.message,
+                extra={"table": table.row.table_id, "seat": seat},
+            )
+
     def _forbid(self, request: m.Request, sender: str | None, reason: str) -> None:
         self.metrics.commands.labels("forbidden").inc()
-        log.warning(
+        self._forbidden.warning(
             "dropped a request its sender may not make: %s",
             reason,
             extra={"table": request.table_id, "request": request.request_id, "sender": sender},
@@ -610,8 +694,7 @@ class TableWorker:
             ):
                 raise Refused("malformed", "add_bot takes a seat and a bot: easy, medium, hard...")
             await self._registered(level)
-            bot = bot_player(table.row.table_id, seat, level)
-            return AddBot(seat, bot, await self._stack(bot, table.row.table_id))
+            return AddBot(seat, bot_player(table.row.table_id, seat, level), UNSTAKED)
         if kind in ("take_seat", "set_connected", "timeout", "close_table"):
             raise Refused("not_allowed", "Only the table itself can do that")
         try:
@@ -623,6 +706,19 @@ class TableWorker:
         """Only a registered bot takes a seat (and gets a wallet)."""
         if await self.store.bot_account(name) is None:
             raise Refused("unknown_bot", f"No bot named {name}: seat easy, medium, hard...")
+
+    async def _staked(self, table: LiveTable, command: Command[Any]) -> Command[Any]:
+        """A seating command with the stack its player sits down with, asked of the ledger
+        (which opens the wallet, stakes a bot, records the seat) only once the game accepts the
+        seating, which it judges whatever the stack: a command the game refuses comes back as
+        it was, and is refused without the ledger hearing of it."""
+        try:
+            table.game.decide(table.state, command)
+        except IllegalCommand:
+            return command
+        action: TakeSeat | AddBot = command.action
+        stack = await self._stack(action.player, table.row.table_id)
+        return replace(command, action=replace(action, stack=stack))
 
     async def _stack(self, player: Player, table_id: str) -> int:
         """The chips ``player`` sits down with at ``table_id``: their whole balance."""
@@ -686,14 +782,12 @@ class TableWorker:
         done = True
         try:
             if g.players(table.state)[0] is None:
-                host = Player(request.host_id, request.host_name)
-                seat_host = TakeSeat(0, host, await self._stack(host, table.row.table_id))
+                seat_host = TakeSeat(0, Player(request.host_id, request.host_name), UNSTAKED)
                 done = await self._apply(table, None, seat_host, f"{rid}:host", 0, request, False)
             for seat, level in sorted(request.bots.items()):
                 if done and g.players(table.state)[seat] is None:
                     await self._registered(level)
-                    bot = bot_player(table.row.table_id, seat, level)
-                    action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
+                    action = AddBot(seat, bot_player(table.row.table_id, seat, level), UNSTAKED)
                     done = await self._apply(
                         table, 0, action, f"{rid}:bot:{seat}", 0, request, False
                     )
@@ -720,23 +814,31 @@ class TableWorker:
             seat = next((i for i, p in enumerate(players) if p is None), None)
             if seat is None:
                 raise Refused("table_full", "Every seat at this table is taken")
-        player = Player(request.player_id, request.name)
-        action = TakeSeat(seat, player, await self._stack(player, table.row.table_id))
+        action = TakeSeat(seat, Player(request.player_id, request.name), UNSTAKED)
         await self._apply(table, None, action, request.request_id, 0, request)
+
+    @staticmethod
+    def _seats_to_fill(table: LiveTable) -> bool:
+        """Whether the table has a seat a bot should take now (``_replace_unanswering_bots``,
+        ``_fill_left_seats``)."""
+        g = table.game
+        if g.phase(table.state) in ("lobby", "ended", "closed"):
+            return False
+        return bool(g.left_by_bots(table.state)) or (
+            g.form.bot_fills_left_seat and None in g.players(table.state)
+        )
 
     async def _fill_left_seats(self, table: LiveTable) -> None:
         """At a game that cannot go on a player short (``bot_fills_left_seat``), a seat left
         empty during a game is taken at once by a medium bot, marked as a bot like any other.
-        Its action id names the seat and the table's seq, so a redelivery seats it once."""
+        Its action id and its id name the seat and the table's seq, so a redelivery seats it
+        once, and no two bots seated there share a wallet."""
         g = table.game
         if not g.form.bot_fills_left_seat or g.phase(table.state) in ("lobby", "ended", "closed"):
             return
         for seat, player in enumerate(g.players(table.state)):
             if player is None:
-                bot = bot_player(table.row.table_id, seat, FILLING_BOT)
-                action = AddBot(seat, bot, await self._stack(bot, table.row.table_id))
-                action_id = f"fill:{seat}:{g.seq(table.state)}"
-                await self._apply(table, None, action, action_id, 0, None, False)
+                await self._seat_filling_bot(table, seat, "fill")
 
     async def _tick(self, table: LiveTable, tick: m.Tick) -> None:
         g, state = table.game, table.state
@@ -789,6 +891,8 @@ class TableWorker:
         answer: bool = True,
     ) -> bool:
         g, before = table.game, table.state
+        if isinstance(command.action, TakeSeat | AddBot):
+            command = await self._staked(table, command)
         try:
             after, events = g.step(before, command)
         except IllegalCommand as refusal:
@@ -808,6 +912,7 @@ class TableWorker:
         ]
         releases = [p.id for p in players_before if p is not None and p not in players_after]
         moves = g.transfers(before, events)
+        moves = [*moves, *returned_stakes(players_before, players_after, g.stacks(before), moves)]
         write = Write(
             seq=g.seq(after),
             action_id=command.action_id,
@@ -955,25 +1060,30 @@ class TableWorker:
     # Records.
 
     def _record_game(self, table: LiveTable) -> None:
-        """Store the record of the game that just ended, off the command path."""
-        task = asyncio.get_running_loop().create_task(
-            self._store_record(table.row.table_id, len(table.row.seats), table.row.game)
-        )
+        """Store the record and the replay of the game that just ended, off the command path."""
+        task = asyncio.get_running_loop().create_task(self._store_record(table.row))
         self._recording.add(task)
         task.add_done_callback(self._recording.discard)
 
-    async def _store_record(self, table_id: str, seats: int, game: str) -> None:
+    async def _store_record(self, row: TableRow) -> None:
+        table_id = row.table_id
         try:
-            events = await self.store.events(table_id)
-            ended = ended_games(events)
-            if not ended:
+            stored = await self.store.load(table_id, back=ALL_BATCHES)
+            if stored is None:
                 return
             # In a thread: a long game's log takes a while to parse, and leases wait for no one.
-            record = await asyncio.to_thread(build_record, table_id, events, seats, ended[-1], game)
-            if record is not None:
-                await self.store.save_record(record)
+            built = await asyncio.to_thread(
+                build_finished, table_id, row.game, row.config, len(row.seats), stored.batches
+            )
+            if built is None:
+                return
+            record, replay = built
+            # The replay first: a stored record says the game ended, and its replay is then
+            # there for every gateway to serve without reading the log.
+            await self.store.save_replay(table_id, record.game_no, replay)
+            await self.store.save_record(record)
         except Exception:
-            # The gateway builds a record that is missing when it is first asked for.
+            # A gateway builds a missing record or replay once, when it is first asked for.
             log.exception("could not store a game's record", extra={"table": table_id})
 
     # Publishing.
@@ -1064,14 +1174,16 @@ class TableWorker:
         deadline = wake_at(table.game, table.state, self.abandon_ms)
         if deadline is None:
             return
-        tick = m.Tick(
-            table_id=table.row.table_id,
-            request_id=f"tick:{table.game.seq(table.state)}",
-            seq=table.game.seq(table.state),
-        )
         delay = max(0.0, deadline / 1000 - self.clock())
         # A handle on the loop's timer heap, not a task per command: most are cancelled.
-        table.timer = asyncio.get_running_loop().call_later(delay, self._tick_due, tick)
+        table.timer = asyncio.get_running_loop().call_later(
+            delay, self._tick_due, self._tick_now(table)
+        )
+
+    @staticmethod
+    def _tick_now(table: LiveTable) -> m.Tick:
+        seq = table.game.seq(table.state)
+        return m.Tick(table_id=table.row.table_id, request_id=f"tick:{seq}", seq=seq)
 
     def _tick_due(self, tick: m.Tick) -> None:
         task = asyncio.get_running_loop().create_task(self._send_tick(tick))

@@ -161,6 +161,16 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         """When the pending decision times out (ms), or ``None`` if it never does."""
         ...
 
+    def away(self, state: StateT) -> Sequence[bool]:
+        """Each seat's away mark: disconnected, or timed out twice running (decided for after
+        the short grace; a bot's seat so marked is given to another bot)."""
+        ...
+
+    def left_by_bots(self, state: StateT) -> Sequence[int]:
+        """The empty seats a bot left during this game (the table makes a bot leave only when
+        it stopped answering): the table seats a fresh bot in each, whichever worker holds it."""
+        ...
+
     def unattended_since(self, state: StateT) -> int | None:
         """Since when (ms) no seat has held a connected person, while the table may still be
         closed for it (``CloseTable``); ``None`` while one does, or once it is closing."""
@@ -185,7 +195,7 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
 
     def winners(self, ended: EventT) -> tuple[int, ...]:
         """The seats that won the game ``ended`` (its ``game_ended`` event) ended; none for a
-        game with no winner (a pot game, a game cut short)."""
+        game with no winner (a pot game, a game cut short without a forfeit)."""
         ...
 
     def dump_state(self, state: StateT) -> Any: ...

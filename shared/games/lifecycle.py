@@ -6,8 +6,12 @@ game module. A game's action type is the union of these and its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from dataclasses import dataclass, fields
+from typing import Literal, TypeAlias, get_args
+
+BOT_DECISION_MS = 30_000
+"""A bot's decision at a table without a timer times out after this: a person there is waited
+for, but a bot that stops answering must not hold the table for ever."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +119,12 @@ LifecycleAction: TypeAlias = (
     | CloseTable
     | Timeout
 )
+
+
+TABLE_ACTION_KINDS = frozenset(
+    field.default
+    for action in get_args(LifecycleAction)
+    for field in fields(action)
+    if field.name == "kind"
+)
+"""The kinds of the table's own actions: never a bot's to send (it makes only its decisions)."""

@@ -135,7 +135,7 @@ async def motion(page: Page) -> list[dict[str, Any]]:
 async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with python_table(cluster.base, ["Ada", "Bo"]) as (table, players):
+    async with python_table(cluster.base, ["Ava", "Bo"]) as (table, players):
         context = await recording_context(browser)
         page = await context.new_page()
         errors = PageErrors()

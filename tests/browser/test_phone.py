@@ -263,14 +263,14 @@ async def at_every_size(page: Page, check: Any) -> None:
 
 async def test_table_on_a_phone(cluster: Cluster, browser: Browser) -> None:
     """One game, every phone size at each of its phases: the page is resized in place."""
-    names = ["Ada", "Bo", "Cy", "Di", "Ed"]
+    names = ["Ava", "Bo", "Cy", "Di", "Ed"]
     async with python_table(cluster.base, names) as (table, players):
         context = await new_context(browser, SIZES[PLAYING])
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)
         await sign_up(page, cluster.base, "Phil")
-        await expect(page.locator(".lobby-table")).to_contain_text("Ada", timeout=LONG)
+        await expect(page.locator(".lobby-table")).to_contain_text("Ava", timeout=LONG)
 
         async def fits(size: str) -> None:
             await pages_fit(page, cluster.base, size)

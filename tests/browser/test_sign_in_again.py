@@ -31,7 +31,7 @@ async def sockets_with(page: Page, token: str) -> int:
 
 async def signs_in_again(page: Page, cluster: Cluster, refused: str) -> None:
     """The name page is back with the old name and why; Enter signs in, and the socket opens."""
-    await expect(page.locator("#name-input")).to_have_value("Ada")
+    await expect(page.locator("#name-input")).to_have_value("Ava")
     await expect(page.get_by_text("Your sign-in is no longer valid")).to_be_visible()
     assert await sockets_with(page, refused) <= 1, "no retries with a refused token"
     await page.press("#name-input", "Enter")
@@ -48,7 +48,7 @@ async def test_an_expired_token_signs_in_again(cluster: Cluster, browser: Browse
     errors = PageErrors()
     errors.attach(page)
     try:
-        await sign_up(page, cluster.base, "Ada")
+        await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         month_ago = time.time() - LIFETIME - 60
         expired = Tokens(cluster.settings.secret, clock=lambda: month_ago).sign(
@@ -73,7 +73,7 @@ async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browse
         await route.fulfill(status=503, json={"detail": "down for the test"})
 
     try:
-        await sign_up(page, cluster.base, "Ada")
+        await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         forged = Tokens(DEV_SECRET).sign(Identity(session["id"], session["name"]))
         await page.route("**/api/me**", unavailable)
@@ -93,7 +93,7 @@ async def test_an_old_token_is_renewed_in_place(cluster: Cluster, browser: Brows
     errors = PageErrors()
     errors.attach(page)
     try:
-        await sign_up(page, cluster.base, "Ada")
+        await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         two_days_ago = time.time() - 2 * RENEW_AFTER
         old = Tokens(cluster.settings.secret, clock=lambda: two_days_ago).sign(

@@ -32,9 +32,10 @@ async def delete(url: str, t: Topology) -> None:
     connection = await aio_pika.connect(url)
     async with connection:
         channel = await connection.channel()
-        for name in [t.shard_queue(k) for k in range(t.shards)] + [t.postings, t.bot_queue("x")]:
+        names = [t.shard_queue(k) for k in range(t.shards)]
+        for name in [*names, t.postings, t.bot_queue("x"), t.bot_actions("x")]:
             await channel.queue_delete(name)
-        for exchange in (t.requests, t.bot_actions, t.updates, t.bots, t.postings):
+        for exchange in (t.requests, t.updates, t.bots, t.postings, t.bot_actions("x")):
             await channel.exchange_delete(exchange)
 
 
@@ -119,7 +120,7 @@ async def test_deliveries_say_who_published_them(bus: Bus, settings: Settings) -
     """The broker (and the memory bus alike) stamps each message with its publisher's user."""
     table = "t-who"
     await bus.request(table, b"from a gateway")
-    await bus.bot_action(table, b"from a bot")
+    await bus.request(table, b"from a table")
     queue = bus.topology.shard_queue(shard_of(table, bus.topology.shards))
     async with bus.consume(queue, prefetch=2) as deliveries:
         users = []
@@ -129,7 +130,7 @@ async def test_deliveries_say_who_published_them(bus: Bus, settings: Settings) -
             if len(users) == 2:
                 break
     me = url_user(settings.amqp_url)
-    assert users == [(b"from a gateway", me), (b"from a bot", me)]
+    assert users == [(b"from a gateway", me), (b"from a table", me)]
 
 
 async def test_bot_turns_expire_unanswered(bus: Bus) -> None:

@@ -363,8 +363,10 @@ async def test_tables_paying_one_wallet_at_once_lose_no_update(ledger: LedgerSto
 async def test_postings_that_break_a_rule_are_set_aside_whole(books: Books) -> None:
     ledger = books.with_grant(100)
     ann, bob = uid("ann"), uid("bob")
-    table = uid("poor")
+    table, funded = uid("poor"), uid("funded")
+    # Seated at both tables while they can be: a wallet below zero is seated nowhere.
     await sit(ledger, table, ann, bob)
+    await sit(ledger, funded, ann, bob)
     pot, carry = f"pot:{table}", f"carry:{table}"
     # A set penalty may leave a wallet below zero...
     await ledger.apply(posting(table, 1, [leg(wallet(ann), pot, 20, "ante")]))
@@ -395,8 +397,6 @@ async def test_postings_that_break_a_rule_are_set_aside_whole(books: Books) -> N
     assert await ledger.apply(covered) == "applied"  # and the one waiting after it
     assert (await ledger.balance(bob), (await ledger.check()).blocked_tables) == (120, [])
     # An ante covered by an earlier leg of the same posting is fine.
-    funded = uid("funded")
-    await sit(ledger, funded, ann, bob)
     covered_legs = [
         leg(wallet(bob), f"pot:{funded}", 100, "ante"),
         leg(f"pot:{funded}", wallet(ann), 100, "refund"),

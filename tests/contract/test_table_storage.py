@@ -251,6 +251,20 @@ async def test_game_records_are_stored_once_and_read_back_byte_for_byte(
     assert await store.game_record(uid("missing"), 1) is None
 
 
+async def test_game_replays_are_stored_once_and_read_back_byte_for_byte(
+    store: TableStorage,
+) -> None:
+    row = new_row(await new_shard(store))
+    assert await store.create(row)
+    assert await store.game_replay(row.table_id, 1) is None
+    packed = bytes(range(256)) * 3  # any bytes: gzip output holds every value
+    await store.save_replay(row.table_id, 1, packed)
+    assert await store.game_replay(row.table_id, 1) == packed
+    await store.save_replay(row.table_id, 1, b"again")  # one stored already is kept
+    assert await store.game_replay(row.table_id, 1) == packed
+    assert await store.game_replay(row.table_id, 2) is None
+
+
 async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStorage) -> None:
     shard = await new_shard(store)
     owner = uid("w")
@@ -716,7 +730,7 @@ async def test_bot_accounts_are_listed_by_name(own_store: TableStorage) -> None:
     assert [a.name for a in await own_store.bot_accounts()] == ["alpha", "mu", "zeta"]
 
 
-async def test_games_won_count_each_games_winners_since_a_time(store: TableStorage) -> None:
+async def test_games_won_count_ranked_wins_once_per_opponents_and_day(store: TableStorage) -> None:
     shard = await new_shard(store)
     euchre = replace(new_row(shard), game="euchre")
     other = replace(new_row(shard), game="contract-whist")
@@ -724,13 +738,19 @@ async def test_games_won_count_each_games_winners_since_a_time(store: TableStora
     ann, ben, bot = uid("ann"), uid("ben"), uid("bot")
     since = datetime.now(UTC).timestamp() - 5
     pair = (Winner(ann, "Ann", False), Winner(bot, "Robo", True))
-    first = GameRecordRow(euchre.table_id, 1, "{}", (ann, ben, bot), pair)
+    beaten = tuple(sorted((ben, "bot:easy")))
+    first = GameRecordRow(euchre.table_id, 1, "{}", (ann, ben, bot), pair, beaten, True)
     await store.save_record(first)
     assert await store.game_record(euchre.table_id, 1) == first
-    await store.save_record(GameRecordRow(euchre.table_id, 2, "{}", (ann,), pair[:1]))
-    await store.save_record(GameRecordRow(euchre.table_id, 3, "{}", (ann,), ()))  # cut short
     await store.save_record(
-        GameRecordRow(other.table_id, 1, "{}", (ben,), (Winner(ben, "Ben", False),))
+        GameRecordRow(euchre.table_id, 2, "{}", (ann,), pair[:1], ("bot:hard",), True)
+    )
+    # The same opponents again the same day, and a game too short to rank: neither counts.
+    await store.save_record(GameRecordRow(euchre.table_id, 3, "{}", (ann,), pair, beaten, True))
+    await store.save_record(GameRecordRow(euchre.table_id, 4, "{}", (ann,), pair, ("x",)))
+    await store.save_record(GameRecordRow(euchre.table_id, 5, "{}", (ann,), ()))  # cut short
+    await store.save_record(
+        GameRecordRow(other.table_id, 1, "{}", (ben,), (Winner(ben, "Ben", False),), (), True)
     )
     mine = {ann, ben, bot}
     won = [row for row in await store.games_won("euchre", since, 1000) if row["player_id"] in mine]

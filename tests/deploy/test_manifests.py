@@ -35,6 +35,7 @@ import yaml
 
 from services.broker import BUILT_IN_BOTS, roles
 from services.cli import parser
+from services.gateway.proxies import Proxies
 from shared.broker import definitions, users_of
 from shared.bus import Topology
 from shared.settings import ROLE_URL_PREFIX, role_variable
@@ -793,3 +794,25 @@ def test_only_the_services_that_need_them_reach_the_database_broker_and_ledger()
     }
     assert allowed == {"gateway", "table"}
     assert [port["port"] for port in rule["ports"]] == [8001]
+
+
+# Whose X-Forwarded-For is believed: a list of proxies, never everyone.
+PROXY_VARIABLES = ("SWICK_TRUSTED_PROXIES", "FORWARDED_ALLOW_IPS")
+
+
+def test_no_shipped_manifest_trusts_every_proxy() -> None:
+    values = [named("ConfigMap", "swick-config")["data"].get(v) for v in PROXY_VARIABLES]
+    for workload in workloads():
+        for container in pod_spec(workload)["containers"]:
+            values += [
+                e.get("value") for e in container.get("env", []) if e["name"] in PROXY_VARIABLES
+            ]
+    for service in our_compose_services().values():
+        values += [service["environment"].get(v) for v in PROXY_VARIABLES]
+    given = [str(value) for value in values if value is not None]
+    assert "SWICK_TRUSTED_PROXIES" in named("ConfigMap", "swick-config")["data"]
+    for value in given:
+        # Compose's ${VAR:-default}: the default is what ships.
+        shipped = value.split(":-", 1)[1].rstrip("}") if value.startswith("${") else value
+        proxies = Proxies.parse(shipped)  # addresses and CIDRs only
+        assert not proxies.everyone, value

@@ -40,10 +40,10 @@ from hypothesis.stateful import (
 )
 
 from services.ledger.ledger import BANK, Ledger, wallet
-from services.ledger.rules import HOUSE, digest
+from services.ledger.rules import digest
 from services.load.platform import fresh_database
 from services.table.store import connect_pool
-from shared.messages import Leg, Posting
+from shared.messages import HOUSE, Leg, Posting
 from shared.settings import Settings
 from tests.contract.conftest import leg, posting, uid
 

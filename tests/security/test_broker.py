@@ -118,6 +118,8 @@ async def test_a_bot_cannot_publish_postings_requests_or_into_a_shard(
         to_queue(t.shard_queue(0)),
         to_exchange(t.updates, "table.t-x"),
         to_exchange(t.bots, "easy"),
+        to_exchange(t.bot_actions("easy"), ""),  # another bot's actions
+        to_queue(t.bot_actions("easy")),
     ):
         await refused(connection, attempt)
 
@@ -144,11 +146,11 @@ async def test_a_bot_cannot_read_another_bots_turns(
 
 
 async def test_no_user_can_stamp_its_messages_with_another(
-    cluster: Cluster, connection: AbstractConnection
+    cluster: Cluster, spy: tuple[str, str], connection: AbstractConnection
 ) -> None:
     t = cluster.settings.topology
     channel = await connection.channel(publisher_confirms=True)
-    exchange = await channel.get_exchange(t.bot_actions, ensure=False)
+    exchange = await channel.get_exchange(t.bot_actions(spy[0]), ensure=False)
     with pytest.raises(aio_pika.exceptions.ChannelPreconditionFailed):
         await exchange.publish(message(user_id=t.user("gateway")), routing_key="0")
 
@@ -176,12 +178,12 @@ async def test_the_other_services_users_are_scoped_too(cluster: Cluster) -> None
     table = await aio_pika.connect(s.amqp_url_for("table"))
     try:
         await refused(gateway, await publish_to(t.postings, t.postings))
-        await refused(gateway, await publish_to(t.bot_actions, "0"))
+        await refused(gateway, await publish_to(t.bot_actions("easy"), ""))
         await refused(gateway, await read(t.shard_queue(0)))
         await refused(gateway, await read(t.bot_queue("easy")))
         await refused(ledger, await publish_to(t.postings, t.postings))
         await refused(ledger, await read(t.shard_queue(0)))
-        await refused(table, await publish_to(t.bot_actions, "0"))
+        await refused(table, await publish_to(t.bot_actions("easy"), ""))
         await refused(table, await read(t.postings))
         await refused(table, await read(t.bot_queue("easy")))
     finally:
@@ -254,7 +256,7 @@ async def test_a_bot_sees_its_own_seat_only_and_cannot_act_in_a_persons_name(
     assert delivered.expiration is not None  # a turn nobody takes expires
     # Reading the person's view off the updates is refused (above); acting in their name:
     before = await logged_action_ids(s, table)
-    actions = await channel.get_exchange(t.bot_actions, ensure=False)
+    actions = await channel.get_exchange(t.bot_actions(name), ensure=False)
     key = str(shard_of(table, t.shards))
     forged = [
         m.Act(

@@ -31,14 +31,14 @@ from services.gateway.signups import PostgresSignups, SignupLimit, SqliteSignups
 from services.ledger.app import consume
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
-from services.ledger.rules import BANK, HOUSE, wallet
+from services.ledger.rules import BANK, wallet
 from services.load.platform import Platform, fresh_database, isolated
 from services.serve import refuse_public_defaults
 from services.table.store import TableStore, connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.bus import RabbitBus, url_user
 from shared.memory_bus import MemoryBus
-from shared.messages import Leg, Posting
+from shared.messages import HOUSE, Leg, Posting
 from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, Settings
 from shared.sqlite import Database
 from tests.contract.conftest import leg, posting, sit, uid
@@ -462,6 +462,7 @@ async def test_bots_are_staked_by_the_house_never_minted(books: Ledger) -> None:
         assert await books.seat(bot, "Made-up bot", True, None, table) == GRANT  # once
     assert await books.house() == {
         "staked": 2 * GRANT,
+        "returned": 0,
         "balance": -2 * GRANT,
         "held_by_bots": 2 * GRANT,
         "result": 0,
@@ -493,7 +494,7 @@ async def test_quick_play_bots_come_from_the_house(cluster: Platform) -> None:
         await eventually(staked)
         house = (await http.get("/house")).json()
         assert house["staked"] >= 2 * s.starting_grant
-        assert house["balance"] == -house["staked"]
+        assert house["balance"] == house["returned"] - house["staked"]
         health = (await http.get("/health")).json()
         assert health["ok"] and health["issued_outside_grants"] == 0
         history = (await http.get(f"/players/{bot}/transfers")).json()["transfers"]

@@ -35,7 +35,7 @@ async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
 
 @pytest.fixture
 async def trio(cluster: Cluster) -> AsyncIterator[list[Player]]:
-    made = [Player(cluster.base, name) for name in ("Ada", "Ben", "Cy")]
+    made = [Player(cluster.base, name) for name in ("Ava", "Ben", "Cy")]
     for player in made:
         await player.sign_up()
         await player.connect()

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from services.table.store_sqlite import SqliteTableStore
+from services.table.worker import TableWorker
 from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
@@ -26,9 +27,10 @@ TABLE = "t-senders"
 
 
 class Rig:
-    def __init__(self, bus: MemoryBus, store: SqliteTableStore) -> None:
+    def __init__(self, bus: MemoryBus, store: SqliteTableStore, worker: TableWorker) -> None:
         self.bus = bus
         self.store = store
+        self.worker = worker
         t = bus.topology
         self.gateway = bus.as_user(t.user("gateway"))
         self.table = bus.as_user(t.user("table"))
@@ -42,6 +44,23 @@ class Rig:
             await asyncio.sleep(0.01)
         return actions
 
+    async def until_forbidden(self, count: int) -> None:
+        """Wait until ``count`` requests were dropped as forbidden (a bot's come through its
+        own queue and the relay, so they may follow a gateway's)."""
+        deadline = time.monotonic() + 30
+        while self.forbidden() < count:
+            assert time.monotonic() < deadline, f"only {self.forbidden()} of {count} dropped"
+            await asyncio.sleep(0.01)
+
+    def forbidden(self) -> float:
+        """Requests dropped as forbidden: by the table, or by the relay of the bot's queue."""
+        registry = self.worker.metrics.registry
+        table = registry.get_sample_value("swick_commands_total", {"outcome": "forbidden"})
+        relay = registry.get_sample_value(
+            "swick_bot_actions_total", {"bot": "easy", "outcome": "forbidden"}
+        )
+        return (table or 0.0) + (relay or 0.0)
+
 
 @pytest.fixture
 async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
@@ -52,8 +71,8 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
         await store.register_bot(name, "swick")
     bus = MemoryBus(Topology("senders", 4))
     try:
-        async with running_worker(store, bus):
-            yield Rig(bus, store)
+        async with running_worker(store, bus) as worker:
+            yield Rig(bus, store, worker)
     finally:
         await db.close()
 
@@ -96,9 +115,12 @@ async def test_each_sender_is_taken_only_at_its_word(rig: Rig) -> None:
     await rig.gateway.request(TABLE, tick.model_dump_json().encode())
     await rig.table.request(TABLE, act("table-for-alice", "alice", SIT_OUT))
     await rig.stranger.request(TABLE, act("stranger-for-alice", "alice", SIT_OUT))
-    # What each may do, after all of them on the same queue: once applied, the others were
-    # handled.
+    # A bot's sit_out even for its own seat is dropped: a bot makes only its game decisions
+    # (see test_bot_lifecycle.py).
     await rig.easy.bot_action(TABLE, act("easy-own", easy_seat, SIT_OUT))
+    # Every request above is dropped (the forged create too); a person's own is applied.
+    await rig.until_forbidden(9)
     await rig.gateway.request(TABLE, act("alice-own", "alice", SIT_OUT))
     logged = await rig.until_logged("alice-own")
-    assert logged == [*before, "easy-own", "alice-own"]
+    assert logged == [*before, "alice-own"]
+    assert rig.forbidden() == 9

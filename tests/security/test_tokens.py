@@ -47,10 +47,10 @@ def signed(secret: str, payload: object) -> str:
 def test_a_token_names_its_player_until_it_expires() -> None:
     clock = Clock()
     tokens = Tokens(SECRET, clock=clock)
-    identity, token = tokens.issue("Ada")
+    identity, token = tokens.issue("Ava")
     claims = tokens.claims(token)
     assert claims is not None
-    assert claims.identity == identity == Identity(identity.id, "Ada")
+    assert claims.identity == identity == Identity(identity.id, "Ava")
     assert claims.kid == tokens.kid
     assert claims.expires_at - claims.issued_at == LIFETIME
     clock.now += LIFETIME - 1
@@ -68,7 +68,7 @@ def test_a_token_signed_with_another_secret_is_refused() -> None:
 def test_rotation_keeps_old_tokens_while_the_previous_secret_is_listed() -> None:
     clock = Clock()
     old = Tokens(SECRET, clock=clock)
-    identity, token = old.issue("Ada")
+    identity, token = old.issue("Ava")
     rotated = Tokens(OTHER, [SECRET], clock=clock)
     assert rotated.kid != old.kid
     assert rotated.verify(token) == identity  # the grace period
@@ -83,7 +83,7 @@ def test_rotation_keeps_old_tokens_while_the_previous_secret_is_listed() -> None
 def test_renewal_only_for_old_tokens() -> None:
     clock = Clock()
     tokens = Tokens(SECRET, clock=clock)
-    identity, token = tokens.issue("Ada")
+    identity, token = tokens.issue("Ava")
     assert tokens.renewal(token) is None
     clock.now += RENEW_AFTER
     fresh = tokens.renewal(token)
@@ -99,8 +99,8 @@ def test_the_key_id_must_be_the_signing_keys() -> None:
     clock = Clock()
     tokens = Tokens(OTHER, [SECRET], clock=clock)
     now = int(clock.now)
-    claims = {"id": "p-1", "name": "Ada", "kid": tokens.kid, "iat": now, "exp": now + 60}
-    assert tokens.verify(signed(OTHER, claims)) == Identity("p-1", "Ada")
+    claims = {"id": "p-1", "name": "Ava", "kid": tokens.kid, "iat": now, "exp": now + 60}
+    assert tokens.verify(signed(OTHER, claims)) == Identity("p-1", "Ava")
     assert tokens.verify(signed(SECRET, claims)) is None
 
 
@@ -134,13 +134,13 @@ def test_malformed_tokens_are_invalid(token: str) -> None:
         "text",
         7,
         None,
-        {"id": "p-1", "name": "Ada"},  # an old token: no key id, no expiry
-        {"id": 1, "name": "Ada", "iat": 0, "exp": 2**40},
+        {"id": "p-1", "name": "Ava"},  # an old token: no key id, no expiry
+        {"id": 1, "name": "Ava", "iat": 0, "exp": 2**40},
         {"id": "p-1", "name": None, "iat": 0, "exp": 2**40},
-        {"id": "p-1", "name": "Ada", "iat": "0", "exp": "2000000000"},
-        {"id": "p-1", "name": "Ada", "iat": 0, "exp": True},
-        {"id": "p-1", "name": "Ada", "iat": 0.5, "exp": 2**40},
-        {"id": "p-1", "name": "Ada", "kid": ["x"], "iat": 0, "exp": 2**40},
+        {"id": "p-1", "name": "Ava", "iat": "0", "exp": "2000000000"},
+        {"id": "p-1", "name": "Ava", "iat": 0, "exp": True},
+        {"id": "p-1", "name": "Ava", "iat": 0.5, "exp": 2**40},
+        {"id": "p-1", "name": "Ava", "kid": ["x"], "iat": 0, "exp": 2**40},
     ],
 )
 def test_signed_payloads_of_the_wrong_shape_are_invalid(payload: object) -> None:
@@ -164,7 +164,7 @@ def test_no_text_is_an_error(token: str) -> None:
 @given(st.integers(0, 199), st.characters(codec="utf-8"))
 def test_no_tampered_token_passes(position: int, replacement: str) -> None:
     tokens = Tokens(SECRET)
-    _, token = tokens.issue("Ada")
+    _, token = tokens.issue("Ava")
     position %= len(token)
     tampered = token[:position] + replacement + token[position + 1 :]
     if tampered != token:

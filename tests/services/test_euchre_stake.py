@@ -1,7 +1,7 @@
 """A Euchre table played for a stake, over the real gateway, broker, table workers and ledger:
 the stakes go into the pot when the game starts, the winning partnership takes it when the game
-ends (or everyone gets their stake back when the host ends it early), and the ledger's books
-balance throughout (docs/rules/euchre.md §12)."""
+ends (or the other partnership when the host ends it early: the host's side forfeits), and the
+ledger's books balance throughout (docs/rules/euchre.md §12)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ async def test_a_staked_euchre_game_pays_the_winning_partnership(
     assert sum(books["balances"].values()) == 4 * grant  # no chip created or destroyed
 
 
-async def test_the_host_ending_a_staked_game_gives_every_stake_back(
+async def test_the_host_ending_a_staked_game_forfeits_the_hosts_stakes(
     cluster: Cluster, four: list[Player]
 ) -> None:
     host = four[0]
@@ -113,13 +113,19 @@ async def test_the_host_ending_a_staked_game_gives_every_stake_back(
     assert view["phase"] == "interlude" and view["pot"] == 4 * STAKE
     assert (await act(host, table, {"kind": "end_game"}))["type"] == "ack"
     view = await host.until(table, ended)
+    by_seat = {seat["player"]["id"]: seat["seat"] for seat in view["seats"]}
+    side = by_seat[host.id] % 2
     assert view["end_reason"] == "host" and view["pot"] == 0
-    assert view["payouts"] == [STAKE] * 4
+    assert view["forfeited"] == [side, side + 2] and view["winner"] == 1 - side
+    assert view["payouts"] == [0 if seat % 2 == side else 2 * STAKE for seat in range(4)]
 
     books = await settled(cluster, table, four)
     assert books["report"]["matches"], books
     status, health = books["health"]
     assert status == 200 and health["ok"], health
     for player in four:
-        assert books["balances"][player.id] == grant, books
-        assert books["codes"][player.id] == [("stake", -STAKE), ("stake_return", STAKE)], books
+        forfeited = by_seat[player.id] % 2 == side
+        assert books["balances"][player.id] == grant + (-STAKE if forfeited else STAKE), books
+        paid = [] if forfeited else [("euchre_win", 2 * STAKE)]
+        assert books["codes"][player.id] == sorted([("stake", -STAKE), *paid]), books
+    assert sum(books["balances"].values()) == 4 * grant  # no chip created or destroyed

@@ -91,11 +91,12 @@ def rows(body: dict[str, Any], key: str, ids: set[str]) -> dict[str, int]:
 
 async def test_boards_per_game(cluster: Cluster, four: list[Player]) -> None:
     ids = {p.id for p in four}
-    # Two points-only Euchre games to one point, then one for a stake.
+    # Two points-only Euchre games to one point (too short to rank: they count on no board),
+    # then one for a stake, which counts.
     table = await open_table(four, game="euchre", target=1, interlude_seconds=0)
     won: Counter[str] = Counter()
     for seed in (1, 2):
-        won.update(winners_of(await euchre_game(four, table, seed)))
+        await euchre_game(four, table, seed)
     staked = await open_table_after(four, table, game="euchre", target=1, stake=STAKE)
     view = await euchre_game(four, staked, 3)
     won.update(winners_of(view))

@@ -21,7 +21,9 @@ NODE = shutil.which("node")
 def test_the_euchre_fixture_is_what_the_script_writes(tmp_path: Path) -> None:
     out = tmp_path / "euchre.json"
     subprocess.run([sys.executable, "-m", make_euchre.__name__, str(out)], cwd=ROOT, check=True)
-    assert out.read_text(encoding="utf-8") == make_euchre.FIXTURE.read_text(encoding="utf-8"), (
+    # Compared before asserting: pytest's diff of two large texts takes minutes.
+    same = out.read_text(encoding="utf-8") == make_euchre.FIXTURE.read_text(encoding="utf-8")
+    assert same, (
         f"{make_euchre.FIXTURE.relative_to(ROOT)} is stale: "
         f"run .venv/bin/python -m {make_euchre.__name__}"
     )

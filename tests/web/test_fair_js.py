@@ -33,9 +33,9 @@ def test_the_fixtures_are_what_the_scripts_write(tmp_path: Path, script: ModuleT
     out = tmp_path / "fixture.json"
     subprocess.run([sys.executable, "-m", script.__name__, str(out)], cwd=ROOT, check=True)
     fixture: Path = script.FIXTURE
-    assert out.read_text(encoding="utf-8") == fixture.read_text(encoding="utf-8"), (
-        f"{fixture.relative_to(ROOT)} is stale: run .venv/bin/python -m {script.__name__}"
-    )
+    # Compared before asserting: pytest's diff of two large texts takes minutes.
+    same = out.read_text(encoding="utf-8") == fixture.read_text(encoding="utf-8")
+    assert same, f"{fixture.relative_to(ROOT)} is stale: run .venv/bin/python -m {script.__name__}"
 
 
 @needs_node

@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_replay_fixture_is_what_the_script_writes(tmp_path: Path) -> None:
     out = tmp_path / "replay.json"
     subprocess.run([sys.executable, "-m", make_replay.__name__, str(out)], cwd=ROOT, check=True)
-    assert out.read_text(encoding="utf-8") == make_replay.FIXTURE.read_text(encoding="utf-8"), (
+    # Compared before asserting: pytest's diff of two large texts takes minutes.
+    same = out.read_text(encoding="utf-8") == make_replay.FIXTURE.read_text(encoding="utf-8")
+    assert same, (
         f"{make_replay.FIXTURE.relative_to(ROOT)} is stale: "
         f"run .venv/bin/python -m {make_replay.__name__}"
     )

@@ -14,11 +14,13 @@ from shared.games.contract_whist.cards import Card
 from shared.games.contract_whist.events import Event
 from shared.games.contract_whist.state import State
 from shared.games.contract_whist.views import WhistView, private_part, view_for
+from shared.games.exact_fields import ExactFields
 from shared.games.interface import IllegalCommand, Option
 
 _STATE = TypeAdapter(State)
 _EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
 _ACTION: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
+_ACTION_FIELDS = ExactFields(Action)
 _VIEW = TypeAdapter(WhistView)
 
 
@@ -47,7 +49,9 @@ def load_action(data: Any) -> Action:
 
     Strictly: a number is an int, a card is its code and a suit its letter (or ``null`` for no
     trumps). Validated as JSON text, so lists stand for tuples as JSON has no others.
+    An action names every field of its kind and no other (``ExactFields``): none is defaulted.
     """
+    _ACTION_FIELDS.check(data)  # every field of its kind, and no other: no default stands in
     try:
         return _ACTION.validate_json(json.dumps(data), strict=True)
     except ValidationError as error:

@@ -177,6 +177,11 @@ def _people_staying(s: State, without: int | None = None) -> list[int]:
     ]
 
 
+def _people(s: State) -> tuple[int, ...]:
+    """The seats holding a person (not a bot)."""
+    return tuple(seat for seat, p in enumerate(s.players) if p is not None and p.bot is None)
+
+
 def _game_on(s: State) -> bool:
     return s.phase not in (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)
 
@@ -220,8 +225,8 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
         w.emit(ev.LeavingAfterHand(seat))
         return
     if _game_on(s) and not _people_staying(s, without=seat):
-        # The last person leaves a game: it ends (the pot paid out) before the seat empties.
-        w.emit(ev.TableClosing())
+        # The last person leaves a game: it ends (they forfeit) before the seat empties.
+        w.emit(ev.TableClosing(_people(s)))
         _close(w)
         return
     _vacate(w, seat)
@@ -268,7 +273,8 @@ def _close_table(w: _Work, actor: int | None, a: lc.CloseTable, seq: int) -> Non
             raise IllegalCommand("attended", "A player is present at this table")
         if w.at < since + a.unattended_ms:
             raise IllegalCommand("not_due", "The table has not been left long enough to close")
-    w.emit(ev.TableClosing())
+    # Abandoned, its people end the game; a table that could not be set up, nobody.
+    w.emit(ev.TableClosing(_people(s) if a.unattended_ms else ()))
 
 
 def _watch_attendance(w: _Work) -> None:
@@ -291,12 +297,12 @@ def _watch_attendance(w: _Work) -> None:
 
 
 def _close(w: _Work) -> None:
-    """End the game (the pot shared by the seated players), vacate every seat and close."""
+    """End the game (the quitters forfeit, rules §8.4), vacate every seat and close."""
     s = w.state
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
     if _game_on(s):
-        _end_game(w, "closed")
+        _end_game(w, "closed", s.quitters)
     for seat, player in enumerate(s.players):
         if player is not None:
             w.emit(ev.SeatLeft(seat))
@@ -341,20 +347,27 @@ def _end_game_by_host(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> N
         raise IllegalCommand("hand_in_progress", "A game ends only between rounds of a game")
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
-    _end_game(w, "host")
+    _end_game(w, "host", (s.host,) if s.host is not None else ())
 
 
-def _end_game(w: _Work, reason: GameEndReason) -> None:
+def _end_game(w: _Work, reason: GameEndReason, quitters: tuple[int, ...] = ()) -> None:
     """The game ends: after the last round, the seats with the highest total share the pot;
-    cut short, the seated players share it (rules §8)."""
+    cut short, the seated players who did not end it share it, those who did forfeit; when
+    nobody else is seated (or nobody ended it), the seated players share it back (rules §8)."""
     s = w.state
+    forfeited: tuple[int, ...] = ()
     if reason == "rounds":
         top = max(s.scores)
         winners = tuple(seat for seat in range(s.n) if s.scores[seat] == top)
     else:
-        winners = tuple(seat for seat in range(s.n) if s.players[seat] is not None)
+        seated = tuple(seat for seat in range(s.n) if s.players[seat] is not None)
+        others = tuple(seat for seat in seated if seat not in quitters)
+        if others and len(others) < len(seated):
+            winners, forfeited = others, tuple(seat for seat in seated if seat in quitters)
+        else:
+            winners = seated
     payouts = split(s.pot, winners, s.first_bidder or 0, s.n)
-    w.emit(ev.GameEnded(s.seed, s.scores, winners, payouts, reason))
+    w.emit(ev.GameEnded(s.seed, s.scores, winners, payouts, reason, forfeited))
 
 
 def _hand_over_host(w: _Work, actor: int | None, a: lc.HandOverHost, seq: int) -> None:
@@ -466,8 +479,8 @@ def _finish(w: _Work) -> None:
         _end_game(w, "rounds")  # paid out before anyone leaving is vacated
     leavers = [seat for seat, leaving in enumerate(s.leaving) if leaving]
     if leavers and _game_on(s) and not _people_staying(s):
-        # Every person left during the round: the game ends and the table closes.
-        w.emit(ev.TableClosing())
+        # Every person left during the round: the game ends (they forfeit) and the table closes.
+        w.emit(ev.TableClosing(_people(s)))
         _close(w)
         return
     for seat in leavers:
@@ -504,13 +517,15 @@ def _set_deadline(w: _Work) -> None:
     s = w.state
     if s.phase is Phase.INTERLUDE:
         return  # the pause keeps its own end
-    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s):
-        return  # a table without a timer waits for players who are present
     pending = to_act(s)
+    bots = bool(pending) and all(_is_bot(s, seat) for seat in pending)
+    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s) and not bots:
+        return  # a table without a timer waits for people who are present, never for a bot
     target: int | None = None
     if pending:
         away = all(s.away(p) for p in pending)
-        length = s.config.away_grace_ms if away else s.config.timer_ms
+        timer = lc.BOT_DECISION_MS if bots and s.config.timer_ms is None else s.config.timer_ms
+        length = s.config.away_grace_ms if away else timer
         if s.turn_seq == s.seq or s.deadline is None:
             target = None if length is None else w.at + length
         elif away and length is not None:
@@ -519,6 +534,11 @@ def _set_deadline(w: _Work) -> None:
             target = s.deadline
     if target != s.deadline:
         w.emit(ev.DeadlineSet(target))
+
+
+def _is_bot(s: State, seat: int) -> bool:
+    player = s.players[seat]
+    return player is not None and player.bot is not None
 
 
 def _anyone_away(s: State) -> bool:

@@ -172,6 +172,11 @@ class AttendanceChanged:
 
 @dataclass(frozen=True, slots=True)
 class TableClosing:
+    """The table closes at its next round boundary. ``quitters`` are the seats whose people end
+    the game by closing it (the last to leave, or all who abandoned it): they forfeit their
+    stakes (rules §8.4); empty when no player chose it (the table could not be set up)."""
+
+    quitters: tuple[int, ...] = ()
     kind: Literal["table_closing"] = "table_closing"
 
 
@@ -184,14 +189,17 @@ class TableClosed:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """``winners`` are the seats sharing the highest total (every seated seat when the game was
-    cut short); ``payouts`` is what each seat takes from the pot (all zero without a stake)."""
+    """``winners`` are the seats sharing the highest total, or, the game cut short, the seated
+    seats that did not end it; ``payouts`` is what each seat takes from the pot (all zero
+    without a stake); ``forfeited`` the seats that ended the game early and so lost their
+    stakes to the winners (rules §8.4)."""
 
     seed: str
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     payouts: tuple[int, ...]
     reason: GameEndReason
+    forfeited: tuple[int, ...] = ()
     kind: Literal["game_ended"] = "game_ended"
 
 

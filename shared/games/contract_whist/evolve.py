@@ -52,8 +52,12 @@ def _accepted(s: State, e: ev.Accepted) -> None:
         s.timeouts = replaced(s.timeouts, e.actor, 0)
 
 
+_NO_GAME = (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)  # a bot leaving then is not replaced
+
+
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
     seat = e.seat
+    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
     s.players = replaced(s.players, seat, e.player)
     s.stacks = replaced(s.stacks, seat, e.stack)
     s.sitting_out = replaced(s.sitting_out, seat, False)
@@ -64,6 +68,9 @@ def _seat_taken(s: State, e: ev.SeatTaken) -> None:
 
 def _seat_left(s: State, e: ev.SeatLeft) -> None:
     seat = e.seat
+    leaver = s.players[seat]
+    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
+        s.left_by_bots = (*s.left_by_bots, seat)
     s.players = replaced(s.players, seat, None)
     s.stacks = replaced(s.stacks, seat, 0)
     s.sitting_out = replaced(s.sitting_out, seat, False)
@@ -102,6 +109,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.sheet = ()
     s.winners = ()
     s.payouts = ()
+    s.forfeited = ()
     s.end_reason = None
     s.result = None
 
@@ -193,6 +201,7 @@ def _attendance(s: State, e: ev.AttendanceChanged) -> None:
 
 def _closing(s: State, e: ev.TableClosing) -> None:
     s.closing = True
+    s.quitters = e.quitters
 
 
 def _closed(s: State, e: ev.TableClosed) -> None:
@@ -202,11 +211,13 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
+    s.left_by_bots = ()
     _clear_round(s)
     s.phase = Phase.ENDED
     s.scores = e.scores
     s.winners = e.winners
     s.payouts = e.payouts
+    s.forfeited = e.forfeited
     s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
     s.pot -= sum(e.payouts)
     s.end_reason = e.reason

@@ -131,6 +131,12 @@ class ContractWhistGame:
     def deadline(self, state: State) -> int | None:
         return state.deadline
 
+    def away(self, state: State) -> tuple[bool, ...]:
+        return tuple(state.away(seat) for seat in range(len(state.players)))
+
+    def left_by_bots(self, state: State) -> tuple[int, ...]:
+        return state.left_by_bots
+
     def unattended_since(self, state: State) -> int | None:
         if state.closing or state.phase is Phase.CLOSED:
             return None
@@ -150,7 +156,8 @@ class ContractWhistGame:
         return record.dump_record(record.game_record(loaded))
 
     def winners(self, ended: ev.Event) -> tuple[int, ...]:
-        if isinstance(ended, ev.GameEnded) and ended.reason == "rounds":
+        # The highest totals, or those who stayed when others ended the game (rules §8.4).
+        if isinstance(ended, ev.GameEnded) and (ended.reason == "rounds" or ended.forfeited):
             return ended.winners
         return ()
 

@@ -1,5 +1,6 @@
-"""The stakes: paid into the pot when a game starts, shared by the winners when it ends
-(docs/rules/contract-whist.md §8), and the chip movements the ledger books for them."""
+"""The stakes: paid into the pot when a game starts, shared by the winners when it ends (or by
+the others when some end it early), docs/rules/contract-whist.md §8, and the chip movements
+the ledger books for them."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
                 if stake and player is not None:
                     moves.append(Transfer(f"wallet:{player.id}", "pot", stake, "stake", 1))
         elif isinstance(event, ev.GameEnded):
-            code = "whist_win" if event.reason == "rounds" else "stake_return"
+            # A win by score, or a share of the stakes of those who ended the game early.
+            code = "whist_win" if event.reason == "rounds" or event.forfeited else "stake_return"
             for seat, amount in enumerate(event.payouts):
                 player = s.players[seat]
                 if amount and player is not None:

@@ -103,9 +103,13 @@ class State:
     leaving: tuple[bool, ...] = ()
     connected: tuple[bool, ...] = ()
     timeouts: tuple[int, ...] = ()
+    # The empty seats a bot left during this game (only the table makes a bot leave, when
+    # it stopped answering): the table seats a fresh bot in each.
+    left_by_bots: tuple[int, ...] = ()
     host: int | None = None
     unattended_since: int | None = None  # since when no seat holds a connected person
     closing: bool = False  # the table closes at its next round boundary
+    quitters: tuple[int, ...] = ()  # whose people close it: they forfeit (rules §8.4)
     interlude: tuple[int, ...] = ()  # the people yet to press Next hand, while a result shows
     # The game.
     game_no: int = 0
@@ -119,6 +123,7 @@ class State:
     sheet: tuple[RoundResult, ...] = ()  # every scored round of the game
     winners: tuple[int, ...] = ()  # the seats with the highest total, once the game ended
     payouts: tuple[int, ...] = ()  # what each seat took from the pot at the end
+    forfeited: tuple[int, ...] = ()  # the seats that ended the game early, forfeiting
     end_reason: GameEndReason | None = None
     # The round.
     cards: int = 0  # cards each player was dealt this round

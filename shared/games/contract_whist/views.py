@@ -78,6 +78,7 @@ class WhistView:
     result: RoundResult | None
     winners: tuple[int, ...]  # the seats with the highest total, once the game ended
     payouts: tuple[int, ...]
+    forfeited: tuple[int, ...]  # the seats that ended the game early and lost their stakes
     end_reason: GameEndReason | None
     game: Literal["contract-whist"] = "contract-whist"
 
@@ -151,5 +152,6 @@ def view_for(s: State, seat: int | None) -> WhistView:
         result=s.result,
         winners=s.winners,
         payouts=s.payouts,
+        forfeited=s.forfeited,
         end_reason=s.end_reason,
     )

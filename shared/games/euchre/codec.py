@@ -14,11 +14,13 @@ from shared.games.euchre.cards import Card
 from shared.games.euchre.events import Event
 from shared.games.euchre.state import State
 from shared.games.euchre.views import EuchreView, private_part, view_for
+from shared.games.exact_fields import ExactFields
 from shared.games.interface import IllegalCommand, Option
 
 _STATE = TypeAdapter(State)
 _EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
 _ACTION: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
+_ACTION_FIELDS = ExactFields(Action)
 _VIEW = TypeAdapter(EuchreView)
 
 
@@ -47,7 +49,9 @@ def load_action(data: Any) -> Action:
 
     Strictly: a bool is ``true`` or ``false``, a number is an int, a card is its code and a suit
     its letter. Validated as JSON text, so lists stand for tuples as JSON has no others.
+    An action names every field of its kind and no other (``ExactFields``): none is defaulted.
     """
+    _ACTION_FIELDS.check(data)  # every field of its kind, and no other: no default stands in
     try:
         return _ACTION.validate_json(json.dumps(data), strict=True)
     except ValidationError as error:

@@ -28,7 +28,7 @@ from shared.games.euchre.legal import (
     to_act,
     turned_down_reason,
 )
-from shared.games.euchre.money import payouts
+from shared.games.euchre.money import forfeiting_team, payouts
 from shared.games.euchre.play import play_reasons, trick_winner
 from shared.games.euchre.scoring import score
 from shared.games.euchre.state import (
@@ -36,6 +36,7 @@ from shared.games.euchre.state import (
     IN_HAND,
     SEATS,
     TRICKS_PER_HAND,
+    GameEndReason,
     Phase,
     State,
     partner_of,
@@ -182,6 +183,11 @@ def _people_staying(s: State, without: int | None = None) -> list[int]:
     ]
 
 
+def _people(s: State) -> tuple[int, ...]:
+    """The seats holding a person (not a bot)."""
+    return tuple(seat for seat, p in enumerate(s.players) if p is not None and p.bot is None)
+
+
 def _game_on(s: State) -> bool:
     return s.phase not in (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)
 
@@ -225,8 +231,8 @@ def _leave(w: _Work, actor: int | None, a: lc.Leave, seq: int) -> None:
         w.emit(ev.LeavingAfterHand(seat))
         return
     if _game_on(s) and not _people_staying(s, without=seat):
-        # The last person leaves a game: it ends (the pot paid back) before the seat empties.
-        w.emit(ev.TableClosing())
+        # The last person leaves a game: it ends (their side forfeits) before the seat empties.
+        w.emit(ev.TableClosing(_people(s)))
         _close(w)
         return
     _vacate(w, seat)
@@ -271,7 +277,8 @@ def _close_table(w: _Work, actor: int | None, a: lc.CloseTable, seq: int) -> Non
             raise IllegalCommand("attended", "A player is present at this table")
         if w.at < since + a.unattended_ms:
             raise IllegalCommand("not_due", "The table has not been left long enough to close")
-    w.emit(ev.TableClosing())
+    # Abandoned, its people end the game; a table that could not be set up, nobody.
+    w.emit(ev.TableClosing(_people(s) if a.unattended_ms else ()))
 
 
 def _watch_attendance(w: _Work) -> None:
@@ -294,12 +301,12 @@ def _watch_attendance(w: _Work) -> None:
 
 
 def _close(w: _Work) -> None:
-    """End the game (the pot paid back to the seated players), vacate every seat and close."""
+    """End the game (the quitters' side forfeits, rules §12.5), vacate every seat and close."""
     s = w.state
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
     if s.phase not in (Phase.LOBBY, Phase.ENDED):
-        w.emit(ev.GameEnded(s.seed, s.scores, None, "closed", payouts(s, None)))
+        _cut_short(w, "closed", s.quitters)
     for seat, player in enumerate(s.players):
         if player is not None:
             w.emit(ev.SeatLeft(seat))
@@ -342,7 +349,21 @@ def _end_game(w: _Work, actor: int | None, a: lc.EndGame, seq: int) -> None:
         raise IllegalCommand("hand_in_progress", "A game ends only between hands of a game")
     if s.phase is Phase.INTERLUDE:
         w.emit(ev.InterludeEnded())
-    w.emit(ev.GameEnded(s.seed, s.scores, None, "host", payouts(s, None)))
+    _cut_short(w, "host", (s.host,) if s.host is not None else ())
+
+
+def _cut_short(w: _Work, reason: GameEndReason, quitters: tuple[int, ...]) -> None:
+    """End the game before a team reached the target: the partnership of ``quitters`` forfeits
+    the pot to the other as if it had won; without one, the stakes go back (rules §12.5)."""
+    s = w.state
+    team = forfeiting_team(s, quitters)
+    winner = None if team is None else 1 - team
+    forfeited = () if team is None else _team_seated(s, team)
+    w.emit(ev.GameEnded(s.seed, s.scores, winner, reason, payouts(s, winner), forfeited))
+
+
+def _team_seated(s: State, team: int) -> tuple[int, ...]:
+    return tuple(seat for seat in range(SEATS) if seat % 2 == team and s.players[seat] is not None)
 
 
 def _hand_over_host(w: _Work, actor: int | None, a: lc.HandOverHost, seq: int) -> None:
@@ -487,9 +508,9 @@ def _finish(w: _Work) -> None:
         w.emit(ev.GameEnded(s.seed, s.scores, reached[0], "target", payouts(s, reached[0])))
     leavers = [seat for seat, leaving in enumerate(s.leaving) if leaving]
     if leavers and _game_on(s) and not _people_staying(s):
-        # Every person left during the hand: the game ends (the pot paid back) and the table
+        # Every person left during the hand: the game ends (their side forfeits) and the table
         # closes.
-        w.emit(ev.TableClosing())
+        w.emit(ev.TableClosing(_people(s)))
         _close(w)
         return
     for seat in leavers:
@@ -526,13 +547,15 @@ def _set_deadline(w: _Work) -> None:
     s = w.state
     if s.phase is Phase.INTERLUDE:
         return  # the pause keeps its own end
-    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s):
-        return  # a table without a timer waits for players who are present
     pending = to_act(s)
+    bots = bool(pending) and all(_is_bot(s, seat) for seat in pending)
+    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s) and not bots:
+        return  # a table without a timer waits for people who are present, never for a bot
     target: int | None = None
     if pending:
         away = all(s.away(p) for p in pending)
-        length = s.config.away_grace_ms if away else s.config.timer_ms
+        timer = lc.BOT_DECISION_MS if bots and s.config.timer_ms is None else s.config.timer_ms
+        length = s.config.away_grace_ms if away else timer
         if s.turn_seq == s.seq or s.deadline is None:
             target = None if length is None else w.at + length
         elif away and length is not None:
@@ -541,6 +564,11 @@ def _set_deadline(w: _Work) -> None:
             target = s.deadline
     if target != s.deadline:
         w.emit(ev.DeadlineSet(target))
+
+
+def _is_bot(s: State, seat: int) -> bool:
+    player = s.players[seat]
+    return player is not None and player.bot is not None
 
 
 def _anyone_away(s: State) -> bool:

@@ -197,6 +197,11 @@ class AttendanceChanged:
 
 @dataclass(frozen=True, slots=True)
 class TableClosing:
+    """The table closes at its next hand boundary. ``quitters`` are the seats whose people end
+    the game by closing it (the last to leave, or all who abandoned it): their side forfeits
+    (rules §12.5); empty when no player chose it (the table could not be set up)."""
+
+    quitters: tuple[int, ...] = ()
     kind: Literal["table_closing"] = "table_closing"
 
 
@@ -209,14 +214,17 @@ class TableClosed:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """``winner`` is the team that reached the target (``None`` when the game was cut short);
-    ``payouts`` is what each seat takes from the pot (empty or zeros without a stake)."""
+    """``winner`` is the team that reached the target or whose opponents forfeited (``None``
+    when the game was cut short without a forfeit); ``payouts`` is what each seat takes from
+    the pot (empty or zeros without a stake); ``forfeited`` the seats of the partnership that
+    ended the game early and so lost its stakes to the winner (rules §12.5)."""
 
     seed: str
     scores: tuple[int, int]
     winner: int | None
     reason: GameEndReason
     payouts: tuple[int, ...] = ()
+    forfeited: tuple[int, ...] = ()
     kind: Literal["game_ended"] = "game_ended"
 
 

@@ -68,8 +68,12 @@ def _accepted(s: State, e: ev.Accepted) -> None:
         s.timeouts = replaced(s.timeouts, e.actor, 0)
 
 
+_NO_GAME = (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)  # a bot leaving then is not replaced
+
+
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
     seat = e.seat
+    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
     s.players = replaced(s.players, seat, e.player)
     s.stacks = replaced(s.stacks, seat, e.stack)
     s.sitting_out = replaced(s.sitting_out, seat, False)
@@ -80,6 +84,9 @@ def _seat_taken(s: State, e: ev.SeatTaken) -> None:
 
 def _seat_left(s: State, e: ev.SeatLeft) -> None:
     seat = e.seat
+    leaver = s.players[seat]
+    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
+        s.left_by_bots = (*s.left_by_bots, seat)
     s.players = replaced(s.players, seat, None)
     s.stacks = replaced(s.stacks, seat, 0)
     s.sitting_out = replaced(s.sitting_out, seat, False)
@@ -121,6 +128,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
         s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
     s.pot = sum(e.stakes)
     s.payouts = ()
+    s.forfeited = ()
 
 
 def _waiting(s: State, e: ev.Waiting) -> None:
@@ -251,6 +259,7 @@ def _attendance(s: State, e: ev.AttendanceChanged) -> None:
 
 def _closing(s: State, e: ev.TableClosing) -> None:
     s.closing = True
+    s.quitters = e.quitters
 
 
 def _closed(s: State, e: ev.TableClosed) -> None:
@@ -261,6 +270,7 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
+    s.left_by_bots = ()
     finished = (s.played, s.winners, s.trump)
     _clear_hand(s)
     if e.reason == "target":  # the deciding hand's tricks stay on view, as after any hand
@@ -274,6 +284,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
         s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
     s.pot -= sum(e.payouts)
     s.payouts = e.payouts
+    s.forfeited = e.forfeited
     _give_turn(s, None)
 
 

@@ -131,6 +131,12 @@ class EuchreGame:
     def deadline(self, state: State) -> int | None:
         return state.deadline
 
+    def away(self, state: State) -> tuple[bool, ...]:
+        return tuple(state.away(seat) for seat in range(len(state.players)))
+
+    def left_by_bots(self, state: State) -> tuple[int, ...]:
+        return state.left_by_bots
+
     def unattended_since(self, state: State) -> int | None:
         if state.closing or state.phase is Phase.CLOSED:
             return None
@@ -152,7 +158,8 @@ class EuchreGame:
         return record.dump_record(record.game_record(loaded))
 
     def winners(self, ended: ev.Event) -> tuple[int, ...]:
-        if isinstance(ended, ev.GameEnded) and ended.reason == "target":
+        # The target reached, or the other partnership forfeited (rules §12.5).
+        if isinstance(ended, ev.GameEnded) and ended.winner is not None:
             return tuple(seat for seat in range(SEATS) if seat % 2 == ended.winner)
         return ()
 

@@ -1,5 +1,6 @@
 """The stakes: paid into the pot when a game starts, split by the winning partnership when it
-ends (docs/rules/euchre.md §12), and the chip movements the ledger books for them."""
+ends, forfeited by a partnership that ends it early (docs/rules/euchre.md §12), and the chip
+movements the ledger books for them."""
 
 from __future__ import annotations
 
@@ -35,6 +36,18 @@ def payouts(s: State, winner: int | None) -> tuple[int, ...]:
     return split(s.pot, payees, first)
 
 
+def forfeiting_team(s: State, quitters: Sequence[int]) -> int | None:
+    """The partnership that forfeits a game cut short by ``quitters`` (the host who ends it, the
+    last to leave, those who abandoned it): theirs, when they are all of one partnership and the
+    other holds a player to take the pot; ``None`` otherwise (the stakes go back)."""
+    teams = {seat % 2 for seat in quitters}
+    if len(teams) != 1:
+        return None
+    team = teams.pop()
+    others = [seat for seat in range(SEATS) if seat % 2 != team and s.players[seat] is not None]
+    return team if others else None
+
+
 def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
     """Stakes go from wallets to the pot when a game starts; the pot pays out when it ends."""
     moves: list[Transfer] = []
@@ -46,7 +59,8 @@ def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
                 if stake and player is not None:
                     moves.append(Transfer(f"wallet:{player.id}", "pot", stake, "stake", 1))
         elif isinstance(event, ev.GameEnded):
-            code = "euchre_win" if event.reason == "target" else "stake_return"
+            # A partnership that won, by the target or by the other's forfeit, takes the pot.
+            code = "euchre_win" if event.winner is not None else "stake_return"
             for seat, amount in enumerate(event.payouts):
                 player = s.players[seat]
                 if amount and player is not None:

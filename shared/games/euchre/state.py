@@ -118,9 +118,13 @@ class State:
     leaving: tuple[bool, ...] = ()
     connected: tuple[bool, ...] = ()
     timeouts: tuple[int, ...] = ()
+    # The empty seats a bot left during this game (only the table makes a bot leave, when
+    # it stopped answering): the table seats a fresh bot in each.
+    left_by_bots: tuple[int, ...] = ()
     host: int | None = None
     unattended_since: int | None = None  # since when no seat holds a connected person
     closing: bool = False  # the table closes at its next hand boundary
+    quitters: tuple[int, ...] = ()  # whose people close it: their side forfeits (rules §12.5)
     interlude: tuple[int, ...] = ()  # the people yet to press Next hand, while a result shows
     # The game.
     game_no: int = 0
@@ -136,6 +140,7 @@ class State:
     end_reason: GameEndReason | None = None
     pot: int = 0  # the stakes paid in, until the game ends
     payouts: tuple[int, ...] = ()  # what each seat took from the pot at the end
+    forfeited: tuple[int, ...] = ()  # the seats whose side ended the game early, forfeiting
     # The hand.
     hands: tuple[tuple[Card, ...], ...] = ()
     turn_up: Card | None = None

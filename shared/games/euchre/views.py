@@ -80,9 +80,10 @@ class EuchreView:
     played: tuple[Trick, ...]  # the finished tricks of the hand, the last one last
     winners: tuple[int, ...]  # who took each finished trick
     result: HandResult | None
-    winner: int | None  # the team that reached the target
+    winner: int | None  # the team that reached the target, or won by the other's forfeit
     end_reason: GameEndReason | None
     payouts: tuple[int, ...]  # what each seat took from the pot when the game ended
+    forfeited: tuple[int, ...]  # the seats whose side ended the game early and lost the pot
     game: Literal["euchre"] = "euchre"
 
 
@@ -159,4 +160,5 @@ def view_for(s: State, seat: int | None) -> EuchreView:
         winner=s.winner,
         end_reason=s.end_reason,
         payouts=s.payouts,
+        forfeited=s.forfeited,
     )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from shared.games.exact_fields import OPTIONAL
 from shared.games.lifecycle import LifecycleAction
 from shared.games.swick.cards import Card
 
@@ -14,7 +15,7 @@ class ChooseAnte:
     """The dealer sets the ante of a normal hand (the dealer pays it plus 3)."""
 
     amount: int
-    entropy: str = ""
+    entropy: str = field(default="", metadata=OPTIONAL)
     kind: Literal["ante"] = "ante"
 
 
@@ -22,7 +23,7 @@ class ChooseAnte:
 class Ready:
     """Be dealt into this hand, optionally adding entropy to its shuffle."""
 
-    entropy: str = ""
+    entropy: str = field(default="", metadata=OPTIONAL)
     kind: Literal["ready"] = "ready"
 
 

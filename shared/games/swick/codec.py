@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from shared.games.exact_fields import ExactFields
 from shared.games.interface import IllegalCommand, Option
 from shared.games.swick.actions import Action
 from shared.games.swick.cards import Card
@@ -18,6 +19,7 @@ from shared.games.swick.views import SwickView, private_part, view_for
 _STATE = TypeAdapter(State)
 _EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
 _ACTION: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
+_ACTION_FIELDS = ExactFields(Action)
 _VIEW = TypeAdapter(SwickView)
 
 
@@ -46,7 +48,9 @@ def load_action(data: Any) -> Action:
 
     Strictly: a bool is ``true`` or ``false``, a number is an int (neither a bool nor a string),
     a card is its code. Validated as JSON text, so lists stand for tuples as JSON has no others.
+    An action names every field of its kind and no other (``ExactFields``): none is defaulted.
     """
+    _ACTION_FIELDS.check(data)  # every field of its kind, and no other: no default stands in
     try:
         return _ACTION.validate_json(json.dumps(data), strict=True)
     except ValidationError as error:

@@ -182,7 +182,10 @@ def _take_seat(w: _Work, actor: int | None, a: lc.TakeSeat, seq: int) -> None:
 
 def _add_bot(w: _Work, actor: int | None, a: lc.AddBot, seq: int) -> None:
     s = w.state
-    _host_only(s, actor)
+    if actor is not None:
+        _host_only(s, actor)
+    elif s.phase in (Phase.LOBBY, Phase.ENDED):  # the table replaces only a game's bot
+        raise IllegalCommand("not_host", "Only the host can seat a bot before a game")
     _check_new_player(s, a.seat, a.player, a.stack)
     if not a.player.bot:
         raise IllegalCommand("not_a_bot", "Name the bot's level or strategy")
@@ -681,13 +684,15 @@ def _set_deadline(w: _Work) -> None:
     s = w.state
     if s.phase is Phase.INTERLUDE:
         return  # the pause keeps its own end
-    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s):
-        return  # a table without a timer waits for players who are present
     pending = to_act(s)
+    bots = bool(pending) and all(_is_bot(s, seat) for seat in pending)
+    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s) and not bots:
+        return  # a table without a timer waits for people who are present, never for a bot
     target: int | None = None
     if pending:
         away = all(s.away(p) for p in pending)
-        length = s.config.away_grace_ms if away else s.config.timer_ms
+        timer = lc.BOT_DECISION_MS if bots and s.config.timer_ms is None else s.config.timer_ms
+        length = s.config.away_grace_ms if away else timer
         if s.turn_seq == s.seq or s.deadline is None:
             target = None if length is None else w.at + length
         elif away and length is not None:
@@ -696,6 +701,11 @@ def _set_deadline(w: _Work) -> None:
             target = s.deadline
     if target != s.deadline:
         w.emit(ev.DeadlineSet(target))
+
+
+def _is_bot(s: State, seat: int) -> bool:
+    player = s.players[seat]
+    return player is not None and player.bot is not None
 
 
 def _anyone_away(s: State) -> bool:

@@ -71,8 +71,12 @@ def _accepted(s: State, e: ev.Accepted) -> None:
         s.timeouts = replaced(s.timeouts, e.actor, 0)
 
 
+_NO_GAME = (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)  # a bot leaving then is not replaced
+
+
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
     seat = e.seat
+    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
     s.players = replaced(s.players, seat, e.player)
     s.stacks = replaced(s.stacks, seat, e.stack)
     s.nets = replaced(s.nets, seat, 0)
@@ -84,6 +88,9 @@ def _seat_taken(s: State, e: ev.SeatTaken) -> None:
 
 def _seat_left(s: State, e: ev.SeatLeft) -> None:
     seat = e.seat
+    leaver = s.players[seat]
+    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
+        s.left_by_bots = (*s.left_by_bots, seat)
     s.players = replaced(s.players, seat, None)
     s.stacks = replaced(s.stacks, seat, 0)
     s.nets = replaced(s.nets, seat, 0)
@@ -315,6 +322,7 @@ def _deadline(s: State, e: ev.DeadlineSet) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
+    s.left_by_bots = ()
     _clear_hand(s)
     s.phase = Phase.ENDED
     s.standings = e.standings

@@ -118,6 +118,12 @@ class SwickGame:
     def deadline(self, state: State) -> int | None:
         return state.deadline
 
+    def away(self, state: State) -> tuple[bool, ...]:
+        return tuple(state.away(seat) for seat in range(len(state.players)))
+
+    def left_by_bots(self, state: State) -> tuple[int, ...]:
+        return state.left_by_bots
+
     def unattended_since(self, state: State) -> int | None:
         if state.closing or state.phase is Phase.CLOSED:
             return None

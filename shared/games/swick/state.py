@@ -127,6 +127,9 @@ class State:
     leaving: tuple[bool, ...] = ()
     connected: tuple[bool, ...] = ()
     timeouts: tuple[int, ...] = ()
+    # The empty seats a bot left during this game (only the table makes a bot leave, when
+    # it stopped answering): the table seats a fresh bot in each.
+    left_by_bots: tuple[int, ...] = ()
     host: int | None = None
     # Since when (ms) no seat holds a connected person; ``None`` while one does.
     unattended_since: int | None = None

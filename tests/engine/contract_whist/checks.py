@@ -139,6 +139,9 @@ def check_event(before: State, event: ev.Event) -> None:
                 seat for seat in range(before.n) if before.scores[seat] == top
             )
         assert event.payouts == split(before.pot, event.winners, before.first_bidder or 0, before.n)
+        # Those who ended the game early take nothing and are none of the winners.
+        assert not set(event.forfeited) & set(event.winners)
+        assert event.reason != "rounds" or not event.forfeited
         for seat in range(before.n):
             if event.payouts[seat]:
                 assert before.players[seat] is not None

@@ -23,7 +23,17 @@ from shared.games.contract_whist.play import closest_bid, default_trump, estimat
 from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
 from shared.games.contract_whist.state import SCHEDULE, Phase, RoundResult
 from shared.games.contract_whist.views import view_for
-from shared.games.lifecycle import AddBot, EndGame, Leave, Player, SitOut, StartGame, TakeSeat
+from shared.games.lifecycle import (
+    AddBot,
+    CloseTable,
+    EndGame,
+    Leave,
+    Player,
+    SetConnected,
+    SitOut,
+    StartGame,
+    TakeSeat,
+)
 from tests.engine.contract_whist.support import Table, cards, cards_in_json
 
 A, B, C, D, E = range(5)
@@ -599,11 +609,17 @@ def test_scenario_41_the_host_ends_the_game() -> None:
     t.refuse(A, EndGame(), "hand_in_progress")
     play_out_round(t)
     t.refuse(B, EndGame(), "not_host")
-    t.act(A, EndGame())
+    before = t.state
+    events = t.act(A, EndGame())
     s = t.state
-    assert s.phase is Phase.ENDED and s.end_reason == "host"
-    assert s.winners == (A, B, C, D) and s.payouts == (30, 30, 30, 30)
-    assert s.stacks == (1000, 1000, 1000, 1000) and s.seed == t.seed
+    assert s.phase is Phase.ENDED and s.end_reason == "host" and s.seed == t.seed
+    # A, who ended it, forfeits whatever the totals: B, C and D share the pot of 120.
+    assert s.forfeited == (A,) and s.winners == (B, C, D) and s.payouts == (0, 40, 40, 40)
+    assert s.stacks == (970, 1010, 1010, 1010)
+    assert [(m.debit, m.credit, m.amount, m.code) for m in transfers(before, events)] == [
+        ("pot", f"wallet:p{seat}", 40, "whist_win") for seat in (B, C, D)
+    ]
+    assert dump_view(view_for(s, None))["forfeited"] == [A]
 
 
 def test_scenario_42_the_last_person_leaves() -> None:
@@ -618,11 +634,11 @@ def test_scenario_42_the_last_person_leaves() -> None:
         before = t.state
         events = t.act(t.turn(), default_action(t.state, t.turn()))
     ended = [e for e in events if isinstance(e, ev.GameEnded)]
-    assert len(ended) == 1 and ended[0].reason == "closed" and ended[0].payouts == (20, 20)
+    assert len(ended) == 1 and ended[0].reason == "closed" and ended[0].payouts == (0, 40)
+    assert ended[0].forfeited == (A,) and ended[0].winners == (B,)
     moves = transfers(before, events)
     assert [(m.debit, m.credit, m.amount, m.code) for m in moves] == [
-        ("pot", "wallet:p0", 20, "stake_return"),
-        ("pot", "wallet:bot1", 20, "stake_return"),
+        ("pot", "wallet:bot1", 40, "whist_win")
     ]
     assert t.phase() is Phase.CLOSED and t.state.players == (None, None)
 
@@ -640,3 +656,39 @@ def test_scenario_43_the_table_fills_a_seat_left_during_a_game() -> None:
     seated = s.players[C]
     assert seated is not None and seated.bot == "medium"
     assert s.phase is Phase.BID and s.round_no == 2
+
+
+def test_scenario_44_an_abandoned_table_is_forfeited_by_its_people() -> None:
+    # A and B are people, C a bot; A and B go away and the services close the table.
+    t = Table(seats=3, stake=20, interlude_ms=10_000)
+    t.act(C, Leave())
+    t.act(A, AddBot(C, Player("bot2", "Robot", bot="easy"), 100))
+    t.start()
+    play_out_round(t)
+    assert t.phase() is Phase.INTERLUDE
+    before = t.state
+    for seat in (A, B):
+        t.act(None, SetConnected(seat, False))
+    t.now += ABANDON_MS
+    events = t.act(None, CloseTable(ABANDON_MS))
+    s = t.state
+    assert s.phase is Phase.CLOSED and s.end_reason == "closed" and s.forfeited == (A, B)
+    assert [(m.debit, m.credit, m.amount, m.code) for m in transfers(before, events)] == [
+        ("pot", "wallet:bot2", 60, "whist_win")
+    ]
+    # With nobody but people seated, every one of them abandoned it: the stakes go back.
+    t = started(seats=2, stake=20, interlude_ms=10_000)
+    play_out_round(t)
+    for seat in (A, B):
+        t.act(None, SetConnected(seat, False))
+    t.now += ABANDON_MS
+    t.act(None, CloseTable(ABANDON_MS))
+    assert t.state.forfeited == () and t.state.payouts == (20, 20)
+    # A table closed by no player (it could not be set up) gives the stakes back too.
+    t = started(seats=2, stake=20)
+    t.act(None, CloseTable(0))
+    play_out_round(t)
+    assert t.phase() is Phase.CLOSED and t.state.payouts == (20, 20) and not t.state.forfeited
+
+
+ABANDON_MS = 300_000

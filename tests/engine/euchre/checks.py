@@ -131,5 +131,9 @@ def check_event(before: State, event: ev.Event) -> None:
             assert event.winner is not None
             assert before.scores[event.winner] >= before.config.target
         else:
-            assert event.winner is None
             assert max(before.scores) < before.config.target
+            # Cut short: the forfeiting partnership's seats take nothing; the other is winner.
+            teams = {seat % 2 for seat in event.forfeited}
+            assert len(teams) <= 1
+            assert event.winner == (1 - teams.pop() if teams else None)
+            assert not any(event.payouts[seat] for seat in event.forfeited)

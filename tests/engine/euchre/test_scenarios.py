@@ -1,5 +1,5 @@
-"""The acceptance scenarios of the Euchre rules (docs/rules/euchre.md §11; 41-50: the stakes
-of §12), one test each.
+"""The acceptance scenarios of the Euchre rules (docs/rules/euchre.md §11; 41-50 and 52: the
+stakes of §12), one test each.
 
 Seats: D (seat 0) deals the first hand, L (seat 1) is the dealer's left, P (seat 2) the
 dealer's partner, R (seat 3) the dealer's right. D and P are team 0, L and R team 1.
@@ -27,8 +27,10 @@ from shared.games.lifecycle import (
     AddBot,
     CloseTable,
     EndGame,
+    HandOverHost,
     Leave,
     Player,
+    SetConnected,
     SitOut,
     StartGame,
     TakeSeat,
@@ -768,22 +770,45 @@ def test_scenario_44_the_winning_partnership_splits_the_pot() -> None:
     assert dump_view(view_for(s, D))["payouts"] == list(s.payouts)
 
 
-def test_scenario_45_the_host_ends_the_game_the_stakes_go_back() -> None:
-    t, _ = staked(stake=50, target=10, interlude_ms=5_000)
-    finish_hand(t)
-    assert t.phase() is Phase.INTERLUDE
-    returned = moves(t, D, EndGame())
-    assert returned == [("pot", f"wallet:p{seat}", 50, "stake_return") for seat in range(4)]
-    assert t.state.stacks == STACKS and t.state.pot == 0 and t.state.end_reason == "host"
+def test_scenario_45_the_host_ends_the_game_the_hosts_partnership_forfeits() -> None:
+    # After one hand exactly one team leads: ended by a host of either team, the host's side
+    # forfeits, so ending is never worth more than losing, ahead or behind.
+    for host in (D, L):
+        t, _ = staked(stake=50, target=10, interlude_ms=5_000)
+        finish_hand(t)
+        assert t.phase() is Phase.INTERLUDE and 0 in t.state.scores
+        if host != D:
+            t.act(D, HandOverHost(host))
+        paid = moves(t, host, EndGame())
+        others = [seat for seat in range(4) if seat % 2 != host % 2]
+        assert paid == [("pot", f"wallet:p{seat}", 100, "euchre_win") for seat in others]
+        s = t.state
+        assert s.end_reason == "host" and s.winner == 1 - host % 2 and s.pot == 0
+        assert s.forfeited == (host % 2, host % 2 + 2)
+        assert s.stacks == tuple(1050 if seat in others else 950 for seat in range(4))
+        assert dump_view(view_for(s, None))["forfeited"] == list(s.forfeited)
+
+
+def abandon(t: Table, *people: int) -> list[tuple[str, str, int, str]]:
+    """The people at ``people`` go away and the services close the table as abandoned: the
+    chip movements of that close."""
+    for seat in people:
+        t.act(None, SetConnected(seat, False))
+    t.now += ABANDON_MS
+    return moves(t, None, CloseTable(ABANDON_MS))
+
+
+ABANDON_MS = 300_000
 
 
 def test_scenario_46_the_odd_cents() -> None:
-    # Seat 3 (R) leaves between hands: the game waits with three seats and a pot of 200.
+    # Seat 3 (R) leaves between hands, forfeiting its stake: the game waits with three seats
+    # and a pot of 200; then the people of both partnerships abandon it: nobody forfeits.
     t, _ = staked(stake=50, interlude_ms=5_000)
     finish_hand(t)
     assert moves(t, R, Leave()) == []
     assert t.state.pot == 200 and t.phase() in (Phase.INTERLUDE, Phase.WAITING)
-    returned = moves(t, D, EndGame())
+    returned = abandon(t, D, L, P)
     # From the first dealer's left (seat 1) round the table: seats 1, 2, 0 share 200.
     assert returned == [
         ("pot", "wallet:p0", 66, "stake_return"),
@@ -791,6 +816,7 @@ def test_scenario_46_the_odd_cents() -> None:
         ("pot", "wallet:p2", 67, "stake_return"),
     ]
     assert t.state.payouts == (66, 67, 67, 0) and t.state.pot == 0
+    assert t.state.forfeited == () and t.state.winner is None
     assert split(7, (0, 2), 3) == (4, 0, 3, 0)  # from seat 3: seat 0 first
     assert split(7, (0, 2), 1) == (3, 0, 4, 0)  # from seat 1: seat 2 first
 
@@ -835,7 +861,7 @@ def test_scenario_47_leaving_forfeits_the_stake_the_newcomer_plays_for_the_seat(
     assert chips(t) == 4000 - 950 + 500  # the leaver took 950 away; the newcomer brought 500
 
 
-def test_scenario_48_a_table_that_closes_gives_the_stakes_back() -> None:
+def test_scenario_48_a_table_closed_by_no_player_gives_the_stakes_back() -> None:
     t, _ = staked(stake=50)
     t.act(None, CloseTable(0))
     assert t.state.closing and t.phase() is Phase.ORDER  # it closes at the hand's end
@@ -847,10 +873,14 @@ def test_scenario_48_a_table_that_closes_gives_the_stakes_back() -> None:
         events += t.act(seat, default_action(t.state, seat))
     returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
     assert returned == [("pot", f"wallet:p{seat}", 50, "stake_return") for seat in range(4)]
-    assert t.state.end_reason == "closed" and t.state.pot == 0
+    assert t.state.end_reason == "closed" and t.state.pot == 0 and t.state.forfeited == ()
 
 
-def test_scenario_49_the_last_person_leaving_mid_hand_gets_the_stake_back() -> None:
+# The pot a forfeit by D's partnership (D a person, P a bot) pays: 100 to each bot of team 1.
+BOTS_WIN = [("pot", f"wallet:b{seat}", 100, "euchre_win") for seat in (L, R)]
+
+
+def test_scenario_49_the_last_person_leaving_mid_hand_forfeits() -> None:
     t, _ = staked(stake=50, bots=(1, 2, 3))
     t.act(D, Leave())
     assert t.state.leaving[D] and t.state.players[D] is not None
@@ -860,23 +890,19 @@ def test_scenario_49_the_last_person_leaving_mid_hand_gets_the_stake_back() -> N
         seat = t.turn()
         events += t.act(seat, default_action(t.state, seat))
     returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
-    assert returned == [
-        ("pot", "wallet:p0", 50, "stake_return"),
-        *[("pot", f"wallet:b{seat}", 50, "stake_return") for seat in (1, 2, 3)],
-    ]
+    ended = next(e for e in events if isinstance(e, ev.GameEnded))
+    assert returned == BOTS_WIN
+    assert ended.forfeited == (D, P) and ended.winner == 1 and ended.reason == "closed"
     assert all(p is None for p in t.state.players) and t.state.pot == 0
 
 
-def test_scenario_50_the_last_person_leaving_between_hands_gets_the_stake_back() -> None:
+def test_scenario_50_the_last_person_leaving_between_hands_forfeits() -> None:
     t, _ = staked(stake=50, bots=(1, 2, 3), interlude_ms=5_000)
     finish_hand(t)
     assert t.phase() is Phase.INTERLUDE
-    returned = moves(t, D, Leave())
-    assert sorted(returned) == sorted(
-        ("pot", f"wallet:{pid}", 50, "stake_return") for pid in ("p0", "b1", "b2", "b3")
-    )
+    assert moves(t, D, Leave()) == BOTS_WIN
     assert t.state.phase is Phase.CLOSED and t.state.pot == 0
-    assert sum(t.state.payouts) == 200
+    assert t.state.forfeited == (D, P) and t.state.payouts == (0, 100, 0, 100)
 
 
 def test_scenario_51_the_table_fills_a_seat_left_during_a_game() -> None:
@@ -893,3 +919,22 @@ def test_scenario_51_the_table_fills_a_seat_left_during_a_game() -> None:
     seated = t.state.players[P]
     assert seated is not None and seated.bot == "medium"
     assert t.phase() is Phase.ORDER and t.state.hand_no == 2
+
+
+def test_scenario_52_an_abandoned_table_is_forfeited_by_its_people() -> None:
+    # One person with three bots goes away between hands; the services close the table.
+    t, _ = staked(stake=50, bots=(1, 2, 3), interlude_ms=5_000)
+    finish_hand(t)
+    assert abandon(t, D) == BOTS_WIN
+    s = t.state
+    assert s.phase is Phase.CLOSED and s.end_reason == "closed" and s.forfeited == (D, P)
+    # Gone during a hand, the table closes when that hand ends, with the same forfeit.
+    t, _ = staked(stake=50, bots=(1, 2, 3))
+    assert abandon(t, D) == [] and t.state.closing and t.phase() is Phase.ORDER
+    before = t.state
+    events: list[ev.Event] = []
+    while t.state.phase is not Phase.CLOSED:
+        seat = t.turn()
+        events += t.act(seat, default_action(t.state, seat))
+    paid = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    assert paid == BOTS_WIN and t.state.forfeited == (D, P)

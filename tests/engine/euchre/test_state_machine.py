@@ -258,7 +258,17 @@ class EuchreMachine(RuleBasedStateMachine):
             return
         if s.phase in (Phase.INTERLUDE, Phase.WAITING):
             self.send(host, lc.EndGame())
-            assert self.state.phase is Phase.ENDED and self.state.winner is None
+            ended = self.state
+            assert ended.phase is Phase.ENDED
+            # The host's partnership forfeits to the other, when that one holds a player.
+            if ended.forfeited:
+                assert ended.winner == 1 - host % 2
+                assert ended.forfeited == tuple(
+                    seat for seat in (host % 2, host % 2 + 2) if s.players[seat] is not None
+                )
+            else:
+                assert ended.winner is None
+                assert s.players[1 - host % 2] is None and s.players[3 - host % 2] is None
         elif s.phase in (Phase.LOBBY, Phase.ENDED):
             eligible = [
                 seat

@@ -33,6 +33,16 @@ export function dropSession(token) {
   return true;
 }
 
+/** Call `listener(session)` when another tab of this browser stores a session (or drops it:
+ * null); returns the unsubscribe function. */
+export function onSessionStored(listener) {
+  const changed = (event) => {
+    if (event.key === SESSION_KEY) listener(loadSession());
+  };
+  window.addEventListener('storage', changed);
+  return () => window.removeEventListener('storage', changed);
+}
+
 /** The name of the last session the server refused, if the player has not signed in since. */
 export function formerName() {
   try {
@@ -144,6 +154,8 @@ export function recordPath(table, game) {
 export const api = {
   signUp: (name) => request('POST', '/api/players', { body: { name } }),
   me: (token) => request('GET', '/api/me', { token }),
+  // Every token of the player dies but the fresh one answered (docs/protocol.md): keep it.
+  revoke: (token) => request('POST', '/api/me/revoke', { token }),
   tables: () => request('GET', '/api/tables'),
   table: (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`),
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),

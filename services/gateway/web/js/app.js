@@ -19,6 +19,7 @@ import {
   formerName,
   invites,
   loadSession,
+  onSessionStored,
   onTokenRefused,
   saveSession,
 } from './api.js';
@@ -130,7 +131,7 @@ function Header({ route }) {
 }
 
 const SIGN_IN_AGAIN =
-  'Your sign-in is no longer valid: it expired, or the server changed its keys. Pick your name again to play.';
+  'Your sign-in is no longer valid: it expired, you signed out everywhere from another device, or the server changed its keys. Pick your name again to play.';
 
 /** Pick a name once: the token is kept in this browser. After the server refused the token, the
  * name it had is offered again. */
@@ -216,13 +217,56 @@ function Root() {
     };
   }, [session && session.token]);
 
-  // A token the server refuses (expired, or signed with a secret it no longer accepts), over
-  // HTTP (401) or the socket (closed with 4401): sign in again, keeping the name and the page,
-  // instead of retrying with it forever.
+  // Signing out everywhere refuses this page's own token too, and closes its socket with 4401,
+  // before the answer with the fresh token arrives: refusals of the token being replaced are
+  // expected then, not a reason to sign in again as a new player.
+  const replacing = useRef(null);
+
+  // A token the server refuses (expired, signed with a secret it no longer accepts, or signed
+  // out everywhere), over HTTP (401) or the socket (closed with 4401): sign in again, keeping
+  // the name and the page, instead of retrying with it forever.
   const signInAgain = useCallback((token) => {
-    if (dropSession(token)) setSessionState(null);
+    if (token === replacing.current) return;
+    if (dropSession(token)) {
+      setSessionState(null);
+      return;
+    }
+    // Another tab of this browser already keeps a newer token (it signed out everywhere): use it.
+    const stored = loadSession();
+    if (stored) setSessionState((current) => (current && current.token === stored.token ? current : stored));
   }, []);
   useEffect(() => onTokenRefused(signInAgain), []);
+  // A tab of this browser that signed out everywhere stores the fresh token: a tab that dropped
+  // the old one first (its socket was closed sooner) takes it instead of asking for a name.
+  useEffect(
+    () =>
+      onSessionStored((stored) => {
+        if (stored) setSessionState((current) => current || stored);
+      }),
+    [],
+  );
+
+  /** Every other token of this player dies (POST /api/me/revoke); this page keeps the fresh
+   * one, and the socket reconnects with it. Resolves with the answer, or throws an ApiError. */
+  const signOutEverywhere = useCallback(async () => {
+    const old = session.token;
+    replacing.current = old;
+    try {
+      const me = await api.revoke(old);
+      setSession({ ...session, id: me.id, name: me.name, token: me.token });
+      return me;
+    } catch (error) {
+      replacing.current = null;
+      // Refused, or revoked with the answer lost: the old token opens nothing any more.
+      const conn = connRef.current;
+      if (error.status === 401 || (conn && conn.token === old && conn.status.state === 'unauthorized')) {
+        signInAgain(old);
+      }
+      throw error;
+    } finally {
+      replacing.current = null;
+    }
+  }, [session]);
   useEffect(() => {
     if (status.state === 'unauthorized' && connRef.current) signInAgain(connRef.current.token);
   }, [status.state]);
@@ -257,6 +301,7 @@ function Root() {
     () => ({
       session,
       setSession,
+      signOutEverywhere,
       status,
       muted,
       toggleMute,
@@ -270,7 +315,7 @@ function Root() {
         return () => listeners.current.delete(listener);
       },
     }),
-    [session, status, muted],
+    [session, status, muted, signOutEverywhere],
   );
 
   let page;

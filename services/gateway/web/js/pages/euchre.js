@@ -6,6 +6,7 @@ import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm
 import { rememberInvite } from '../api.js';
 import { label } from '../cards.js';
 import { go, useApp } from '../context.js';
+import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
 import { play as playSound } from '../sound.js';
 import { applyFrame, markStale, mergeChat, newTableState } from '../state.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
@@ -290,6 +291,7 @@ function GameOver({ model, table, onStart }) {
   return html`<section class="eu-result panel game-over" aria-labelledby="eu-over-title">
     <h2 id="eu-over-title">Game over</h2>
     <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
+    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
     ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
     ${model.seed
       ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
@@ -387,6 +389,8 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
   const [toast, setToast] = useState(null);
   const [flash, setFlash] = useState(null);
   const [lifted, setLifted] = useState(null);
+  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
+  const [confirming, setConfirming] = useState(null);
   const [alone, setAlone] = useState(false);
   const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
@@ -586,6 +590,18 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
     const answer = await act({ kind: 'leave' });
     if (answer && answer.type === 'ack' && !model.inHand) go('/');
   };
+  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
+  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
+  const endGame = () => act({ kind: 'end_game' });
+  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
+  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
+  const confirmed = () => {
+    const what = asking;
+    setConfirming(null);
+    if (what === 'leave') leave();
+    else if (what === 'end') endGame();
+  };
+  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
   const flashTrick = !model.trick.cards.length && flash
     ? {
         cards: flash.trick.map(([seat, code]) => ({
@@ -673,7 +689,19 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           <h2>Euchre</h2>
           <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a></p>
           ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${leave}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
+            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
+            : null}
+          ${canEnd
+            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
+            : null}
+          ${asking
+            ? html`<${ConfirmCost}
+                id="forfeit"
+                text=${costs[asking]}
+                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
+                onConfirm=${confirmed}
+                onCancel=${() => setConfirming(null)}
+              />`
             : null}
           ${inviteLink && !solo
             ? html`<div class="invite">

@@ -1,7 +1,7 @@
 // The lobby: quick play, open tables, creating a table, your chips, recent hands, the
 // leaderboard; and the page an invite link opens.
 
-import { html, useEffect, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { ApiError, api, rememberGame, rememberInvite } from '../api.js';
 import { go, useApp } from '../context.js';
 import { cents, signed } from '../state.js';
@@ -480,6 +480,67 @@ function Balance() {
   </section>`;
 }
 
+/** Sign out everywhere (POST /api/me/revoke), for a sign-in left on another device or copied by
+ * someone: every other token of the player stops working, this browser keeps a fresh one. Asks
+ * first, with Cancel focused (Escape cancels too), and says how it went in a live region. */
+function SignOutEverywhere() {
+  const { session, signOutEverywhere } = useApp();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const opener = useRef(null);
+  const cancel = useRef(null);
+  useEffect(() => {
+    if (asking && cancel.current) cancel.current.focus();
+  }, [asking]);
+  const close = () => {
+    setAsking(false);
+    setError('');
+    if (opener.current) opener.current.focus();
+  };
+  const open = () => {
+    setDone('');
+    setAsking(true);
+  };
+  const confirm = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const me = await signOutEverywhere();
+      setDone(`Signed out everywhere else: every other device or browser must sign in again. This browser stays signed in as ${me.name}.`);
+      close();
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const key = (event) => {
+    if (event.key === 'Escape' && !busy) {
+      event.preventDefault();
+      close();
+    }
+  };
+  return html`<section class="panel sign-in-panel" aria-labelledby="sign-in-title">
+    <h2 id="sign-in-title">Your sign-in</h2>
+    <p class="muted small">Signed in on another device, or afraid someone copied your sign-in? Sign the others out.</p>
+    <button type="button" class="small" ref=${opener} aria-expanded=${asking ? 'true' : 'false'} onClick=${asking ? close : open}>Sign out everywhere…</button>
+    ${asking
+      ? html`<div class="confirm-sign-out" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text" onKeyDown=${key}>
+          <h3 id="sign-out-title">Sign out everywhere?</h3>
+          <p id="sign-out-text">Every other device or browser signed in as ${session.name} is signed out: there, picking a name again makes a new player. This browser stays signed in as you, with your chips and your seat.</p>
+          ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+          <div class="row">
+            <button type="button" disabled=${busy} onClick=${confirm}>${busy ? 'Signing out…' : 'Sign out everywhere'}</button>
+            <button type="button" class="primary" ref=${cancel} disabled=${busy} onClick=${close}>Cancel</button>
+          </div>
+        </div>`
+      : null}
+    <p class="sign-out-result" role="status">${done}</p>
+  </section>`;
+}
+
 /** The picked game's board over the last week: games won (at the games played for points)
  * and chips won or lost at its tables. */
 function Leaderboard({ game }) {
@@ -667,6 +728,7 @@ export function LobbyPage() {
       </div>
       <div class="side">
         <${Balance} />
+        <${SignOutEverywhere} />
         <${Leaderboard} game=${game} />
       </div>
     </div>

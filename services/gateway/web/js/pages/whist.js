@@ -8,6 +8,7 @@ import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm
 import { rememberInvite } from '../api.js';
 import { label } from '../cards.js';
 import { go, useApp } from '../context.js';
+import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
 import { play as playSound } from '../sound.js';
 import { applyFrame, cents, markStale, mergeChat, newTableState } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
@@ -301,6 +302,7 @@ function GameOver({ model, table, onStart }) {
   return html`<section class="eu-result panel game-over wh-over" aria-labelledby="wh-over-title">
     <h2 id="wh-over-title">Game over</h2>
     <p class="eu-winner">${model.winnersText || 'The game ended.'}</p>
+    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
     ${model.stake && model.payouts.some((p) => p)
       ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${s.isMe ? 'You' : s.name} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
@@ -325,6 +327,8 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
   const [toast, setToast] = useState(null);
   const [flash, setFlash] = useState(null);
   const [lifted, setLifted] = useState(null);
+  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
+  const [confirming, setConfirming] = useState(null);
   const [sheet, setSheet] = useState(false);
   const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
@@ -532,6 +536,18 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     const answer = await act({ kind: 'leave' });
     if (answer && answer.type === 'ack' && !model.inRound) go('/');
   };
+  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
+  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
+  const endGame = () => act({ kind: 'end_game' });
+  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
+  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
+  const confirmed = () => {
+    const what = asking;
+    setConfirming(null);
+    if (what === 'leave') leave();
+    else if (what === 'end') endGame();
+  };
+  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
   const flashTrick = !model.trick.cards.length && flash
     ? placeTrick(flash.trick, model.me, model.n, model.trump, true, flash.winner)
     : null;
@@ -607,7 +623,19 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           <h2>Contract Whist</h2>
           <p class="small muted">${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}</p>
           ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${leave}>${model.inRound ? 'Leave after this round' : 'Leave table'}</button>`
+            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inRound ? 'Leave after this round' : 'Leave table'}</button>`
+            : null}
+          ${canEnd
+            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
+            : null}
+          ${asking
+            ? html`<${ConfirmCost}
+                id="forfeit"
+                text=${costs[asking]}
+                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
+                onConfirm=${confirmed}
+                onCancel=${() => setConfirming(null)}
+              />`
             : null}
           ${inviteLink && !solo
             ? html`<div class="invite">

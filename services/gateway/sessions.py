@@ -1,0 +1,220 @@
+"""Signing out everywhere: each player's token version, and the sockets it closes.
+
+A token carries the version of its player's tokens when it was signed (``identity``'s
+``ver``). Signing out everywhere raises the version in the database every gateway shares (the
+``gateway`` schema in PostgreSQL, ``gateway_sessions`` in the embedded SQLite file), and a token
+of an older version opens nothing more. Gateways keep the versions they read for ``CHECK_SECONDS``
+(on a clock the tests control), so an HTTP request or a socket's opening costs no database
+round trip most of the time and a WebSocket frame never does; each gateway also re-reads the
+versions of its open sockets' players that often, in one query, and closes every socket whose
+token was revoked (with 4401, as for any token no longer good). The gateway that takes the
+sign-out closes its own sockets at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+import asyncpg
+
+from services.gateway.chat import MIGRATIONS, MIGRATIONS_SQLITE, SCHEMA
+from services.gateway.hub import Connection
+from services.gateway.identity import Claims
+from shared.migrations import migrate
+from shared.sqlite import Database, first, run
+
+log = logging.getLogger("swick.gateway")
+
+CHECK_SECONDS = 5.0  # how stale a gateway's idea of a player's version may be
+MAX_CACHED = 100_000  # players whose version a gateway remembers
+SIGNED_OUT = 4401  # the close code of a socket whose token was revoked: sign in again
+
+
+class Versions(Protocol):
+    """Where the players' token versions live (a player without one is at 0)."""
+
+    async def migrate(self) -> None: ...
+
+    async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
+        """The versions of those of ``player_ids`` that have one."""
+        ...
+
+    async def bump(self, player_id: str, now_ms: int) -> int:
+        """Raise the player's version by one: their new version."""
+        ...
+
+
+class PostgresVersions:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+
+    async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
+        rows = await self.pool.fetch(
+            "SELECT player_id, version FROM gateway.sessions WHERE player_id = ANY($1::text[])",
+            list(player_ids),
+        )
+        return {row["player_id"]: int(row["version"]) for row in rows}
+
+    async def bump(self, player_id: str, now_ms: int) -> int:
+        version: int = await self.pool.fetchval(
+            "INSERT INTO gateway.sessions (player_id, version, revoked_at) VALUES ($1, 1, $2)"
+            " ON CONFLICT (player_id) DO UPDATE"
+            " SET version = gateway.sessions.version + 1, revoked_at = $2 RETURNING version",
+            player_id,
+            now_ms,
+        )
+        return version
+
+
+class SqliteVersions:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def migrate(self) -> None:
+        await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
+
+    async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        async with self.db.read() as conn:
+            for start in range(0, len(player_ids), 500):  # SQLite's bound on parameters
+                chunk = list(player_ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = await conn.execute_fetchall(
+                    f"SELECT player_id, version FROM gateway_sessions WHERE player_id IN ({marks})",
+                    chunk,
+                )
+                found.update({row["player_id"]: int(row["version"]) for row in rows})
+        return found
+
+    async def bump(self, player_id: str, now_ms: int) -> int:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO gateway_sessions (player_id, version, revoked_at) VALUES (?, 1, ?)"
+                " ON CONFLICT (player_id) DO UPDATE"
+                " SET version = version + 1, revoked_at = excluded.revoked_at",
+                player_id,
+                now_ms,
+            )
+            row = await first(
+                conn, "SELECT version FROM gateway_sessions WHERE player_id = ?", player_id
+            )
+        assert row is not None
+        return int(row["version"])
+
+
+class MemoryVersions:
+    """One process's versions (a gateway without a database of its own: some tests)."""
+
+    def __init__(self) -> None:
+        self.versions: dict[str, int] = {}
+
+    async def migrate(self) -> None:
+        return None
+
+    async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
+        return {p: self.versions[p] for p in player_ids if p in self.versions}
+
+    async def bump(self, player_id: str, now_ms: int) -> int:
+        self.versions[player_id] = self.versions.get(player_id, 0) + 1
+        return self.versions[player_id]
+
+
+def versions_for(store: object) -> Versions:
+    """The versions in the database of the gateway's table store (in memory without one)."""
+    pool = getattr(store, "pool", None)
+    if isinstance(pool, asyncpg.Pool):
+        return PostgresVersions(pool)
+    db = getattr(store, "db", None)
+    if isinstance(db, Database):
+        return SqliteVersions(db)
+    return MemoryVersions()
+
+
+class Sessions:
+    """One gateway's view of the players' token versions, and its open sockets' tokens."""
+
+    def __init__(
+        self,
+        versions: Versions,
+        *,
+        check_every: float = CHECK_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.versions = versions
+        self.check_every = check_every
+        self.clock = clock
+        self._known: dict[str, tuple[int, float]] = {}  # player -> (version, when read)
+        self._open: dict[Connection, int] = {}  # socket -> its token's version
+
+    async def current(self, player_id: str) -> int:
+        """The player's token version, as read at most ``check_every`` seconds ago."""
+        known = self._known.get(player_id)
+        if known is not None and self.clock() - known[1] < self.check_every:
+            return known[0]
+        version = (await self.versions.of([player_id])).get(player_id, 0)
+        self._remember(player_id, version)
+        return version
+
+    async def valid(self, claims: Claims) -> bool:
+        """Whether a token with ``claims`` has not been revoked."""
+        return claims.version >= await self.current(claims.identity.id)
+
+    async def revoke(self, player_id: str) -> int:
+        """Sign the player out everywhere: their new version (a fresh token takes it). This
+        gateway's sockets of theirs close now, the other gateways' within ``check_every``."""
+        version = await self.versions.bump(player_id, int(time.time() * 1000))
+        self._remember(player_id, version)
+        self._close_revoked({player_id: version})
+        return version
+
+    def opened(self, conn: Connection, claims: Claims) -> None:
+        self._open[conn] = claims.version
+
+    def closed(self, conn: Connection) -> None:
+        self._open.pop(conn, None)
+
+    async def sweep(self) -> int:
+        """Read the versions of every open socket's player (one query), close the sockets
+        whose token is older: how many were closed."""
+        players = sorted({conn.player.id for conn in self._open})
+        if not players:
+            return 0
+        found = await self.versions.of(players)
+        for player in players:
+            self._remember(player, found.get(player, 0))
+        return self._close_revoked(found)
+
+    async def run(self, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        """Sweep every ``check_every`` seconds, for ever."""
+        while True:
+            await sleep(self.check_every)
+            try:
+                await self.sweep()
+            except Exception:  # the database blinked: the next sweep catches up
+                log.warning("could not read the players' token versions", exc_info=True)
+
+    def _close_revoked(self, versions: dict[str, int]) -> int:
+        revoked = [
+            conn
+            for conn, version in self._open.items()
+            if version < versions.get(conn.player.id, 0)
+        ]
+        for conn in revoked:
+            conn.close(SIGNED_OUT, "signed out everywhere: sign in again")
+            self.closed(conn)
+        return len(revoked)
+
+    def _remember(self, player_id: str, version: int) -> None:
+        self._known.pop(player_id, None)
+        self._known[player_id] = (version, self.clock())
+        while len(self._known) > MAX_CACHED:  # the least recently read go first
+            del self._known[next(iter(self._known))]

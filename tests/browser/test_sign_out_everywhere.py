@@ -1,0 +1,256 @@
+"""Signing out everywhere from the lobby's "Your sign-in": every other browser holding the
+player's token is signed out (its socket closed with 4401, its token refused), while this one
+stays the same player, with the same chips, on a fresh token its socket reconnects with.
+
+A player has one socket at a time (the newer wins), so either browser holds it when this one
+signs out everywhere: the other (its socket is closed with 4401 there and then), or this one
+(the revocation closes this page's own socket with 4401 too; the test holds the answer with the
+fresh token back until the page has seen that close, the worst order, and the page must not
+sign out for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, Request, Route, expect
+
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    PageErrors,
+    axe_violations,
+    new_context,
+    sign_up,
+    token_of,
+)
+from tests.services.cluster import Cluster
+
+
+async def open_sockets_with(page: Page, token: str) -> int:
+    count: int = await page.evaluate(
+        "t => window.__sockets.filter(s => s.readyState === WebSocket.OPEN"
+        " && new URL(s.url).searchParams.get('token') === t).length",
+        token,
+    )
+    return count
+
+
+async def seated_balance(base: str, token: str) -> int:
+    """Open a private table (the host's seat opens the wallet with the starting grant): the
+    balance the ledger then answers."""
+    headers = {"authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=base, headers=headers) as http:
+        reply = await http.post(
+            "/api/tables", json={"seats": 3, "timer_seconds": 30, "private": True}
+        )
+        assert reply.status_code == 200, reply.text
+        for _ in range(200):  # the table worker seats the host, then the ledger opens the wallet
+            balance = (await http.get("/api/me/balance")).json()["balance"]
+            if balance is not None:
+                assert isinstance(balance, int)
+                return balance
+            await asyncio.sleep(0.05)
+    raise AssertionError("the host's wallet never opened")
+
+
+# Whether the page ever showed the name page, or dropped its session, from now on: signing
+# out everywhere closes this page's own socket with 4401 too, which must not sign it out.
+WATCH_SIGN_OUT = """() => {
+  window.__signedOut = false;
+  const check = () => {
+    if (document.getElementById('name-input') || !localStorage.getItem('swick.session')) {
+      window.__signedOut = true;
+    }
+  };
+  new MutationObserver(check).observe(document.body, { childList: true, subtree: true });
+  const drop = Storage.prototype.removeItem;
+  Storage.prototype.removeItem = function (key) {
+    if (key === 'swick.session') window.__signedOut = true;
+    return drop.call(this, key);
+  };
+}"""
+
+
+# Every close code of the page's sockets from now on.
+RECORD_CLOSES = """() => {
+  window.__closes = [];
+  for (const socket of window.__sockets) {
+    socket.addEventListener('close', (e) => window.__closes.push(e.code));
+  }
+}"""
+# Resolves once the effects of what the page last rendered have run (preact runs them after the
+# next frame).
+AFTER_EFFECTS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))"
+
+
+async def status_of(base: str, token: str) -> int:
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get("/api/me", headers={"authorization": f"Bearer {token}"})
+        return reply.status_code
+
+
+@pytest.mark.parametrize("connected", ["other", "this"], ids=["other-connected", "this-connected"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+async def test_sign_out_everywhere_keeps_this_browser_and_signs_out_the_other(
+    cluster: Cluster, browser: Browser, viewport: dict[str, int], connected: str
+) -> None:
+    here_context = await new_context(browser, viewport)
+    there_context = await new_context(browser, viewport)
+    here = await here_context.new_page()
+    there = await there_context.new_page()
+    errors = PageErrors()
+    errors.attach(here)
+    errors.attach(there)
+    try:
+        await sign_up(here, cluster.base, "Ava")
+        session = await token_of(here)
+        old = session["token"]
+        balance = await seated_balance(cluster.base, old)
+        await here.reload()
+        chips = here.locator(".balance strong")
+        await expect(chips).to_have_text(f"{balance:,}¢")
+        await expect(here.locator(".me .dot.on")).to_be_visible()
+
+        # The other browser holds a copy of the same token: the same player, connected (this
+        # one's socket is replaced by its own).
+        await there.goto(cluster.base + "/")
+        await there.wait_for_selector("#name-input")
+        await there.evaluate("s => localStorage.setItem('swick.session', s)", json.dumps(session))
+        await there.reload()
+        await expect(there.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        await expect(there.locator(".me .dot.on")).to_be_visible()
+        if connected == "this":  # take the socket back
+            await here.reload()
+            await expect(here.locator(".me .dot.on")).to_be_visible()
+            await expect(there.locator(".me .dot.off")).to_be_visible()
+        holder = there if connected == "other" else here
+        assert await open_sockets_with(holder, old) == 1
+
+        async def answer_after_own_close(route: Route) -> None:
+            response = await route.fetch()
+            if connected == "this":
+                await here.wait_for_function("() => window.__closes.includes(4401)")
+                await expect(here.locator(".me .dot.off")).to_be_visible()
+                await here.evaluate(AFTER_EFFECTS)
+            await route.fulfill(response=response)
+
+        await here.route("**/api/me/revoke", answer_after_own_close)
+        signups: list[Request] = []
+        here.on(
+            "request",
+            lambda r: signups.append(r) if r.method == "POST" and "/api/players" in r.url else None,
+        )
+
+        # Asked first, saying plainly what it does; Cancel is focused, Escape cancels.
+        opener = here.get_by_role("button", name="Sign out everywhere…")
+        await opener.click()
+        dialog = here.get_by_role("alertdialog", name="Sign out everywhere?")
+        await expect(dialog).to_contain_text(
+            "Every other device or browser signed in as Ava is signed out"
+        )
+        await expect(dialog).to_contain_text("This browser stays signed in as you")
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        await dialog.scroll_into_view_if_needed()
+        assert await axe_violations(here) == []
+        await here.keyboard.press("Escape")
+        await expect(dialog).to_be_hidden()
+        await expect(opener).to_be_focused()
+        assert await status_of(cluster.base, old) == 200, "cancelled: nothing was revoked"
+
+        # By keyboard: open it, step back from Cancel to the confirming button, confirm.
+        await here.keyboard.press("Enter")
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        await here.evaluate(WATCH_SIGN_OUT)
+        await here.evaluate(RECORD_CLOSES)
+        await there.evaluate(RECORD_CLOSES)
+        await here.keyboard.press("Shift+Tab")
+        await expect(dialog.get_by_role("button", name="Sign out everywhere")).to_be_focused()
+        await here.keyboard.press("Enter")
+        await expect(here.locator(".sign-out-result[role=status]")).to_have_text(
+            "Signed out everywhere else: every other device or browser must sign in again."
+            " This browser stays signed in as Ava."
+        )
+        await expect(dialog).to_be_hidden()
+        await expect(opener).to_be_focused()
+
+        # This browser: the same player on a fresh token, its socket back with it.
+        await here.wait_for_function(
+            "old => JSON.parse(localStorage.getItem('swick.session')).token !== old", arg=old
+        )
+        fresh = await token_of(here)
+        assert (fresh["id"], fresh["name"]) == (session["id"], "Ava")
+        await here.wait_for_function(
+            "t => window.__sockets.some(s => s.readyState === WebSocket.OPEN"
+            " && new URL(s.url).searchParams.get('token') === t)",
+            arg=fresh["token"],
+        )
+        assert await open_sockets_with(here, old) == 0
+        await expect(here.locator(".me .dot.on")).to_be_visible()
+        await expect(here.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        await expect(chips).to_have_text(f"{balance:,}¢")
+        assert await here.locator("#name-input").count() == 0
+        assert signups == [], "this browser did not sign up again"
+        assert not await here.evaluate("window.__signedOut"), "this browser never signed out"
+        assert await status_of(cluster.base, fresh["token"]) == 200
+        assert await status_of(cluster.base, old) == 401
+
+        # The other browser: its socket closed with 4401 there and then (or, with none open,
+        # its token refused when it comes back); it drops the token and asks for a name again,
+        # and signing in makes a new player.
+        if connected == "this":
+            assert 4401 in await here.evaluate("window.__closes")
+            await there.reload()
+        await expect(there.locator("#name-input")).to_have_value("Ava")
+        if connected == "other":
+            assert 4401 in await there.evaluate("window.__closes")
+        await expect(there.get_by_text("you signed out everywhere")).to_be_visible()
+        assert await open_sockets_with(there, old) == 0
+        assert await there.evaluate("localStorage.getItem('swick.session')") is None
+        await there.press("#name-input", "Enter")
+        await there.wait_for_selector("#name-input", state="detached")
+        anew = await token_of(there)
+        assert anew["id"] != session["id"]
+        errors.check()
+    finally:
+        await here_context.close()
+        await there_context.close()
+
+
+async def test_another_tab_of_this_browser_takes_the_fresh_token(
+    cluster: Cluster, browser: Browser
+) -> None:
+    """Two tabs share the stored session: the one that did not sign out everywhere has its
+    socket closed with 4401 too, and goes on with the fresh token instead of asking for a name
+    (whichever comes first: its refusal, or the other tab storing the fresh token)."""
+    context = await new_context(browser)
+    here = await context.new_page()
+    errors = PageErrors()
+    errors.attach(here)
+    try:
+        await sign_up(here, cluster.base, "Ava")
+        old = (await token_of(here))["token"]
+        other_tab = await context.new_page()
+        errors.attach(other_tab)
+        await other_tab.goto(cluster.base + "/")
+        await expect(other_tab.locator(".me .dot.on")).to_be_visible()  # it holds the socket
+
+        await here.get_by_role("button", name="Sign out everywhere…").click()
+        await here.get_by_role("button", name="Sign out everywhere", exact=True).click()
+        await expect(here.locator(".sign-out-result")).to_contain_text("stays signed in as Ava")
+        fresh = await token_of(here)
+        assert fresh["token"] != old
+
+        # It connects with the fresh token (which tab then holds the socket is a race of theirs).
+        await other_tab.wait_for_function(
+            "t => window.__sockets.some(s => new URL(s.url).searchParams.get('token') === t)",
+            arg=fresh["token"],
+        )
+        await expect(other_tab.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        assert await other_tab.locator("#name-input").count() == 0
+        assert await token_of(other_tab) == fresh
+        errors.check()
+    finally:
+        await context.close()

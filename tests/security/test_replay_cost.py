@@ -1,0 +1,157 @@
+"""A replay costs a request no read of the table's log: the table worker builds it once, when
+the game ends, and stores it; gateways serve the stored bytes. One client address may ask for
+only so many (a test clock moves the limit's time)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from services.gateway.app import REPLAY_BURST, REPLAYS_PER_SECOND
+from services.gateway.app import create_app as gateway_app
+from services.gateway.limits import AddressRate
+from services.table.replays import build_replay, pack_replay
+from services.table.storage import GameRecordRow, TableRow
+from services.table.store import TableStore, connect_pool
+from shared.bus import shard_of
+from shared.memory_bus import MemoryBus
+from shared.settings import Settings
+from tests.clock import Clock
+from tests.security.test_public_routes import query, until
+from tests.services.client import Player
+from tests.services.cluster import Cluster
+from tests.services.play import play
+
+
+@pytest.fixture(autouse=True)
+async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
+    await cluster.restore()
+    yield
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+async def stored_replay(cluster: Cluster, table: str) -> bytes:
+    async def found() -> bytes | None:
+        rows = await query(
+            cluster,
+            "SELECT replay FROM tables.game_replays WHERE table_id = $1 AND game_no = 1",
+            table,
+        )
+        return bytes(rows[0]["replay"]) if rows else None
+
+    packed: bytes = await until(found)
+    return packed
+
+
+async def test_a_replay_is_stored_at_the_games_end_and_served_without_the_log(
+    cluster: Cluster,
+) -> None:
+    person = Player(cluster.base, "Watcher")
+    await person.sign_up()
+    await person.connect()
+    try:
+        body = {"game": "euchre", "target": 1, "bots": {"1": "medium", "2": "hard", "3": "easy"}}
+        reply = await person.http("POST", "/api/tables", json={**body, "start": True})
+        assert reply.status_code == 200, reply.text
+        table: str = reply.json()["id"]
+        await person.watch(table)
+        await play([person], table, random.Random(7), ended, within=60)
+        await person.until(table, ended)
+        packed = await stored_replay(cluster, table)  # what the table worker built at the end
+        logged = await query(
+            cluster, "SELECT seq, events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
+        )
+        config = (
+            await query(cluster, "SELECT config FROM tables.tables WHERE table_id = $1", table)
+        )[0]["config"]
+        # What the gateway built from the whole log on every request before: the same document.
+        batches = [(row["seq"], json.loads(row["events"])) for row in logged]
+        rebuilt = build_replay(table, "euchre", json.loads(config), batches, 1)
+        assert rebuilt is not None and gzip.decompress(packed).decode() == rebuilt
+
+        path = f"/api/tables/{table}/games/1/replay"
+        # A game that ended before replays were stored is built from its log once, and stored.
+        await query(cluster, "DELETE FROM tables.game_replays WHERE table_id = $1", table)
+        first = await person.http("GET", path)
+        assert first.status_code == 200 and first.text == rebuilt
+        assert await stored_replay(cluster, table) == packed  # the same bytes: no timestamp
+
+        # The log gone, the replay is still served as stored, exactly as before.
+        await query(cluster, "DELETE FROM tables.events WHERE table_id = $1", table)
+        served = await person.http("GET", path)
+        assert served.status_code == 200 and served.headers["content-encoding"] == "gzip"
+        assert served.text == rebuilt
+        async with httpx.AsyncClient(base_url=cluster.base) as http:
+            plain = await http.get(path, headers={"accept-encoding": "identity"})
+        assert plain.status_code == 200 and plain.text == rebuilt
+        # A game that has not ended is still refused: no record, no replay.
+        assert (await person.http("GET", f"/api/tables/{table}/games/2/replay")).status_code == 404
+    finally:
+        await person.close()
+
+
+@pytest.fixture
+async def store(settings: Settings) -> AsyncIterator[TableStore]:
+    pool = await connect_pool(settings.database_url, size=2)
+    try:
+        tables = TableStore(pool)
+        await tables.migrate(settings.shards)
+        yield tables
+    finally:
+        await pool.close()
+
+
+async def finished_table(store: TableStore, shards: int) -> str:
+    """A public table whose first game has a stored record and replay, and no log at all."""
+    table_id = f"t-cost-{secrets.token_hex(4)}"
+    shard, code = shard_of(table_id, shards), secrets.token_hex(4)
+    row = TableRow(table_id, "swick", shard, {}, False, code, 0, "ended", [], None)
+    assert await store.create(row)
+    await store.save_replay(table_id, 1, pack_replay('{"frames":[]}'))
+    await store.save_record(GameRecordRow(table_id, 1, "{}", ()))
+    return table_id
+
+
+async def test_replays_past_the_limit_are_refused_until_the_limit_refills(
+    settings: Settings, store: TableStore
+) -> None:
+    table = await finished_table(store, settings.shards)
+    app = gateway_app(settings, bus=MemoryBus(settings.topology), store=store)
+    clock = Clock()
+    async with app.router.lifespan_context(app):
+        app.state.gateway.replay_rate = AddressRate(REPLAYS_PER_SECOND, REPLAY_BURST, clock=clock)
+
+        async def ask(address: str) -> httpx.Response:
+            transport = httpx.ASGITransport(app=app, client=(address, 40000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://gw") as http:
+                return await http.get(f"/api/tables/{table}/games/1/replay")
+
+        replies = [await ask("198.51.100.9") for _ in range(REPLAY_BURST)]
+        assert [r.status_code for r in replies] == [200] * REPLAY_BURST
+        assert all(r.text == '{"frames":[]}' for r in replies)
+        refused = await ask("198.51.100.9")
+        assert refused.status_code == 429 and "Too many replays" in refused.json()["detail"]
+        assert refused.headers["retry-after"] == str(round(1 / REPLAYS_PER_SECOND))
+        assert (await ask("198.51.100.10")).status_code == 200  # another address is not held up
+        clock.now += 1 / REPLAYS_PER_SECOND  # one more replay's worth of time
+        assert (await ask("198.51.100.9")).status_code == 200
+        assert (await ask("198.51.100.9")).status_code == 429
+
+
+def test_the_limits_table_of_addresses_is_bounded() -> None:
+    clock = Clock()
+    rate = AddressRate(1.0, 1, max_addresses=3, clock=clock)
+    for n in range(10):
+        assert rate.take(f"203.0.113.{n}")
+    assert len(rate) == 3
+    assert not rate.take("203.0.113.9") and rate.retry_after("203.0.113.9") == 1
