@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlparse
 import aio_pika
 
 from services.bots.levels import LEVELS
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from shared.broker import (
     Administrator,
     BrokerSetupError,
@@ -32,6 +32,7 @@ from shared.broker import (
 )
 from shared.bus import ROLES, Topology
 from shared.messages import BOT_NAME
+from shared.postgres import connect_pool
 from shared.settings import Settings, role_variable, with_credentials
 
 BUILT_IN_BOTS = tuple(LEVELS)

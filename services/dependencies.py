@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncpg
 
-from services.table.store import connect_pool
 from shared.bus import RabbitBus
+from shared.postgres import connect_pool
 from shared.settings import Settings
 from shared.startup import Dependency, Startup
 

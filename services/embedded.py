@@ -23,8 +23,8 @@ from services.gateway.app import create_app as gateway_app
 from services.gateway.transport import SOCKETS
 from services.ledger.app import create_app as ledger_app
 from services.ledger.ledger_sqlite import SqliteLedger
+from services.local_wallets import LocalWallets
 from services.table.store_sqlite import SqliteTableStore
-from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared.memory_bus import MemoryBus
 from shared.observability import QuietServer, internal_app, serve_in_task

@@ -25,7 +25,7 @@ from services.gateway import proxies
 from services.gateway.app import create_app as gateway_app
 from services.gateway.transport import SOCKETS
 from services.ledger.app import create_app as ledger_app
-from services.table.store import TableStore
+from services.table.store import TableStore, open_table_store
 from services.table.wallets import LedgerWallets
 from services.table.worker import TableWorker
 from services.up import prepare
@@ -96,7 +96,11 @@ def serve(
     startup = Startup.from_env()
     port = port or PORTS[service]
     if service in ("gateway", "ledger"):
-        app = gateway_app(settings) if service == "gateway" else ledger_app(settings)
+        app = (
+            gateway_app(settings, open_store=open_table_store)
+            if service == "gateway"
+            else ledger_app(settings)
+        )
         public = uvicorn.Config(
             app,
             host=host,

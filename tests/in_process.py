@@ -8,8 +8,8 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from services.ledger.ledger_sqlite import SqliteLedger
+from services.local_wallets import LocalWallets
 from services.table.store_sqlite import SqliteTableStore
-from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared.memory_bus import MemoryBus
 

@@ -20,11 +20,11 @@ import pytest
 from services.bots.contract_whist.levels import Medium as WhistMedium
 from services.bots.euchre.levels import Medium as EuchreMedium
 from services.cli import main, parser
-from services.table.records import build_record
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.euchre import EUCHRE
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.records import build_record
 
 
 def commands(command: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:

@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass
 from services.ledger.ledger import Ledger, wallet
 from services.load.platform import fresh_database
 from services.progress import SILENT, Progress, wait
-from services.table.store import connect_pool
 from shared.messages import Leg, Posting
+from shared.postgres import connect_pool
 from shared.settings import DEFAULT_DATABASE
 
 PLAYERS = 6  # wallets per table

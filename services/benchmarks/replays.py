@@ -41,14 +41,15 @@ from websockets.asyncio.client import ClientConnection, connect
 from services.gateway.app import REPLAY_BURST, REPLAYS_PER_SECOND, create_app
 from services.gateway.limits import AddressRate
 from services.load.platform import fresh_database
-from services.table.records import build_finished
 from services.table.storage import Append, TableRow, Write
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from shared.bus import shard_of
 from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.records import build_finished
 from shared.games.registry import game
 from shared.memory_bus import MemoryBus
+from shared.postgres import connect_pool
 from shared.settings import DEFAULT_DATABASE, Settings
 
 PING_SECONDS = 0.05

@@ -53,8 +53,6 @@ from services.gateway.replays import Replays
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.gateway.sessions import MemoryVersions, Sessions, versions_for
 from services.gateway.transport import CUT
-from services.table.storage import GameRecordRow, TableRow, TableStorage
-from services.table.store import TableStore, connect_pool
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
 from shared.games.interface import IllegalCommand, TableForm
@@ -64,6 +62,7 @@ from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
 from shared.supervise import supervise
+from shared.tables_read import GameRecordRow, OpenTableReads, TableReads, TableRow
 from shared.token_bucket import TokenBucket
 
 log = logging.getLogger("swick.gateway")
@@ -83,7 +82,7 @@ CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_
 class Gateway:
     settings: Settings
     bus: Bus
-    store: TableStorage
+    store: TableReads
     hub: Hub
     tokens: Tokens
     sockets: dict[str, Connection]
@@ -269,31 +268,29 @@ def create_app(
     settings: Settings | None = None,
     *,
     bus: Bus | None = None,
-    store: TableStorage | None = None,
+    store: TableReads | None = None,
+    open_store: OpenTableReads | None = None,
     ledger: httpx.AsyncBaseTransport | None = None,
     also_exposes: Sequence[CollectorRegistry] = (),
 ) -> FastAPI:
     """The gateway's app; ``bus``, ``store`` and ``ledger`` (the ledger's app as a transport)
-    are given when it runs embedded, and made from ``settings`` (RabbitMQ, PostgreSQL, the
-    ledger's URL) otherwise. Its ``/metrics`` also shows ``also_exposes``: in embedded mode,
-    the metrics of the services without a port."""
+    are given when it runs embedded, and made from ``settings`` (RabbitMQ, the ledger's URL)
+    otherwise, the tables' read model then opened by ``open_store`` (the table service's,
+    given by whatever composes the services: the gateway never imports the table service).
+    Its ``/metrics`` also shows ``also_exposes``: in embedded mode, the metrics of the services
+    without a port."""
     settings = settings or Settings.from_env()
     metrics = GatewayMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as owned:
-            tables: TableStorage | None = store
+            tables: TableReads | None = store
             messages = bus
             if tables is None:
-                pool = await connect_pool(
-                    settings.database_url,
-                    size=settings.database_pool,
-                    application="swick-gateway",
-                )
-                owned.push_async_callback(pool.close)
-                tables = TableStore(pool)
-                await tables.migrate(settings.shards)
+                if open_store is None:
+                    raise ValueError("the gateway needs the tables: give it store or open_store")
+                tables = await owned.enter_async_context(open_store(settings, "swick-gateway"))
             if messages is None:
                 messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
                 owned.push_async_callback(messages.close)

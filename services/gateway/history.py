@@ -19,9 +19,9 @@ from typing import Any
 
 from services.gateway import protocol as p
 from services.gateway.chat import ChatLog
-from services.table.storage import Stored, TableStorage
 from shared import messages as m
 from shared.games.registry import game
+from shared.tables_read import Stored, TableReads
 
 log = logging.getLogger("swick.gateway")
 
@@ -61,7 +61,7 @@ class History:
         self._replaying = asyncio.Lock()
 
     async def frame(
-        self, store: TableStorage, chat: ChatLog, table_id: str, player_id: str, after: int
+        self, store: TableReads, chat: ChatLog, table_id: str, player_id: str, after: int
     ) -> str:
         """The ``history`` frame for ``player_id``, who starts watching ``table_id`` having
         seen it up to ``after`` (0: never). A part that cannot be read is sent empty."""
@@ -78,7 +78,7 @@ class History:
         return p.history_frame(table_id, [chat_out(line) for line in lines], views)
 
     async def _views(
-        self, store: TableStorage, table_id: str, player_id: str, after: int
+        self, store: TableReads, table_id: str, player_id: str, after: int
     ) -> list[str]:
         stored = await store.load(table_id, back=HANDS_BACK)
         if stored is None or stored.row.seq <= after:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
-from services.table.records import build_record, ended_games
-from services.table.storage import GameRecordRow, TableRow, TableStorage
+from shared.games.records import build_record, ended_games
+from shared.tables_read import GameRecordRow, TableReads, TableRow
 
 REMEMBERED_TABLES = 1024
 
 
 class Records:
-    def __init__(self, store: TableStorage) -> None:
+    def __init__(self, store: TableReads) -> None:
         self.store = store
         self._building = asyncio.Lock()
         self._ended: OrderedDict[str, tuple[int, frozenset[int]]] = OrderedDict()

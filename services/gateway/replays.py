@@ -1,7 +1,7 @@
 """The gateway's side of replays: the replay the table worker stored when the game ended,
 served byte for byte, or, for a game that ended before replays were stored (or whose worker
 failed to store it), one built from the table's log once and stored, so a game is built at most
-once whatever asks for it (``services/table/replays.py`` builds and describes them).
+once whatever asks for it (``shared/games/replays.py`` builds and describes them).
 
 A request for a stored replay costs one row read: the table's log is never read for it.
 """
@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import asyncio
 
-from services.table.replays import ALL_BATCHES, build_replay, pack_replay
-from services.table.storage import TableRow, TableStorage
-
-__all__ = ["Replays", "build_replay"]
+from shared.games.replays import ALL_BATCHES, build_replay, pack_replay
+from shared.tables_read import TableReads, TableRow
 
 
 class Replays:
-    def __init__(self, store: TableStorage) -> None:
+    def __init__(self, store: TableReads) -> None:
         self.store = store
         self._building = asyncio.Lock()  # one build from a log at a time per gateway
 

@@ -26,11 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Outcome, Pending
-from services.table.store import connect_pool
 from shared.bus import Bus, Delivery, RabbitBus
 from shared.ids import ACCOUNT_ID, LEDGER_TABLE_ID
 from shared.messages import Posting
 from shared.observability import add_probes
+from shared.postgres import connect_pool
 from shared.request_limits import limit_requests
 from shared.settings import Settings
 from shared.startup import described

@@ -25,8 +25,9 @@ import asyncpg
 import httpx
 
 from services import broker
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from shared.broker import administrator
+from shared.postgres import connect_pool
 from shared.settings import ROLE_URL_PREFIX, Settings, role_variable
 
 APPLICATION_PREFIX = "swick-"  # each service's database connections say which service it is

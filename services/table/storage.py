@@ -3,6 +3,8 @@
 ``TableStorage`` is implemented by ``TableStore`` (PostgreSQL, ``store.py``) and by
 ``SqliteTableStore`` (one embedded SQLite file, ``store_sqlite.py``); the contract tests in
 ``tests/contract/test_table_storage.py`` run against both. Times are the database's clock.
+It includes the read model other services may read (``shared/tables_read.py``: its rows are
+defined there), so each of those reads is one query of the same store.
 """
 
 from __future__ import annotations
@@ -10,6 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from shared.tables_read import BotAccount, GameRecordRow, Stored, TableReads, TableRow, Winner
+
+__all__ = [
+    "Append",
+    "BotAccount",
+    "DuplicateAction",
+    "Fenced",
+    "GameRecordRow",
+    "Queued",
+    "SeatConflict",
+    "Stored",
+    "TableRow",
+    "TableStorage",
+    "TooManyTables",
+    "Winner",
+    "Write",
+]
 
 
 class Fenced(Exception):
@@ -26,65 +46,6 @@ class SeatConflict(Exception):
 
 class TooManyTables(Exception):
     """The host already has as many open tables as one may."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    table_id: str
-    game: str
-    shard: int
-    config: dict[str, Any]
-    private: bool
-    invite_code: str
-    seq: int
-    phase: str
-    seats: list[Any]
-    deadline: int | None
-    host_id: str = ""  # the player who opened it
-
-
-@dataclass(frozen=True, slots=True)
-class BotAccount:
-    """A bot name tables may seat: who runs it, and since when (ISO 8601, UTC)."""
-
-    name: str
-    owner: str
-    created_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A table as stored: its latest snapshot (if any) and the events logged after it."""
-
-    row: TableRow
-    snapshot: Any | None
-    batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
-
-
-@dataclass(frozen=True, slots=True)
-class Winner:
-    """A player who won a finished game, as seated when it ended."""
-
-    player_id: str
-    name: str
-    bot: bool
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecordRow:
-    """A finished game's public record as stored: its JSON text, every player seated at the
-    table up to the game's end (they may read a private table's records), and who won it (a
-    Euchre partnership that reached the target, Contract Whist's top scores after the last
-    round; nobody for a Swick game or a game cut short), whom they beat, and whether the game
-    counts on the boards of games won (``services/table/records.py``: ``counts_on_boards``)."""
-
-    table_id: str
-    game_no: int
-    data: str
-    players: tuple[str, ...]
-    winners: tuple[Winner, ...] = ()
-    opponents: tuple[str, ...] = ()  # the seated losers, sorted: persons by id, bots by name
-    ranked: bool = False  # long enough or played for a stake: it counts on the boards
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +77,7 @@ class Append:
 Queued = tuple[int, Any]  # a posting in the outbox: (outbox id, body)
 
 
-class TableStorage(Protocol):
+class TableStorage(TableReads, Protocol):
     """Tables, their event logs and snapshots, shard leases, seatings, bot accounts and the
     outbox.
 

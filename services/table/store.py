@@ -32,6 +32,8 @@ from services.table.storage import (
     Write,
 )
 from shared.migrations import migrate
+from shared.postgres import DEFAULT_DSN, connect_pool
+from shared.settings import Settings
 from shared.startup import described
 from shared.supervise import retryable
 
@@ -41,9 +43,9 @@ T = TypeVar("T")
 SCHEMA = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations"
 FENCED = "SWFEN"  # the SQLSTATE tables.append() raises when the lease moved on
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
-# The shared types live with the storage protocol; importing them from here keeps working.
+# The shared types live with the storage protocol (the read model's rows in shared.tables_read)
+# and the pool helper in shared.postgres; importing them from here keeps working.
 __all__ = [
     "DEFAULT_DSN",
     "MIGRATIONS",
@@ -56,34 +58,8 @@ __all__ = [
     "TableStore",
     "Write",
     "connect_pool",
+    "open_table_store",
 ]
-
-
-async def _init_connection(conn: asyncpg.Connection) -> None:
-    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
-
-
-async def connect_pool(
-    dsn: str = DEFAULT_DSN, *, size: int = 10, application: str = "swick"
-) -> asyncpg.Pool:
-    """A pool whose connections say which service holds them (``application_name``: an
-    operator sees it in ``pg_stat_activity``)."""
-    pool = await asyncpg.create_pool(
-        dsn,
-        min_size=1,
-        max_size=size,
-        init=_init_connection,
-        reset=_keep_session,
-        server_settings={"application_name": application},
-    )
-    assert pool is not None
-    return pool
-
-
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """Nothing to reset between uses: the services keep no session state (no LISTEN, no
-    session settings, no advisory locks held past a call), so skip the reset query that would
-    otherwise cost a round trip every time a connection goes back to the pool."""
 
 
 def host_lock(host_id: str) -> int:
@@ -532,3 +508,18 @@ class TableStore:
 
 def _bot(record: asyncpg.Record) -> BotAccount:
     return BotAccount(record["name"], record["owner"], record["created_at"].isoformat())
+
+
+@asynccontextmanager
+async def open_table_store(settings: Settings, application: str) -> AsyncIterator[TableStore]:
+    """A store on a pool of its own, migrated, closed on exit: how a service that runs alone
+    opens the tables it reads (``shared.tables_read.OpenTableReads``: the gateway's)."""
+    pool = await connect_pool(
+        settings.database_url, size=settings.database_pool, application=application
+    )
+    try:
+        store = TableStore(pool)
+        await store.migrate(settings.shards)
+        yield store
+    finally:
+        await pool.close()

@@ -7,9 +7,10 @@ posting of the table they left (up to the one that settled them there); it answe
 balance, opening a new player's wallet with the starting grant (a bot's is staked by the house)
 and recording that the player sat at the table (only such players appear in its postings).
 The ledger's HTTP API needs the service credential (``SWICK_LEDGER_TOKEN``). The table asks
-only once the game has accepted the seating (``TableWorker._staked``), so a refused command
+only once the game has accepted the seating (``services.table.stakes``), so a refused command
 opens nothing. A bot that leaves its seat (its table closes, or its seat is vacated) returns its
 stack to the house in the posting of the command that vacated it (``returned_stakes``).
+Embedded mode answers from a ledger in the same process instead (``services/local_wallets.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Protocol
 
 import httpx
 
-from services.ledger.storage import LedgerStorage, Pending
 from shared.games.interface import Transfer
 from shared.games.lifecycle import Player
 from shared.messages import HOUSE, UNSTAKE
@@ -68,27 +68,6 @@ class LedgerWallets:
                     "Your chips from your last table are still being counted: try again shortly"
                 )
             await asyncio.sleep(0.1)
-
-
-class LocalWallets:
-    """Asks a ledger in the same process (embedded mode), waiting a little for it to catch up."""
-
-    def __init__(self, ledger: LedgerStorage, *, patience: float = 3.0) -> None:
-        self.ledger = ledger
-        self.patience = patience
-
-    async def seat(self, player: Player, after: tuple[str, int] | None, table_id: str) -> int:
-        deadline = time.monotonic() + self.patience
-        while True:
-            try:
-                bot = player.bot is not None
-                return await self.ledger.seat(player.id, player.name, bot, after, table_id)
-            except Pending:
-                if time.monotonic() > deadline:
-                    raise WalletUnavailable(
-                        "Your chips from your last table are still being counted: try again shortly"
-                    ) from None
-                await asyncio.sleep(0.1)
 
 
 def returned_stakes(

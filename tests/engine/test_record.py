@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from services.cli import main
-from services.table.records import build_record, ended_games
 from shared.games.lifecycle import EndGame, StartGame
+from shared.games.records import build_record, ended_games
 from shared.games.swick import actions as ac
 from shared.games.swick import codec
 from shared.games.swick.cards import DECK

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from services.ledger.ledger_sqlite import SqliteLedger
+from services.local_wallets import LocalWallets
 from services.table.store_sqlite import SqliteTableStore
-from services.table.wallets import LocalWallets
 from services.table.worker import TableWorker
 from shared import messages as m
 from shared.bus import Topology

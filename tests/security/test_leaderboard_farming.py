@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from services.table.records import MIN_EUCHRE_TARGET, MIN_WHIST_ROUNDS, counts_on_boards
+from shared.games.records import MIN_EUCHRE_TARGET, MIN_WHIST_ROUNDS, counts_on_boards
 from tests.security.test_public_routes import query, until
 from tests.services.client import Player
 from tests.services.cluster import Cluster

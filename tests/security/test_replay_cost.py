@@ -17,10 +17,10 @@ import pytest
 from services.gateway.app import REPLAY_BURST, REPLAYS_PER_SECOND
 from services.gateway.app import create_app as gateway_app
 from services.gateway.limits import AddressRate
-from services.table.replays import build_replay, pack_replay
 from services.table.storage import GameRecordRow, TableRow
 from services.table.store import TableStore, connect_pool
 from shared.bus import shard_of
+from shared.games.replays import build_replay, pack_replay
 from shared.memory_bus import MemoryBus
 from shared.settings import Settings
 from tests.clock import Clock

@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from services.gateway.replays import build_replay
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import EndGame, Player, StartGame, TakeSeat
 from shared.games.registry import game
+from shared.games.replays import build_replay
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "replay.json"
 SEED = "5eed" * 16

@@ -3,6 +3,7 @@
 A table worker builds a game's record when the game ends (``build_record`` in a thread, off its
 event loop) and stores the JSON text; the gateway serves the stored text as it is. Games that
 ended before records were stored are built the first time someone asks, once, and stored too.
+They are pure functions of the events, so the table service and the gateway share them here.
 
 Only the events a record reads are parsed: a table's log holds thousands of plays and timers
 that a record does not need, and parsing them all was most of the cost.
@@ -18,9 +19,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.table.replays import build_replay, pack_replay
-from services.table.storage import GameRecordRow, Winner
 from shared.games.registry import game as game_named
+from shared.games.replays import build_replay, pack_replay
+from shared.tables_read import GameRecordRow, Winner
 
 MIN_EUCHRE_TARGET = 5  # points: a points-only Euchre game to fewer is too quick to rank
 MIN_WHIST_ROUNDS = 9  # a points-only Contract Whist game ranks from 10 cards down to 2

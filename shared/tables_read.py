@@ -1,0 +1,134 @@
+"""The tables' read model: what another service (the gateway) may read of the table service's
+storage, and the rows it reads. This module is the contract; no reader imports the table
+service.
+
+Who writes it: the table service's workers, in the schema ``tables`` of PostgreSQL
+(``services/table/store.py``) or the same tables of the embedded SQLite file
+(``services/table/store_sqlite.py``). Both stores implement this protocol with the same
+queries the table service itself runs, so each read has one SQL statement; a reader is handed
+a store by whatever composes the services (``services/serve.py``, ``services/embedded.py``).
+
+What it holds (``docs/read-model.md``):
+
+- ``tables``: one row per table (``TableRow``): game, shard, config, private, invite code, the
+  seq, phase, seats and deadline of its last accepted command, its host. Written at creation
+  and by every accepted command, in the transaction that logs the command.
+- ``events`` and ``snapshots``: the table's log, one batch of events per accepted command (by
+  seq), and a snapshot now and then (``Stored``).
+- ``seatings``: the one seat each seated player holds.
+- ``game_records`` and ``game_replays``: each finished game's public record
+  (``GameRecordRow``) and its gzip-compressed replay, written by the worker as the game ends.
+- ``bot_accounts``: the bot names tables may seat (``BotAccount``).
+- ``leases`` and ``workers``: the shards' owners and live workers, for the operators' overview.
+
+What a reader may rely on: a table row and its log are written in one transaction, so a row's
+``seq`` is never ahead of its log; a record or replay, once stored, never changes; JSON values
+come back as they went in. The one write a reader makes is ``save_record``/``save_replay`` of a
+game that ended before workers stored them, built from the log with ``shared.games.records``
+and ``shared.games.replays`` (pure functions of the events, so every builder stores the same
+thing, and a stored one is kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shared.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    table_id: str
+    game: str
+    shard: int
+    config: dict[str, Any]
+    private: bool
+    invite_code: str
+    seq: int
+    phase: str
+    seats: list[Any]
+    deadline: int | None
+    host_id: str = ""  # the player who opened it
+
+
+@dataclass(frozen=True, slots=True)
+class BotAccount:
+    """A bot name tables may seat: who runs it, and since when (ISO 8601, UTC)."""
+
+    name: str
+    owner: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A table as stored: its latest snapshot (if any) and the events logged after it."""
+
+    row: TableRow
+    snapshot: Any | None
+    batches: list[tuple[int, list[Any]]]  # (seq, events) after the snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    """A player who won a finished game, as seated when it ended."""
+
+    player_id: str
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecordRow:
+    """A finished game's public record as stored: its JSON text, every player seated at the
+    table up to the game's end (they may read a private table's records), and who won it (a
+    Euchre partnership that reached the target, Contract Whist's top scores after the last
+    round; nobody for a Swick game or a game cut short), whom they beat, and whether the game
+    counts on the boards of games won (``shared/games/records.py``: ``counts_on_boards``)."""
+
+    table_id: str
+    game_no: int
+    data: str
+    players: tuple[str, ...]
+    winners: tuple[Winner, ...] = ()
+    opponents: tuple[str, ...] = ()  # the seated losers, sorted: persons by id, bots by name
+    ranked: bool = False  # long enough or played for a stake: it counts on the boards
+
+
+class TableReads(Protocol):
+    """What a reader of the tables may ask; each method is documented where the table service
+    declares its whole storage (``services/table/storage.py``: ``TableStorage``)."""
+
+    async def table(self, table_id: str) -> TableRow | None: ...
+
+    async def by_invite(self, code: str) -> TableRow | None: ...
+
+    async def lobby(self, limit: int = 200) -> list[TableRow]: ...
+
+    async def load(self, table_id: str, back: int = 1) -> Stored | None: ...
+
+    async def events(self, table_id: str) -> list[Any]: ...
+
+    async def seat_of(self, player_id: str) -> tuple[str, int] | None: ...
+
+    async def overview(self) -> dict[str, Any]: ...
+
+    async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None: ...
+
+    async def save_record(self, record: GameRecordRow) -> None: ...
+
+    async def game_replay(self, table_id: str, game_no: int) -> bytes | None: ...
+
+    async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None: ...
+
+    async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]: ...
+
+    async def bot_account(self, name: str) -> BotAccount | None: ...
+
+
+# How a service that runs alone opens the read model: given its settings and the name its
+# connections show (``application_name``), the table service's store, migrated, closed on exit.
+OpenTableReads = Callable[[Settings, str], AbstractAsyncContextManager[TableReads]]
