@@ -96,6 +96,18 @@ async def play_game(page: Page, seen: dict[str, Any], budget: float) -> None:
             # Alone: the partner sits this hand out.
             await expect(page.locator(".eu-seat.at-top.resting")).to_contain_text("Sits out")
             await shoot(page, "euchre-alone")
+            # The resting plate keeps every pill legible, the dealer's too (the partner
+            # who sits out may be the dealer): the pill is added as the page draws it.
+            await page.evaluate(
+                """() => {
+                  const tags = document.querySelector('.eu-seat.resting .eu-tags');
+                  if (tags && !tags.querySelector('.eu-dealer')) {
+                    tags.insertAdjacentHTML('afterbegin', '<span class="eu-dealer">Dealer</span>');
+                  }
+                }"""
+            )
+            violations = await axe_violations(page)
+            assert not violations, violations
             seen["alone_seen"] = True
         with contextlib.suppress(AssertionError, PlaywrightTimeout):
             await decide(page, kind, seen)
