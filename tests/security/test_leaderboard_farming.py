@@ -13,7 +13,7 @@ import pytest
 
 from shared.games.records import MIN_EUCHRE_TARGET, MIN_WHIST_ROUNDS, counts_on_boards
 from tests.security.test_public_routes import query, until
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
 from tests.services.play import open_table
 from tests.services.test_leaderboards import board, euchre_game, open_table_after, rows
@@ -30,13 +30,8 @@ async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
 @pytest.fixture
 async def farm(cluster: Cluster) -> AsyncIterator[list[Player]]:
     """Four accounts of one farmer, as a farm signs them up."""
-    made = [Player(cluster.base, f"Farm {n}") for n in range(4)]
-    for player in made:
-        await player.sign_up()
-        await player.connect()
-    yield made
-    for player in made:
-        await player.close()
+    async with signed_up(cluster.base, *(f"Farm {n}" for n in range(4))) as made:
+        yield made
 
 
 async def stored_games(cluster: Cluster, table: str, count: int) -> list[Any]:

@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 
 from services.load.platform import resident_bytes
 from shared.games.swick.record import load_record
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
 from tests.services.play import act
 
@@ -35,13 +35,8 @@ async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
 
 @pytest.fixture
 async def trio(cluster: Cluster) -> AsyncIterator[list[Player]]:
-    made = [Player(cluster.base, name) for name in ("Ava", "Ben", "Cy")]
-    for player in made:
-        await player.sign_up()
-        await player.connect()
-    yield made
-    for player in made:
-        await player.close()
+    async with signed_up(cluster.base, "Ava", "Ben", "Cy") as made:
+        yield made
 
 
 async def query(cluster: Cluster, sql: str, *args: Any) -> list[asyncpg.Record]:

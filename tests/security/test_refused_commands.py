@@ -21,7 +21,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
 from tests.services.play import act, watch_when_created
 
@@ -31,13 +31,8 @@ TIMER_SECONDS = 120  # no decision times out while the test looks
 @pytest.fixture
 async def people(cluster: Cluster) -> AsyncIterator[list[Player]]:
     """The host, a guest, and Carol, who is not seated at the table: signed up, connected."""
-    made = [Player(cluster.base, name) for name in ("Host", "Guest", "Carol")]
-    for player in made:
-        await player.sign_up()
-        await player.connect()
-    yield made
-    for player in made:
-        await player.close()
+    async with signed_up(cluster.base, "Host", "Guest", "Carol") as made:
+        yield made
 
 
 async def settled(cluster: Cluster, table: str) -> None:

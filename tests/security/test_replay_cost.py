@@ -9,7 +9,6 @@ import json
 import random
 import secrets
 from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 import pytest
@@ -27,17 +26,13 @@ from tests.clock import Clock
 from tests.security.test_public_routes import query, until
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import play
+from tests.services.play import ended, play
 
 
 @pytest.fixture(autouse=True)
 async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
     await cluster.restore()
     yield
-
-
-def ended(view: dict[str, Any]) -> bool:
-    return bool(view["phase"] == "ended")
 
 
 async def stored_replay(cluster: Cluster, table: str) -> bytes:

@@ -8,7 +8,7 @@ import itertools
 import json
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -131,3 +131,17 @@ class Player:
         view = self.views[table]
         options = [o["action"] for o in view["options"] if o["legal"]]
         return rng.choice(options) if options else None
+
+
+@contextlib.asynccontextmanager
+async def signed_up(base: str, *names: str) -> AsyncIterator[list[Player]]:
+    """Players signed up and connected, in the order named; closed on the way out."""
+    made = [Player(base, name) for name in names]
+    try:
+        for player in made:
+            await player.sign_up()
+            await player.connect()
+        yield made
+    finally:
+        for player in made:
+            await player.close()

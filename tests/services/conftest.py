@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
 
 
@@ -20,10 +20,12 @@ async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
 @pytest.fixture
 async def players(cluster: Cluster) -> AsyncIterator[list[Player]]:
     """Three signed-up, connected players; more with ``new_player``."""
-    made = [Player(cluster.base, name) for name in ("Alice", "Bob", "Carol")]
-    for player in made:
-        await player.sign_up()
-        await player.connect()
-    yield made
-    for player in made:
-        await player.close()
+    async with signed_up(cluster.base, "Alice", "Bob", "Carol") as made:
+        yield made
+
+
+@pytest.fixture
+async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
+    """The three ``players`` and Dave: a four-seat game's people."""
+    async with signed_up(cluster.base, "Dave") as (dave,):
+        yield [*players, dave]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tests.services.client import Player
@@ -89,3 +89,33 @@ async def play(
         taken += 1
         await player.until(table, seen_at_least(player.views[table]["seq"]))
     return taken
+
+
+def ended(view: dict[str, Any]) -> bool:
+    return bool(view["phase"] == "ended")
+
+
+def views_seen(player: Player, table: str) -> Iterator[dict[str, Any]]:
+    """Every view of ``table`` the player was sent: snapshots, updates and histories."""
+    for frame in player.frames:
+        if frame.get("table") != table:
+            continue
+        if frame["type"] in ("snapshot", "update"):
+            yield frame["view"]
+        elif frame["type"] == "history":
+            yield from frame["views"]
+
+
+def cards_in(value: Any, parse: Callable[[str], int]) -> Iterator[int]:
+    """Every card code anywhere in a JSON value, read with a game's ``parse``."""
+    if isinstance(value, str):
+        try:
+            yield parse(value)
+        except ValueError:
+            return
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item, parse)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item, parse)

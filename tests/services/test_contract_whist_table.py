@@ -4,59 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import asyncpg
 import httpx
-import pytest
 
 from shared.games.contract_whist.cards import code, parse
 from shared.games.contract_whist.record import GameRecord, load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play, seen_at_least
+from tests.services.play import act, cards_in, ended, open_table, play, seen_at_least, views_seen
 
 GAME = "contract-whist"
 ROUNDS = 2  # a short game: 10 cards, then 9
 STAKE = 30
-
-
-def ended(view: dict[str, Any]) -> bool:
-    return bool(view["phase"] == "ended")
-
-
-@pytest.fixture
-async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
-    dave = Player(cluster.base, "Dave")
-    await dave.sign_up()
-    await dave.connect()
-    yield [*players, dave]
-    await dave.close()
-
-
-def views_seen(player: Player, table: str) -> Iterator[dict[str, Any]]:
-    for frame in player.frames:
-        if frame.get("table") != table:
-            continue
-        if frame["type"] in ("snapshot", "update"):
-            yield frame["view"]
-        elif frame["type"] == "history":
-            yield from frame["views"]
-
-
-def cards_in(value: Any) -> Iterator[int]:
-    if isinstance(value, str):
-        try:
-            yield parse(value)
-        except ValueError:
-            return
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from cards_in(item)
 
 
 def check_nothing_hidden(view: dict[str, Any], record: GameRecord) -> None:
@@ -70,7 +31,7 @@ def check_nothing_hidden(view: dict[str, Any], record: GameRecord) -> None:
     dealt = record.rounds[number - 1]
     public = {card for trick in (*view["played"], view["trick"]) for _, card in trick}
     own = set() if seat is None else {code(card) for card in dealt.dealt[seat]}
-    shown = {code(card) for card in cards_in(view)}
+    shown = {code(card) for card in cards_in(view, parse)}
     assert shown <= own | public, f"seat {seat} saw {shown - own - public} in round {number}"
 
 

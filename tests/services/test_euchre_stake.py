@@ -7,32 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
 import httpx
-import pytest
 
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.play import act, ended, open_table, play
 
 STAKE = 100
 TARGET = 2  # a short game: a hand or two
-
-
-def ended(view: dict[str, Any]) -> bool:
-    return bool(view["phase"] == "ended")
-
-
-@pytest.fixture
-async def four(cluster: Cluster, players: list[Player]) -> AsyncIterator[list[Player]]:
-    dave = Player(cluster.base, "Dave")
-    await dave.sign_up()
-    await dave.connect()
-    yield [*players, dave]
-    await dave.close()
 
 
 async def settled(cluster: Cluster, table: str, players: list[Player]) -> dict[str, Any]:

@@ -13,15 +13,11 @@ from typing import Any
 import pytest
 
 from services.load.platform import isolated
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.play import act, ended, open_table, play
 
 STAKE = 40
-
-
-def ended(view: dict[str, Any]) -> bool:
-    return bool(view["phase"] == "ended")
 
 
 @pytest.fixture(autouse=True)
@@ -46,13 +42,8 @@ async def cluster(
 
 @pytest.fixture
 async def four(cluster: Cluster) -> AsyncIterator[list[Player]]:
-    made = [Player(cluster.base, name) for name in ("Alice", "Bob", "Carol", "Dave")]
-    for player in made:
-        await player.sign_up()
-        await player.connect()
-    yield made
-    for player in made:
-        await player.close()
+    async with signed_up(cluster.base, "Alice", "Bob", "Carol", "Dave") as made:
+        yield made
 
 
 async def euchre_game(players: list[Player], table: str, seed: int) -> dict[str, Any]:

@@ -15,11 +15,7 @@ from shared.games.swick import cards as swick_cards
 from shared.games.swick.record import load_record as load_swick_record
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
-
-
-def ended(view: dict[str, Any]) -> bool:
-    return bool(view["phase"] == "ended")
+from tests.services.play import act, ended, open_table, play
 
 
 async def finish_with_bots(person: Player, **settings: Any) -> str:
