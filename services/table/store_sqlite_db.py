@@ -1,0 +1,48 @@
+"""What every part of the SQLite table store shares: the database and the rows' shapes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+
+from services.table.storage import (
+    BotAccount,
+    TableRow,
+)
+from shared.sqlite import Database
+
+SCOPE = "tables"
+MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
+FREE = 0.0  # a lease's expiry when released: long past
+FORGET_WORKERS = 3600.0  # workers not seen for this long are deleted
+
+
+def row_of(record: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        table_id=record["table_id"],
+        game=record["game"],
+        shard=record["shard"],
+        config=json.loads(record["config"]),
+        private=bool(record["private"]),
+        invite_code=record["invite_code"],
+        seq=record["seq"],
+        phase=record["phase"],
+        seats=json.loads(record["seats"]),
+        deadline=record["deadline"],
+        host_id=record["host_id"],
+    )
+
+
+def bot_of(record: aiosqlite.Row) -> BotAccount:
+    created = datetime.fromtimestamp(record["created_at"], UTC).isoformat()
+    return BotAccount(record["name"], record["owner"], created)
+
+
+class DatabaseStore:
+    """The open database every part of the store works on."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
