@@ -28,7 +28,7 @@ from shared.messages import Posting
 
 
 class PostingBooks(PoolBooks):
-    """Applying the tables' postings in the PostgreSQL ledger: in order, once, a batch in one"""
+    """The tables' postings applied in PostgreSQL."""
 
     async def apply(self, posting: Posting) -> Outcome:
         """Apply ``posting`` (and any postings of its table that were waiting for it)."""

@@ -7,9 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from services.ledger.ledger_pool import (
-    PoolBooks,
-)
+from services.ledger.ledger_pool import PoolBooks
 from services.ledger.rules import (
     BANK,
     GAME_POT_CODES,
@@ -24,7 +22,7 @@ from shared.messages import HOUSE, UNSTAKE
 
 
 class ReportBooks(PoolBooks):
-    """What the PostgreSQL ledger reports: a wallet's history, the chips boards, reconciliations,"""
+    """The ledger's reports, read from PostgreSQL."""
 
     async def history(
         self, player_id: str, limit: int = 50, before: str | None = None

@@ -22,7 +22,7 @@ from shared.sqlite import first, run
 
 
 class SqlitePostingBooks(DatabaseBooks):
-    """Applying the tables' postings in the SQLite ledger: in order, once; what breaks a rule is"""
+    """The tables' postings applied in the SQLite file."""
 
     async def apply(self, posting: Posting) -> Outcome:
         return await apply_in_order(posting, self._apply_one, self.dead_letter)

@@ -22,7 +22,7 @@ from shared.sqlite import first
 
 
 class SqliteReportBooks(DatabaseBooks):
-    """What the SQLite ledger reports: a wallet's history, the chips boards, reconciliations,"""
+    """The ledger's reports, read from the SQLite file."""
 
     async def history(
         self, player_id: str, limit: int = 50, before: str | None = None

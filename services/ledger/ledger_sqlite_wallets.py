@@ -14,7 +14,7 @@ from shared.sqlite import first, run
 
 
 class SqliteWalletBooks(DatabaseBooks):
-    """Players' wallets in the SQLite ledger: opening them with the grant, staking bots, seating"""
+    """Players' wallets in the SQLite file."""
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
         async with self.db.write() as conn:

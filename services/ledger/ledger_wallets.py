@@ -17,7 +17,7 @@ from services.ledger.storage import Pending
 
 
 class WalletBooks(PoolBooks):
-    """Players' wallets in the PostgreSQL ledger: opening them with the grant, staking bots,"""
+    """Players' wallets in PostgreSQL."""
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
         """The wallet's balance, opening it with the starting grant the first time."""

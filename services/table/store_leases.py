@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from services.table.store_pool import (
-    PoolStore,
-)
+from services.table.store_pool import PoolStore
 
 
 class LeaseStore(PoolStore):
