@@ -16,14 +16,12 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
 import httpx
 from fastapi import (
-    Depends,
     FastAPI,
     Header,
     HTTPException,
@@ -36,28 +34,42 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from services.gateway import admin, signups
 from services.gateway import protocol as p
-from services.gateway.chat import ChatLog, MemoryChat, chat_for, clean_text
-from services.gateway.guesses import Guesses, client_address
-from services.gateway.history import History
+from services.gateway.chat import chat_for, clean_text
+from services.gateway.guesses import client_address
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Claims, Identity, Tokens, check_name
-from services.gateway.limits import AddressRate, Admission
+from services.gateway.identity import Identity, Tokens, check_name
+from services.gateway.ledger_proxy import ask_ledger, relay_ledger
+from services.gateway.limits import Admission
 from services.gateway.metrics import GatewayMetrics
+from services.gateway.models import (
+    OWN_SETTINGS,
+    InviteCode,
+    MyBalance,
+    NewPlayer,
+    NewTable,
+    PlayerOut,
+    QuickPlay,
+    TableId,
+    TableOut,
+    form_of,
+    table_out,
+)
 from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
-from services.gateway.sessions import MemoryVersions, Sessions, versions_for
+from services.gateway.sessions import Sessions, versions_for
+from services.gateway.signed_in import SignedIn
+from services.gateway.state import Gateway, gateway_of
 from services.gateway.transport import CUT
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
-from shared.games.interface import IllegalCommand, TableForm
+from shared.games.interface import IllegalCommand
 from shared.games.registry import GAMES, game
-from shared.ids import INVITE_CODE, TABLE_ID
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
@@ -72,196 +84,8 @@ RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_REFUSALS = 200  # refusals for rate before the socket is closed as a flood ...
 FLOOD_FORGIVEN_PER_SECOND = 2  # ... of which this many a second are forgiven
 CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
-REPLAYS_PER_SECOND = 0.5  # replays one client address may ask for, on average (30 a minute) ...
-REPLAY_BURST = 20  # ... in bursts of this many (a page asks for one)
 # The status of a table's refusal to be created, by its code (409 for the rest).
 CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
-
-
-@dataclass
-class Gateway:
-    settings: Settings
-    bus: Bus
-    store: TableReads
-    hub: Hub
-    tokens: Tokens
-    sockets: dict[str, Connection]
-    records: Records
-    guesses: Guesses = field(default_factory=Guesses)
-    ledger: httpx.AsyncBaseTransport | None = None  # the ledger in this process (embedded)
-    chat: ChatLog = field(default_factory=MemoryChat)  # each table's recent chat
-    history: History = field(default_factory=History)  # what a page starting to watch gets
-    replays: Replays | None = None  # finished games' replays, as the table workers stored them
-    replay_rate: AddressRate = field(  # replays one client address may ask for
-        default_factory=lambda: AddressRate(REPLAYS_PER_SECOND, REPLAY_BURST)
-    )
-    sessions: Sessions = field(default_factory=lambda: Sessions(MemoryVersions()))
-
-    async def signed_in(self, token: str) -> Claims | None:
-        """The claims of ``token`` if it is valid and not revoked (signed out everywhere)."""
-        claims = self.tokens.claims(token)
-        if claims is None or not await self.sessions.valid(claims):
-            return None
-        return claims
-
-    def ledger_client(self, timeout: float = 5.0) -> httpx.AsyncClient:
-        """A client of the ledger service: over HTTP, or in this process when it runs here."""
-        return httpx.AsyncClient(
-            base_url=self.settings.ledger_url,
-            transport=self.ledger,
-            timeout=timeout,
-            headers=self.settings.ledger_auth(),  # the read credential: gateways only read
-        )
-
-
-# HTTP models.
-
-
-class Strict(BaseModel):
-    """A request body taken as the socket takes a frame: a wrong type is a 422, never coerced
-    (``"3"`` is no 3, ``true`` no 1), and a field the API does not have is a 422 too."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-def _seat_number(key: object) -> object:
-    """A seat as a JSON object's key: its digits (``"1"``), as JSON keys are always text."""
-    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2:
-        return int(key)
-    return key  # an int given in Python; anything else fails the strict int check
-
-
-SeatNumber = Annotated[int, BeforeValidator(_seat_number)]
-# Ids in the URLs, checked against their shape before any use.
-TableId = Annotated[str, PathParam(pattern=f"^{TABLE_ID}$", description="a table's id")]
-InviteCode = Annotated[str, PathParam(pattern=f"^{INVITE_CODE}$", description="an invite code")]
-
-
-class NewPlayer(Strict):
-    name: str = Field(max_length=64)
-
-
-class PlayerOut(BaseModel):
-    id: str
-    name: str
-    token: str | None = None
-    seated: str | None = None
-
-
-class MyBalance(BaseModel):
-    player_id: str
-    balance: int | None = Field(
-        description="Your chips in cents; null until your wallet opens (when you first sit down)"
-    )
-    starting_grant: int = Field(description="The chips a new wallet opens with, in cents")
-
-
-class NewTable(Strict):
-    game: str = Field(
-        default="swick",
-        max_length=32,
-        description=f"the game: {' or '.join(GAMES)} (swick if left out)",
-    )
-    seats: int = Field(
-        3,
-        ge=1,
-        le=10,
-        description="Swick: 3 to 6 (3 if left out); Euchre: 4; Contract Whist: 2 to 5 (4)",
-    )
-    antes: list[int] | None = Field(
-        default=None,
-        max_length=20,
-        description="Swick only: multiples of 3 cents, 3 to 300 ([3, 6, 9, 12, 15] if left out)",
-    )
-    timer_seconds: int | None = Field(
-        default=30,
-        description="10 to 120; none only for private tables (left out: 30 for Swick and "
-        "Contract Whist, 20 for Euchre)",
-    )
-    target: int | None = Field(
-        default=None,
-        description="Euchre only: the points a game is played to, 1 to 10 (10 if left out)",
-    )
-    rounds: int | None = Field(
-        default=None,
-        description="Contract Whist only: the first 1 to 17 rounds of the schedule "
-        "(17 if left out)",
-    )
-    stake: int | None = Field(
-        default=None,
-        description="Contract Whist and Euchre only: the cents each player pays into the pot "
-        "when a game starts, 0 to 300 (0 if left out: points only)",
-    )
-    interlude_seconds: int = Field(
-        default=5,
-        ge=0,
-        le=30,
-        description="how long a hand's result shows before the next hand asks "
-        "anything (everyone pressing Next hand ends it sooner); 0 for no pause",
-    )
-    private: bool = False
-    bots: dict[SeatNumber, str] = Field(
-        default_factory=dict, max_length=10, description="seat (1 to 5) -> level"
-    )
-    start: bool = False
-
-
-# The settings only some games have: each game's form names its own (``TableForm.own``).
-OWN_SETTINGS = ("antes", "target", "rounds", "stake")
-
-
-class QuickPlay(Strict):
-    game: str = Field(default="swick", max_length=32, description=f"{' or '.join(GAMES)}")
-
-
-class TableOut(BaseModel):
-    id: str
-    game: str
-    seats: list[dict[str, Any] | None]
-    antes: list[int]
-    timer_seconds: int | None
-    interlude_seconds: int
-    private: bool
-    phase: str
-    in_progress: bool
-    invite_code: str | None = None
-    # A game's own settings besides antes; a Swick table's answer stays as it was.
-    target: int | None = Field(None, exclude_if=lambda target: target is None)
-    rounds: int | None = Field(None, exclude_if=lambda rounds: rounds is None)
-    stake: int | None = Field(None, exclude_if=lambda stake: stake is None)
-
-
-def table_out(row: TableRow, *, with_invite: bool = False) -> TableOut:
-    form = game(row.game).form
-    own = {name: row.config.get(name, form.defaults[name]) for name in form.own}
-    return TableOut(
-        id=row.table_id,
-        game=row.game,
-        seats=row.seats,
-        antes=own.pop("antes", []),
-        timer_seconds=None
-        if row.config.get("timer_ms") is None
-        else row.config["timer_ms"] // 1000,
-        interlude_seconds=(row.config.get("interlude_ms") or 0) // 1000,
-        private=row.private,
-        phase=row.phase,
-        in_progress=row.phase not in ("lobby", "ended"),
-        invite_code=row.invite_code if with_invite else None,
-        **own,
-    )
-
-
-async def current_player(
-    request: Request, authorization: Annotated[str, Header()] = ""
-) -> Identity:
-    gw: Gateway = request.app.state.gateway
-    claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
-    if claims is None:
-        raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-    return claims.identity
-
-
-SignedIn = Annotated[Identity, Depends(current_player)]
 
 
 def create_app(
@@ -364,10 +188,6 @@ def create_app(
 
     add_probes(app, ready)
     app.state.registries = (metrics.registry, *also_exposes)
-
-    def gateway_of(app: FastAPI) -> Gateway:
-        gw: Gateway = app.state.gateway
-        return gw
 
     @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
     async def new_player(body: NewPlayer, request: Request) -> PlayerOut:
@@ -547,7 +367,7 @@ def create_app(
         """A new player has no wallet until they first sit down: their balance is null then,
         not a 404, and `starting_grant` says what the wallet will open with."""
         gw = gateway_of(app)
-        reply = await _ask_ledger(gw, f"/players/{quote(player.id, safe='')}/balance")
+        reply = await ask_ledger(gw, f"/players/{quote(player.id, safe='')}/balance")
         grant = gw.settings.starting_grant
         if reply.status_code == 404:
             return MyBalance(player_id=player.id, balance=None, starting_grant=grant)
@@ -561,7 +381,7 @@ def create_app(
         player: SignedIn, limit: Annotated[int, Query(ge=1, le=200)] = 20
     ) -> JSONResponse:
         path = f"/players/{quote(player.id, safe='')}/transfers"  # quoted: an id is no path
-        return await _ledger(gateway_of(app), path, limit=limit)
+        return await relay_ledger(gateway_of(app), path, limit=limit)
 
     @app.get(
         "/api/leaderboard",
@@ -581,7 +401,7 @@ def create_app(
     ) -> JSONResponse:
         gw = gateway_of(app)
         if game is None:
-            return await _ledger(gw, "/leaderboard", days=days, limit=limit)
+            return await relay_ledger(gw, "/leaderboard", days=days, limit=limit)
         return JSONResponse(await game_board(gw, game, days, limit))
 
     @app.get("/rules.md", include_in_schema=False)
@@ -608,7 +428,7 @@ async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict
     Contract Whist, whether played for points or a stake) also ``games_won``, the games each
     player won in that time (from the finished games' records). 422 for an unknown game."""
     form_of(game_name)
-    reply = await _ask_ledger(gw, "/leaderboard", days=days, limit=limit, game=game_name)
+    reply = await ask_ledger(gw, "/leaderboard", days=days, limit=limit, game=game_name)
     if reply.status_code != 200:
         raise HTTPException(503, "The ledger is not answering: try again soon")
     board: dict[str, Any] = {"days": days, "game": game_name, "players": reply.json()["players"]}
@@ -616,33 +436,6 @@ async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict
         since = time.time() - days * 86_400
         board["games_won"] = await gw.store.games_won(game_name, since, limit)
     return board
-
-
-async def _ask_ledger(gw: Gateway, path: str, **params: int | str) -> httpx.Response:
-    """A read-only question to the ledger service; 503 when it does not answer."""
-    try:
-        async with gw.ledger_client() as http:
-            reply = await http.get(path, params=params)
-    except httpx.TransportError:
-        raise HTTPException(503, "The ledger is not answering: try again soon") from None
-    if reply.status_code >= 500:
-        raise HTTPException(503, "The ledger is not answering: try again soon")
-    return reply
-
-
-async def _ledger(gw: Gateway, path: str, **params: int) -> JSONResponse:
-    """A read-only question to the ledger service, answered as the ledger answers it."""
-    reply = await _ask_ledger(gw, path, **params)
-    return JSONResponse(reply.json(), status_code=reply.status_code)
-
-
-def form_of(name: str) -> TableForm:
-    """The form of the game named ``name``; 422 naming the games for one there is not."""
-    if name not in GAMES:
-        raise HTTPException(
-            422, f"There is no game {name!r}: choose {' or '.join(map(repr, GAMES))}"
-        )
-    return GAMES[name].form
 
 
 def quick_table(body: QuickPlay) -> NewTable:
