@@ -41,12 +41,11 @@ from services.gateway import protocol as p
 from services.gateway.chat import chat_for, clean_text
 from services.gateway.guesses import client_address
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Identity, Tokens, check_name
+from services.gateway.identity import Tokens, check_name
 from services.gateway.ledger_proxy import ask_ledger, relay_ledger
 from services.gateway.limits import Admission
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.models import (
-    OWN_SETTINGS,
     InviteCode,
     MyBalance,
     NewPlayer,
@@ -58,6 +57,7 @@ from services.gateway.models import (
     form_of,
     table_out,
 )
+from services.gateway.opening import open_table, quick_table
 from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
@@ -65,11 +65,11 @@ from services.gateway.security import SecurityHeaders, allowed_origins, origin_a
 from services.gateway.sessions import Sessions, versions_for
 from services.gateway.signed_in import SignedIn
 from services.gateway.state import Gateway, gateway_of
+from services.gateway.table_requests import new_request_id, report_presence, send_to_table
 from services.gateway.transport import CUT
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
-from shared.games.interface import IllegalCommand
-from shared.games.registry import GAMES, game
+from shared.games.registry import GAMES
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
@@ -83,9 +83,6 @@ WEB = Path(__file__).parent / "web"
 RULES = Path(__file__).resolve().parents[2] / "SWICK_RULES.md"
 FLOOD_REFUSALS = 200  # refusals for rate before the socket is closed as a flood ...
 FLOOD_FORGIVEN_PER_SECOND = 2  # ... of which this many a second are forgiven
-CREATE_PATIENCE = 8.0  # seconds a table creation may take before it is answered 503
-# The status of a table's refusal to be created, by its code (409 for the rest).
-CREATE_REFUSED = {"cashier": 503, "bad_config": 422, "malformed": 422, "unknown_bot": 422}
 
 
 def create_app(
@@ -438,85 +435,6 @@ async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict
     return board
 
 
-def quick_table(body: QuickPlay) -> NewTable:
-    """The table quick play opens: the game's default table, the player's bots beside them
-    (``TableForm.quick_play``), dealt at once."""
-    bots = form_of(body.game).quick_play
-    return NewTable(
-        game=body.game,
-        seats=len(bots) + 1,
-        bots=dict(enumerate(bots, start=1)),
-        start=True,
-    )
-
-
-def table_settings(body: NewTable) -> dict[str, Any]:
-    """The settings ``body`` asks of its game's ``make_config``: the game's defaults for those
-    left out; 422 for an unknown game or a setting the game does not have."""
-    form = form_of(body.game)
-    given = {name for name in body.model_fields_set if getattr(body, name) is not None}
-    for name in OWN_SETTINGS:
-        if name in given and name not in form.own:
-            raise HTTPException(422, f"A {form.title} table has no {name}: {form.played_for}")
-    settings: dict[str, Any] = {
-        **form.defaults,
-        "seats": body.seats if "seats" in given else form.defaults["seats"],
-        "interlude_ms": body.interlude_seconds * 1000,
-        "private": body.private,
-    }
-    if "timer_seconds" in body.model_fields_set:
-        settings["timer_ms"] = None if body.timer_seconds is None else body.timer_seconds * 1000
-    settings.update({name: getattr(body, name) for name in form.own if name in given})
-    return settings
-
-
-async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
-    settings = table_settings(body)
-    try:
-        game(body.game).make_config(settings)
-    except IllegalCommand as error:
-        raise HTTPException(422, error.message) from None
-    seats: int = settings["seats"]
-    for seat, level in body.bots.items():
-        if not 1 <= seat < seats or not m.BOT_NAME.fullmatch(level):
-            raise HTTPException(
-                422, f"Bots sit in seats 1 to {seats - 1}, named easy, medium, hard..."
-            )
-    for level in sorted(set(body.bots.values())):
-        if await gw.store.bot_account(level) is None:
-            raise HTTPException(422, f"No bot named {level}: seat easy, medium, hard...")
-    if await gw.store.seat_of(player.id) is not None:
-        raise HTTPException(409, "You already have a seat at a table: leave it first")
-    table_id = f"t-{secrets.token_hex(6)}"
-    code = secrets.token_urlsafe(6)
-    request = m.CreateTable(
-        table_id=table_id,
-        request_id=f"{player.id}/create-{table_id}",
-        game=body.game,
-        settings=settings,
-        invite_code=code,
-        host_id=player.id,
-        host_name=player.name,
-        bots=body.bots,
-        start=body.start,
-        expires_at=int((time.time() + CREATE_PATIENCE) * 1000),
-    )
-    try:
-        outcome = await gw.hub.outcome_of(
-            table_id, request.request_id, lambda: _request(gw, request), CREATE_PATIENCE
-        )
-    except BrokerUnavailable:
-        raise HTTPException(503, "The tables cannot be reached for the moment: try again") from None
-    if outcome is None:
-        raise HTTPException(503, "Your table was not confirmed in time: try again shortly")
-    if not outcome.ok:
-        raise HTTPException(CREATE_REFUSED.get(outcome.code, 409), outcome.message)
-    row = await gw.store.table(table_id)
-    if row is None:
-        raise HTTPException(503, "The table was opened but cannot be read yet: look again")
-    return table_out(row, with_invite=True)
-
-
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
     if not origin_allowed(origin, host, allowed_origins(gw.settings.allowed_origins)):
@@ -547,9 +465,12 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
     if seat is not None:
         await gw.hub.watch(conn, seat[0])
         if previous is None:  # a socket replacing an open one changes no one's presence
-            await _presence(gw, player, seat[0], connected=True)
-        await _request(
-            gw, m.Sync(table_id=seat[0], request_id=_rid(player, "sync"), player_id=player.id)
+            await report_presence(gw, player, seat[0], connected=True)
+        await send_to_table(
+            gw,
+            m.Sync(
+                table_id=seat[0], request_id=new_request_id(player, "sync"), player_id=player.id
+            ),
         )
     session = Session(gw, conn, client_address(websocket.client))
     try:
@@ -574,7 +495,7 @@ async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
             seat = await gw.store.seat_of(player.id)
             if seat is not None:
                 with contextlib.suppress(Exception):
-                    await _presence(gw, player, seat[0], connected=False)
+                    await report_presence(gw, player, seat[0], connected=False)
         gw.sessions.closed(conn)
         await gw.hub.forget(conn)
         with contextlib.suppress(Exception):
@@ -589,27 +510,6 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             conn.sending = False
     with contextlib.suppress(Exception):
         await websocket.close(code=conn.close_code, reason=conn.close_reason)
-
-
-async def _presence(gw: Gateway, player: Identity, table_id: str, *, connected: bool) -> None:
-    """Tell the table that the player's connection opened or closed."""
-    request = m.Presence(
-        table_id=table_id,
-        request_id=_rid(player, "presence"),
-        player_id=player.id,
-        connected=connected,
-    )
-    await _request(gw, request)
-
-
-def _rid(player: Identity, what: str) -> str:
-    return f"{player.id}/{what}-{secrets.token_hex(4)}"
-
-
-async def _request(
-    gw: Gateway, request: m.CreateTable | m.Act | m.Join | m.Presence | m.Sync
-) -> None:
-    await gw.bus.request(request.table_id, request.model_dump_json().encode())
 
 
 class Session:
@@ -701,9 +601,13 @@ class Session:
         self.watching.add(row.table_id)
         self.conn.seen.pop(row.table_id, None)
         self.conn.send(p.Ack(id=message.id))
-        await _request(
+        await send_to_table(
             self.gw,
-            m.Sync(table_id=row.table_id, request_id=_rid(player, "sync"), player_id=player.id),
+            m.Sync(
+                table_id=row.table_id,
+                request_id=new_request_id(player, "sync"),
+                player_id=player.id,
+            ),
         )
 
     async def on_unwatch(self, message: p.Unwatch) -> None:
@@ -720,11 +624,11 @@ class Session:
     async def on_sync(self, message: p.Sync) -> None:
         if await self._watched(message.id, message.table):
             self.conn.send(p.Ack(id=message.id))
-            await _request(
+            await send_to_table(
                 self.gw,
                 m.Sync(
                     table_id=message.table,
-                    request_id=_rid(self.conn.player, "sync"),
+                    request_id=new_request_id(self.conn.player, "sync"),
                     player_id=self.conn.player.id,
                 ),
             )
