@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
-import hmac
 import json
 import logging
 import secrets
@@ -17,64 +15,48 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Annotated
 
 import httpx
 from fastapi import (
     FastAPI,
-    Header,
     HTTPException,
     Query,
-    Request,
     WebSocket,
     WebSocketDisconnect,
 )
-from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
 from pydantic import ValidationError
 
-from services.gateway import admin, signups
+from services.gateway import admin
 from services.gateway import protocol as p
 from services.gateway.chat import chat_for, clean_text
 from services.gateway.guesses import client_address
 from services.gateway.hub import REPLACED, Connection, Hub
-from services.gateway.identity import Tokens, check_name
-from services.gateway.ledger_proxy import ask_ledger, relay_ledger
+from services.gateway.identity import Tokens
 from services.gateway.limits import Admission
 from services.gateway.metrics import GatewayMetrics
-from services.gateway.models import (
-    InviteCode,
-    MyBalance,
-    NewPlayer,
-    NewTable,
-    PlayerOut,
-    QuickPlay,
-    TableId,
-    TableOut,
-    form_of,
-    table_out,
-)
-from services.gateway.opening import open_table, quick_table
 from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
+from services.gateway.routes_chips import add_chip_routes
+from services.gateway.routes_games import add_game_routes
+from services.gateway.routes_players import add_player_routes
+from services.gateway.routes_tables import add_table_routes
 from services.gateway.security import SecurityHeaders, allowed_origins, origin_allowed
 from services.gateway.sessions import Sessions, versions_for
-from services.gateway.signed_in import SignedIn
 from services.gateway.state import Gateway, gateway_of
 from services.gateway.table_requests import new_request_id, report_presence, send_to_table
 from services.gateway.transport import CUT
 from shared import messages as m
 from shared.bus import BrokerUnavailable, Bus, RabbitBus
-from shared.games.registry import GAMES
 from shared.observability import add_probes
 from shared.request_limits import limit_requests
 from shared.settings import Settings
 from shared.supervise import supervise
-from shared.tables_read import GameRecordRow, OpenTableReads, TableReads, TableRow
+from shared.tables_read import OpenTableReads, TableReads
 from shared.token_bucket import TokenBucket
 
 log = logging.getLogger("swick.gateway")
@@ -185,221 +167,10 @@ def create_app(
 
     add_probes(app, ready)
     app.state.registries = (metrics.registry, *also_exposes)
-
-    @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
-    async def new_player(body: NewPlayer, request: Request) -> PlayerOut:
-        """A new player (a starting grant when they first sit): a few per address and period,
-        429 beyond."""
-        try:
-            check_name(body.name)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        await signups.admit(request)
-        try:
-            identity, token = gateway_of(app).tokens.issue(body.name)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        return PlayerOut(id=identity.id, name=identity.name, token=token)
-
-    @app.get(
-        "/api/me",
-        response_model=PlayerOut,
-        summary="Who the token is, and their seat; a fresh token when this one is getting old",
-    )
-    async def me(player: SignedIn, authorization: Annotated[str, Header()] = "") -> PlayerOut:
-        gw = gateway_of(app)
-        seat = await gw.store.seat_of(player.id)
-        fresh = gw.tokens.renewal(authorization.removeprefix("Bearer ").strip())
-        return PlayerOut(
-            id=player.id, name=player.name, token=fresh, seated=seat[0] if seat else None
-        )
-
-    @app.post(
-        "/api/me/revoke",
-        response_model=PlayerOut,
-        summary="Sign out everywhere: every token of yours dies but the fresh one answered",
-    )
-    async def revoke(authorization: Annotated[str, Header()] = "") -> PlayerOut:
-        """Every token of the player signed so far opens nothing more, and every socket opened
-        with one is closed (4401); the answer's token, of the same sign-in, is the one that
-        still works (keep it: without it the player cannot sign in as themselves again)."""
-        gw = gateway_of(app)
-        claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
-        if claims is None:
-            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-        version = await gw.sessions.revoke(claims.identity.id)
-        fresh = gw.tokens.sign(
-            claims.identity, authenticated_at=claims.authenticated_at, version=version
-        )
-        seat = await gw.store.seat_of(claims.identity.id)
-        return PlayerOut(
-            id=claims.identity.id,
-            name=claims.identity.name,
-            token=fresh,
-            seated=seat[0] if seat else None,
-        )
-
-    @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
-    async def tables() -> list[TableOut]:
-        return [table_out(row) for row in await gateway_of(app).store.lobby()]
-
-    @app.get("/api/tables/{table_id}", response_model=TableOut, summary="A public table")
-    async def table(table_id: TableId) -> TableOut:
-        row = await gateway_of(app).store.table(table_id)
-        if row is None or row.private:
-            raise HTTPException(404, "There is no such public table")
-        return table_out(row)
-
-    @app.get("/api/invites/{code}", response_model=TableOut, summary="A table by invite code")
-    async def invite(code: InviteCode, request: Request) -> TableOut:
-        throttle, address = gateway_of(app).guesses.invites, client_address(request.client)
-        if not throttle.admit(address):
-            raise HTTPException(
-                429,
-                "Too many wrong invite codes: wait a minute",
-                headers={"Retry-After": str(throttle.retry_after(address))},
-            )
-        row = await gateway_of(app).store.by_invite(code)
-        if row is None:
-            throttle.failed(address)
-            raise HTTPException(404, "No table has this invite code")
-        return table_out(row, with_invite=True)
-
-    @app.post("/api/tables", response_model=TableOut, summary="Open a table and sit at it")
-    async def create_table(body: NewTable, player: SignedIn) -> TableOut:
-        return await open_table(gateway_of(app), player, body)
-
-    @app.post(
-        "/api/quickplay",
-        response_model=TableOut,
-        summary="You and medium bots, dealt at once: 2 at Swick (the default), 3 at Euchre "
-        "and at Contract Whist (17 rounds, points only)",
-    )
-    async def quickplay(player: SignedIn, body: QuickPlay | None = None) -> TableOut:
-        return await open_table(gateway_of(app), player, quick_table(body or QuickPlay()))
-
-    @app.get(
-        "/api/tables/{table_id}/games/{game_no}/record",
-        summary="A finished game's public record, with its revealed seed, for verification",
-        description="A private table's records are for its players (Bearer token) and for "
-        "holders of its invite code (`?invite=`).",
-        response_class=Response,
-        responses={200: {"content": {"application/json": {}}}},
-    )
-    async def record(
-        table_id: TableId,
-        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
-        invite: Annotated[str | None, Query(max_length=64)] = None,
-        authorization: Annotated[str, Header()] = "",
-    ) -> Response:
-        gw = gateway_of(app)
-        _, stored = await _record_for(gw, table_id, game_no, invite, authorization)
-        return Response(stored.data, media_type="application/json")
-
-    async def _record_for(
-        gw: Gateway, table_id: str, game_no: int, invite: str | None, authorization: str
-    ) -> tuple[TableRow, GameRecordRow]:
-        """A finished game's table and record if the asker may see them; else a 404."""
-        row = await gw.store.table(table_id)
-        if row is None:
-            raise HTTPException(404, "There is no such table")
-        if not row.private:
-            stored = await gw.records.get(row, game_no)
-            if stored is None:
-                raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-            return row, stored
-        # A private table: the same answer whether the game is missing or not the asker's.
-        hidden = HTTPException(404, "No such record: a private table's are for its players")
-        invited = invite is not None and hmac.compare_digest(invite, row.invite_code)
-        signed_in = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
-        player = None if signed_in is None else signed_in.identity
-        if not invited and player is None:
-            raise hidden
-        stored = await gw.records.get(row, game_no)
-        if stored is None or not (invited or (player and player.id in stored.players)):
-            raise hidden
-        return row, stored
-
-    @app.get(
-        "/api/tables/{table_id}/games/{game_no}/replay",
-        summary="A finished game's replay: the table after every command, every hand shown",
-        description="Once a game has ended (its seed revealed): `{game, table_id, game_no, "
-        "seats, frames}`, a frame per accepted command of the game, `{seq, view, hands}` (the "
-        "spectators' view and each seat's hand). The same access as the game's record; "
-        "gzip-compressed for clients that accept it. Served as stored when the game ended; "
-        "30 a minute per client address (bursts of 20), then 429 with `Retry-After`.",
-        response_class=Response,
-        responses={200: {"content": {"application/json": {}}}},
-    )
-    async def replay(
-        request: Request,
-        table_id: TableId,
-        game_no: Annotated[int, PathParam(ge=1, le=1_000_000)],
-        invite: Annotated[str | None, Query(max_length=64)] = None,
-        authorization: Annotated[str, Header()] = "",
-        accept_encoding: Annotated[str, Header()] = "",
-    ) -> Response:
-        gw = gateway_of(app)
-        address = client_address(request.client)
-        if not gw.replay_rate.take(address):
-            raise HTTPException(
-                429,
-                "Too many replays asked for from your address: wait a little",
-                headers={"Retry-After": str(gw.replay_rate.retry_after(address))},
-            )
-        row, _ = await _record_for(gw, table_id, game_no, invite, authorization)
-        if gw.replays is None:
-            gw.replays = Replays(gw.store)
-        packed = await gw.replays.get(row, game_no)
-        if packed is None:
-            raise HTTPException(404, "That game has not ended yet: its seed is still secret")
-        if "gzip" in accept_encoding.lower():
-            headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
-            return Response(packed, media_type="application/json", headers=headers)
-        body = await asyncio.to_thread(gzip.decompress, packed)
-        return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
-
-    @app.get("/api/me/balance", response_model=MyBalance, summary="Your chips (from the ledger)")
-    async def my_balance(player: SignedIn) -> MyBalance:
-        """A new player has no wallet until they first sit down: their balance is null then,
-        not a 404, and `starting_grant` says what the wallet will open with."""
-        gw = gateway_of(app)
-        reply = await ask_ledger(gw, f"/players/{quote(player.id, safe='')}/balance")
-        grant = gw.settings.starting_grant
-        if reply.status_code == 404:
-            return MyBalance(player_id=player.id, balance=None, starting_grant=grant)
-        if reply.status_code != 200:
-            raise HTTPException(502, "The ledger did not answer as expected: try again soon")
-        balance: int = reply.json()["balance"]
-        return MyBalance(player_id=player.id, balance=balance, starting_grant=grant)
-
-    @app.get("/api/me/transfers", summary="Your recent transfers, newest first (from the ledger)")
-    async def my_transfers(
-        player: SignedIn, limit: Annotated[int, Query(ge=1, le=200)] = 20
-    ) -> JSONResponse:
-        path = f"/players/{quote(player.id, safe='')}/transfers"  # quoted: an id is no path
-        return await relay_ledger(gateway_of(app), path, limit=limit)
-
-    @app.get(
-        "/api/leaderboard",
-        summary="Net winnings over the last days (from the ledger); with game, that game's board",
-    )
-    async def leaderboard(
-        days: Annotated[int, Query(ge=1, le=3650)] = 7,
-        limit: Annotated[int, Query(ge=1, le=100)] = 20,
-        game: Annotated[
-            str | None,
-            Query(
-                max_length=32,
-                description=f"one game's board: {' or '.join(GAMES)}; left out, every table's "
-                "net winnings as before",
-            ),
-        ] = None,
-    ) -> JSONResponse:
-        gw = gateway_of(app)
-        if game is None:
-            return await relay_ledger(gw, "/leaderboard", days=days, limit=limit)
-        return JSONResponse(await game_board(gw, game, days, limit))
+    add_player_routes(app)
+    add_table_routes(app)
+    add_game_routes(app)
+    add_chip_routes(app)
 
     @app.get("/rules.md", include_in_schema=False)
     async def rules() -> FileResponse:
@@ -417,22 +188,6 @@ def create_app(
 
     app.mount("/", StaticFiles(directory=WEB), name="web")  # last: it matches every path
     return app
-
-
-async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict[str, Any]:
-    """One game's leaderboard: ``players``, the net chips won at its tables over the last
-    ``days`` (from the ledger: stakes and antes in, pots out); for a game with winners (Euchre,
-    Contract Whist, whether played for points or a stake) also ``games_won``, the games each
-    player won in that time (from the finished games' records). 422 for an unknown game."""
-    form_of(game_name)
-    reply = await ask_ledger(gw, "/leaderboard", days=days, limit=limit, game=game_name)
-    if reply.status_code != 200:
-        raise HTTPException(503, "The ledger is not answering: try again soon")
-    board: dict[str, Any] = {"days": days, "game": game_name, "players": reply.json()["players"]}
-    if game_name != "swick":  # a Swick game is a run of pots: nobody wins the game
-        since = time.time() - days * 86_400
-        board["games_won"] = await gw.store.games_won(game_name, since, limit)
-    return board
 
 
 async def serve_socket(gw: Gateway, websocket: WebSocket, token: str) -> None:
