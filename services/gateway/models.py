@@ -1,4 +1,6 @@
-"""The lobby's request and response bodies, and the ids its URLs take."""
+"""The lobby's request and response bodies, and the ids its URLs take: a table's row as the
+lobby shows it (``table_out``), the game a body names (``form_of``, a 422 for one there is not).
+"""
 
 from __future__ import annotations
 
