@@ -38,8 +38,9 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
-from services.gateway.app import REPLAY_BURST, REPLAYS_PER_SECOND, create_app
+from services.gateway.app import create_app
 from services.gateway.limits import AddressRate
+from services.gateway.state import REPLAY_BURST, REPLAYS_PER_SECOND
 from services.load.platform import fresh_database
 from services.table.storage import Append, TableRow, Write
 from services.table.store import TableStore

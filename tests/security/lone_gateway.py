@@ -16,7 +16,8 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from services.gateway.app import Gateway, create_app
+from services.gateway.app import create_app
+from services.gateway.state import Gateway
 from services.gateway.transport import SOCKETS
 from services.load.platform import free_port
 from services.table.store import TableStore, connect_pool

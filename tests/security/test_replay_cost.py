@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from services.gateway.app import REPLAY_BURST, REPLAYS_PER_SECOND
 from services.gateway.app import create_app as gateway_app
 from services.gateway.limits import AddressRate
+from services.gateway.state import REPLAY_BURST, REPLAYS_PER_SECOND
 from services.table.storage import GameRecordRow, TableRow
 from services.table.store import TableStore, connect_pool
 from shared.bus import shard_of

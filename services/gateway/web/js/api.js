@@ -1,4 +1,4 @@
-// The HTTP lobby (services/gateway/app.py) and the player's remembered session.
+// The HTTP lobby (services/gateway/routes_*.py) and the player's remembered session.
 
 const SESSION_KEY = 'swick.session';
 const FORMER_KEY = 'swick.former'; // the name of a session whose token the server refused
