@@ -223,17 +223,18 @@ def _bots_register(args: argparse.Namespace) -> int:
 def _bots_new(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from services.bots.scaffold import scaffold
+    from services.bots.scaffold import OPPONENTS, scaffold
 
     try:
-        root = scaffold(args.package, Path(args.dir))
+        root = scaffold(args.package, Path(args.dir), args.game)
     except (ValueError, FileExistsError) as error:
         print(f"swick bots new: {error}", file=sys.stderr)
         return 2
+    strategy = f"{args.package}.bot:Bot"
     print(
         f"Wrote {root}. Next:\n  pip install -e {root}\n"
-        f"  swick bots check --strategy {args.package}.bot:Bot\n"
-        f"  swick arena --seats {args.package}.bot:Bot,medium,medium --duplicate\n"
+        f"  swick bots check --game {args.game} --strategy {strategy}\n"
+        f"  swick arena --game {args.game} --seats {strategy},{OPPONENTS[args.game]} --duplicate\n"
         f"To deploy it: {root / 'deploy'} (a Dockerfile, Kubernetes, Compose; see its README)"
     )
     return 0
@@ -243,7 +244,15 @@ def _bots_check(args: argparse.Namespace) -> int:
     from services.bots.check import check
     from services.bots.strategy import load_strategy
 
-    report = check(load_strategy(args.strategy), args.positions, args.seed, slow_ms=args.slow_ms)
+    seats = None if args.players is None else [args.players]
+    try:
+        factory = load_strategy(args.strategy)
+        report = check(
+            factory, args.positions, args.seed, seats, slow_ms=args.slow_ms, game=args.game
+        )
+    except (ValueError, ImportError, AttributeError) as error:
+        print(f"swick bots check: {error}", file=sys.stderr)
+        return 2
     print(report.describe(args.slow_ms))
     return 0 if report.ok else 1
 
@@ -628,10 +637,16 @@ def parser() -> argparse.ArgumentParser:
     register.set_defaults(run=_bots_register)
     check = bot_accounts.add_parser(
         "check",
-        help="a strategy answers random positions at 3 to 6 seats: reports illegal, failing"
-        " and slow answers (exit 1 if any)",
+        help="a strategy answers random positions of a game at each of its table sizes:"
+        " reports illegal, failing and slow answers (exit 1 if any)",
     )
     check.add_argument("--strategy", required=True, help="package.module:Class")
+    check.add_argument(
+        "--game", choices=("swick", "euchre", "contract-whist"), default="swick", help="the game"
+    )
+    check.add_argument(
+        "--players", type=int, help="check at this table size only (by default each the game has)"
+    )
     check.add_argument("--positions", type=int, default=2000, help="positions to answer")
     check.add_argument("--seed", type=int, default=1, help="seed of the games and the strategy")
     check.add_argument(
@@ -642,6 +657,12 @@ def parser() -> argparse.ArgumentParser:
         "new", help="write a bot package of your own (NAME/) to build on, outside this repository"
     )
     new.add_argument("package", help="its name: 1 to 24 of a-z, 0-9 and _")
+    new.add_argument(
+        "--game",
+        choices=("swick", "euchre", "contract-whist"),
+        default="swick",
+        help="the game the bot plays",
+    )
     new.add_argument("--dir", default=".", help="where to write it")
     new.set_defaults(run=_bots_new)
 
