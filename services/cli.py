@@ -624,7 +624,7 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument(
         "--port",
         type=int,
-        default=9110,  # services.bots.sdk.DEFAULT_PORT: not the built-in bots' 9101
+        default=9110,  # swick_sdk.DEFAULT_PORT: not the built-in bots' 9101
         help="the port answering /healthz, /readyz and /metrics (9110; 0 for any free one)",
     )
     bots.set_defaults(run=_bots)
