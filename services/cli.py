@@ -286,6 +286,7 @@ ARENA_DEALS = {"swick": 20_000, "euchre": 200, "contract-whist": 200}
 
 def _arena(args: argparse.Namespace) -> int:
     from services.bots.tables import IllegalAnswer, seat_lineup
+    from shared.games.interface import IllegalCommand
 
     names = [name.strip() for name in (args.seats or ARENA_SEATS[args.game]).split(",")]
     try:
@@ -302,7 +303,7 @@ def _arena(args: argparse.Namespace) -> int:
     except (ValueError, ImportError, AttributeError) as error:
         print(f"swick arena: {error}", file=sys.stderr)
         return 2
-    except IllegalAnswer as error:
+    except (IllegalAnswer, IllegalCommand) as error:  # a strategy answered illegally
         print(f"swick arena: {error}", file=sys.stderr)
         return 1
 
