@@ -283,8 +283,8 @@ def test_the_old_counts_play_what_they_played(capsys: pytest.CaptureFixture[str]
         return found
 
     # Swick's --hands counts hands in all, with --duplicate too; --deals counts deals.
-    swick = report("--hands", "12")
-    assert swick["game"] == "swick" and swick["hands"] == 12
+    played = report("--hands", "12")
+    assert played["game"] == "swick" and played["hands"] == 12
     assert report("--hands", "12", "--duplicate") == report("--deals", "4", "--duplicate")
     assert report("--deals", "4", "--duplicate")["hands"] == 12
     assert report("--game", "euchre", "--seats", "medium,easy", "--games", "3") == report(
