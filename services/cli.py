@@ -285,40 +285,47 @@ ARENA_DEALS = {"swick": 20_000, "euchre": 200, "contract-whist": 200}
 
 
 def _arena(args: argparse.Namespace) -> int:
+    from services.bots import arena, duplicate
+    from services.bots.budget import HARD_WORLDS
     from services.bots.tables import IllegalAnswer, seat_lineup
     from shared.games.interface import IllegalCommand
 
     names = [name.strip() for name in (args.seats or ARENA_SEATS[args.game]).split(",")]
-    try:
+    try:  # every name and setting checked before a game is played
         seats = seat_lineup(args.game, names, args.players)
         if args.hands is not None and args.game != "swick":
             raise ValueError("--hands counts Swick hands; --deals counts games of the others")
+        if args.game == "euchre" and not args.duplicate and seats[:2] != seats[2:]:
+            raise ValueError(
+                "Euchre without --duplicate plays one partnership against the other: name 2"
+                " strategies (or 4 seats as a,b,a,b)"
+            )
         if args.game == "swick":
-            return _swick_arena(args, seats)
-        if args.duplicate:
-            return _duplicate_arena(args, seats)
-        if args.game == "euchre":
-            return _euchre_arena(args, seats)
-        return _whist_arena(args, seats)
+            worlds = HARD_WORLDS if args.worlds is None else args.worlds
+            hard_cap_ms = args.hard_cap_ms or None
+            strategies = arena.lineup(seats, args.seed, hard_worlds=worlds, hard_cap_ms=hard_cap_ms)
+        else:
+            strategies = duplicate.lineup(args.game, seats, args.seed, args.worlds)
     except (ValueError, ImportError, AttributeError) as error:
         print(f"swick arena: {error}", file=sys.stderr)
         return 2
+    try:
+        if args.game == "swick":
+            return _swick_arena(args, seats, strategies)
+        if args.duplicate:
+            return _duplicate_arena(args, seats, strategies)
+        if args.game == "euchre":
+            return _euchre_arena(args, seats)
+        return _whist_arena(args, seats)
     except (IllegalAnswer, IllegalCommand) as error:  # a strategy answered illegally
         print(f"swick arena: {error}", file=sys.stderr)
         return 1
 
 
-def _swick_arena(args: argparse.Namespace, names: tuple[str, ...]) -> int:
+def _swick_arena(args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]) -> int:
     from services.bots import arena
-    from services.bots.budget import HARD_WORLDS
     from services.progress import progress_bars, showing
 
-    strategies = arena.lineup(
-        names,
-        args.seed,
-        hard_worlds=HARD_WORLDS if args.worlds is None else args.worlds,
-        hard_cap_ms=args.hard_cap_ms or None,
-    )
     # --hands (the first flag) counts hands in all; --deals counts deals.
     hands = args.hands if args.deals is None else None
     with progress_bars(showing(args.json)) as progress:
@@ -332,11 +339,12 @@ def _swick_arena(args: argparse.Namespace, names: tuple[str, ...]) -> int:
     return 0
 
 
-def _duplicate_arena(args: argparse.Namespace, names: tuple[str, ...]) -> int:
+def _duplicate_arena(
+    args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]
+) -> int:
     from services.bots import duplicate
     from services.progress import progress_bars, showing
 
-    strategies = duplicate.lineup(args.game, names, args.seed, args.worlds)
     with progress_bars(showing(args.json)) as progress:
         result = duplicate.play(
             args.game,
@@ -375,12 +383,6 @@ def _euchre_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
     from services.bots.budget import EUCHRE_WORLDS
     from services.bots.euchre import arena
     from services.progress import progress_bars, showing
-
-    if seats[0] != seats[2] or seats[1] != seats[3]:
-        raise ValueError(
-            "Euchre without --duplicate plays one partnership against the other: name 2"
-            " strategies (or 4 seats as a,b,a,b)"
-        )
 
     with progress_bars(showing(args.json)) as progress:
         result = arena.play(
