@@ -1,9 +1,9 @@
 """An example bot: plays like ``medium`` but only knocks with a strong hand.
 
-It imports nothing but the bot SDK (``services.bots.sdk``), as a bot outside this repository
+It imports nothing but the bot SDK (``swick_sdk``), as a bot outside this repository
 would. Run it against the built-in bots in the arena:
 
-    swick arena --seats examples.cautious_bot:Cautious,medium,medium --hands 5000
+    swick arena --seats examples.cautious_bot:Cautious,medium,medium --deals 5000
 
 and serve it to real tables (they seat it by the name ``cautious``):
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from services.bots import sdk
+from swick_sdk import swick as sdk
 
 
 class Cautious:

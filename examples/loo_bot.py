@@ -1,6 +1,6 @@
 """A third-party heuristic bot: Swick played by the old advice for Three-Card Loo, Rams, Bourré.
 
-It imports nothing but the bot SDK (``services.bots.sdk``). Its rules of thumb come from:
+It imports nothing but the bot SDK (``swick_sdk``). Its rules of thumb come from:
 
 - Loo, hints to players (stand on two trumps, an honour in trumps, the King of trumps; risk more
   the fewer stand against you; not without a trump unless the cards are very high):
@@ -21,7 +21,7 @@ Set single, Play gains 5/3 of the pot with two tricks and loses 2/3 with one: wo
 7). It leads its top trump, else a card nobody can head in its suit; wins and ducks cheaply.
 
     swick arena --seats hard,examples.loo_bot:LooPlayer,examples.loo_bot:LooPlayer \\
-        --duplicate --hands 3000
+        --duplicate --deals 1000
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from services.bots import sdk
+from swick_sdk import swick as sdk
 
 SEVEN, JACK, KING, ACE = 0, 4, 6, 7
 TRICK_WORTH = {ACE: 1.0, KING: 0.8, 5: 0.6, JACK: 0.5}  # a trump's likely tricks; low: 0.35

@@ -223,17 +223,18 @@ def _bots_register(args: argparse.Namespace) -> int:
 def _bots_new(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from services.bots.scaffold import scaffold
+    from services.bots.scaffold import OPPONENTS, scaffold
 
     try:
-        root = scaffold(args.package, Path(args.dir))
+        root = scaffold(args.package, Path(args.dir), args.game)
     except (ValueError, FileExistsError) as error:
         print(f"swick bots new: {error}", file=sys.stderr)
         return 2
+    strategy = f"{args.package}.bot:Bot"
     print(
         f"Wrote {root}. Next:\n  pip install -e {root}\n"
-        f"  swick bots check --strategy {args.package}.bot:Bot\n"
-        f"  swick arena --seats {args.package}.bot:Bot,medium,medium --duplicate\n"
+        f"  swick bots check --game {args.game} --strategy {strategy}\n"
+        f"  swick arena --game {args.game} --seats {strategy},{OPPONENTS[args.game]} --duplicate\n"
         f"To deploy it: {root / 'deploy'} (a Dockerfile, Kubernetes, Compose; see its README)"
     )
     return 0
@@ -243,7 +244,15 @@ def _bots_check(args: argparse.Namespace) -> int:
     from services.bots.check import check
     from services.bots.strategy import load_strategy
 
-    report = check(load_strategy(args.strategy), args.positions, args.seed, slow_ms=args.slow_ms)
+    seats = None if args.players is None else [args.players]
+    try:
+        factory = load_strategy(args.strategy)
+        report = check(
+            factory, args.positions, args.seed, seats, slow_ms=args.slow_ms, game=args.game
+        )
+    except (ValueError, ImportError, AttributeError) as error:
+        print(f"swick bots check: {error}", file=sys.stderr)
+        return 2
     print(report.describe(args.slow_ms))
     return 0 if report.ok else 1
 
@@ -265,83 +274,123 @@ def _bots(args: argparse.Namespace) -> int:
     return exit_code("swick bots", lambda: asyncio.run(until_stopped(coroutine)) or 0)
 
 
-SWICK_ARENA_SEATS = "hard,medium,medium"
-EUCHRE_ARENA_SEATS = "hard,medium"
-WHIST_ARENA_SEATS = "hard,medium"
+# Each game's lineup by default: Swick's three seats, Euchre's two partnerships, Contract
+# Whist's levels round its four seats.
+ARENA_SEATS = {
+    "swick": "hard,medium,medium",
+    "euchre": "hard,medium",
+    "contract-whist": "hard,medium",
+}
+ARENA_DEALS = {"swick": 20_000, "euchre": 200, "contract-whist": 200}
 
 
 def _arena(args: argparse.Namespace) -> int:
+    from services.bots import arena, duplicate
+    from services.bots.budget import HARD_WORLDS
+    from services.bots.tables import IllegalAnswer, seat_lineup
+    from shared.games.interface import IllegalCommand
+
+    names = [name.strip() for name in (args.seats or ARENA_SEATS[args.game]).split(",")]
+    try:  # every name and setting checked before a game is played
+        seats = seat_lineup(args.game, names, args.players)
+        if args.hands is not None and args.game != "swick":
+            raise ValueError("--hands counts Swick hands; --deals counts games of the others")
+        if args.game == "euchre" and not args.duplicate and seats[:2] != seats[2:]:
+            raise ValueError(
+                "Euchre without --duplicate plays one partnership against the other: name 2"
+                " strategies (or 4 seats as a,b,a,b)"
+            )
+        if args.game == "swick":
+            worlds = HARD_WORLDS if args.worlds is None else args.worlds
+            hard_cap_ms = args.hard_cap_ms or None
+            strategies = arena.lineup(seats, args.seed, hard_worlds=worlds, hard_cap_ms=hard_cap_ms)
+        else:
+            strategies = duplicate.lineup(args.game, seats, args.seed, args.worlds)
+    except (ValueError, ImportError, AttributeError) as error:
+        print(f"swick arena: {error}", file=sys.stderr)
+        return 2
+    try:
+        if args.game == "swick":
+            return _swick_arena(args, seats, strategies)
+        if args.duplicate:
+            return _duplicate_arena(args, seats, strategies)
+        if args.game == "euchre":
+            return _euchre_arena(args, seats)
+        return _whist_arena(args, seats)
+    except (IllegalAnswer, IllegalCommand) as error:  # a strategy answered illegally
+        print(f"swick arena: {error}", file=sys.stderr)
+        return 1
+
+
+def _swick_arena(args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]) -> int:
     from services.bots import arena
     from services.progress import progress_bars, showing
 
-    names = [name.strip() for name in args.seats.split(",")]
-    if args.game == "euchre":
-        # Swick's default lineup has three seats; Euchre's is two partnerships.
-        seats = EUCHRE_ARENA_SEATS if args.seats == SWICK_ARENA_SEATS else args.seats
-        return _euchre_arena(args, [name.strip() for name in seats.split(",")])
-    if args.game == "contract-whist":
-        seats = WHIST_ARENA_SEATS if args.seats == SWICK_ARENA_SEATS else args.seats
-        return _whist_arena(args, [name.strip() for name in seats.split(",")])
-    if not 3 <= len(names) <= 6:
-        print("swick arena: name 3 to 6 seats", file=sys.stderr)
-        return 2
-    strategies = arena.lineup(
-        names, args.seed, hard_worlds=args.hard_worlds, hard_cap_ms=args.hard_cap_ms or None
-    )
+    # --hands (the first flag) counts hands in all; --deals counts deals.
+    hands = args.hands if args.deals is None else None
     with progress_bars(showing(args.json)) as progress:
         if args.duplicate:
-            deals = max(1, args.hands // len(names))
+            deals = args.deals or max(1, (hands or ARENA_DEALS["swick"]) // len(names))
             result = arena.play_duplicate(names, strategies, deals, args.seed, progress)
         else:
-            result = arena.play(names, strategies, args.hands, args.seed, progress)
-    if args.json:
-        print(json.dumps(arena.report(result)))
-    else:
-        print(arena.describe(result))
+            played = args.deals or hands or ARENA_DEALS["swick"]
+            result = arena.play(names, strategies, played, args.seed, progress)
+    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
     return 0
 
 
-def _whist_arena(args: argparse.Namespace, names: list[str]) -> int:
-    from services.bots.contract_whist import arena
+def _duplicate_arena(
+    args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]
+) -> int:
+    from services.bots import duplicate
     from services.progress import progress_bars, showing
 
-    if not 1 <= len(names) <= args.players or not set(names) <= set(arena.LEVELS):
-        print(
-            "swick arena --game contract-whist: name 1 to --players of easy, medium, hard",
-            file=sys.stderr,
+    with progress_bars(showing(args.json)) as progress:
+        result = duplicate.play(
+            args.game,
+            names,
+            strategies,
+            args.deals or ARENA_DEALS[args.game],
+            args.seed,
+            target=args.target if args.game == "euchre" else None,
+            rounds=args.rounds if args.game == "contract-whist" else None,
+            progress=progress,
         )
-        return 2
-    if not 2 <= args.players <= 5:
-        print("swick arena --game contract-whist: --players is 2 to 5", file=sys.stderr)
-        return 2
+    print(json.dumps(duplicate.report(result)) if args.json else duplicate.describe(result))
+    return 0
+
+
+def _whist_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
+    from services.bots.contract_whist import arena
+    from services.bots.contract_whist.search import WORLDS
+    from services.progress import progress_bars, showing
+
     with progress_bars(showing(args.json)) as progress:
         result = arena.play(
-            names,
-            args.players,
-            args.games,
+            seats,
+            len(seats),
+            args.deals or ARENA_DEALS["contract-whist"],
             args.seed,
             rounds=args.rounds,
-            hard_worlds=args.whist_worlds,
+            hard_worlds=WORLDS if args.worlds is None else args.worlds,
             progress=progress,
         )
     print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
     return 0
 
 
-def _euchre_arena(args: argparse.Namespace, names: list[str]) -> int:
+def _euchre_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
+    from services.bots.budget import EUCHRE_WORLDS
     from services.bots.euchre import arena
     from services.progress import progress_bars, showing
 
-    if len(names) != 2 or not set(names) <= set(arena.LEVELS):
-        print("swick arena --game euchre: name 2 of easy, medium, hard", file=sys.stderr)
-        return 2
     with progress_bars(showing(args.json)) as progress:
         result = arena.play(
-            (names[0], names[1]),
-            args.games,
+            (seats[0], seats[1]),
+            args.deals or ARENA_DEALS["euchre"],
             args.seed,
             target=args.target,
-            hard_worlds=args.euchre_worlds,
+            hard_worlds=EUCHRE_WORLDS if args.worlds is None else args.worlds,
             progress=progress,
         )
     print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
@@ -578,7 +627,7 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument(
         "--port",
         type=int,
-        default=9110,  # services.bots.sdk.DEFAULT_PORT: not the built-in bots' 9101
+        default=9110,  # swick_sdk.DEFAULT_PORT: not the built-in bots' 9101
         help="the port answering /healthz, /readyz and /metrics (9110; 0 for any free one)",
     )
     bots.set_defaults(run=_bots)
@@ -591,10 +640,16 @@ def parser() -> argparse.ArgumentParser:
     register.set_defaults(run=_bots_register)
     check = bot_accounts.add_parser(
         "check",
-        help="a strategy answers random positions at 3 to 6 seats: reports illegal, failing"
-        " and slow answers (exit 1 if any)",
+        help="a strategy answers random positions of a game at each of its table sizes:"
+        " reports illegal, failing and slow answers (exit 1 if any)",
     )
     check.add_argument("--strategy", required=True, help="package.module:Class")
+    check.add_argument(
+        "--game", choices=("swick", "euchre", "contract-whist"), default="swick", help="the game"
+    )
+    check.add_argument(
+        "--players", type=int, help="check at this table size only (by default each the game has)"
+    )
     check.add_argument("--positions", type=int, default=2000, help="positions to answer")
     check.add_argument("--seed", type=int, default=1, help="seed of the games and the strategy")
     check.add_argument(
@@ -605,64 +660,73 @@ def parser() -> argparse.ArgumentParser:
         "new", help="write a bot package of your own (NAME/) to build on, outside this repository"
     )
     new.add_argument("package", help="its name: 1 to 24 of a-z, 0-9 and _")
+    new.add_argument(
+        "--game",
+        choices=("swick", "euchre", "contract-whist"),
+        default="swick",
+        help="the game the bot plays",
+    )
     new.add_argument("--dir", default=".", help="where to write it")
     new.set_defaults(run=_bots_new)
 
     arena = commands.add_parser("arena", help="strategies play each other in-process")
     arena.add_argument(
-        "--seats",
-        default=SWICK_ARENA_SEATS,
-        help="3 to 6 of easy, medium, hard or package.module:Class; Euchre: the 2 partnerships"
-        f" (easy, medium, hard; {EUCHRE_ARENA_SEATS} by default); Contract Whist: the levels"
-        f" seated round the table in turn ({WHIST_ARENA_SEATS} by default)",
-    )
-    arena.add_argument(
         "--game", choices=("swick", "euchre", "contract-whist"), default="swick", help="the game"
     )
     arena.add_argument(
-        "--players", type=int, default=4, help="players at the table, 2 to 5 (Contract Whist)"
+        "--seats",
+        help="the strategy at each seat, comma-separated: easy, medium, hard or"
+        " package.module:Class, repeated round the table to fill it (Swick: 3 to 6 seats,"
+        f" {ARENA_SEATS['swick']} by default; Euchre: 4, {ARENA_SEATS['euchre']} the two"
+        " partnerships by default; Contract Whist: 2 to 5, 4 unless more are named,"
+        f" {ARENA_SEATS['contract-whist']} by default)",
     )
     arena.add_argument(
-        "--rounds", type=int, default=17, help="rounds a game plays, 1 to 17 (Contract Whist)"
+        "--players", type=int, help="the table's seats, the --seats repeated round it to fill them"
     )
     arena.add_argument(
+        "--deals",
+        "--games",
+        type=int,
+        dest="deals",
+        help="deals to play: a Swick hand, a Euchre or Contract Whist game (every hand of it"
+        f" dealt from one seed); with --duplicate each at every seating (Swick"
+        f" {ARENA_DEALS['swick']:,} hands by default, the others {ARENA_DEALS['euchre']})",
+    )
+    arena.add_argument(
+        "--hands",
+        type=int,
+        help="Swick: hands to play in all (with --duplicate, --hands / seats deals)",
+    )
+    arena.add_argument(
+        "--worlds",
+        "--hard-worlds",
+        "--euchre-worlds",
         "--whist-worlds",
         type=int,
-        default=16,
-        help="worlds a hard Contract Whist bot samples per card (the live bots' budget)",
+        dest="worlds",
+        help="worlds a hard bot samples per decision (the live bots' budget by default:"
+        f" Swick {HARD_WORLDS}, Euchre {EUCHRE_WORLDS})",
     )
-    arena.add_argument("--hands", type=int, default=20_000, help="hands to play (Swick)")
     arena.add_argument(
-        "--games", type=int, default=200, help="games to play (Euchre, Contract Whist)"
+        "--duplicate",
+        action="store_true",
+        help="play each deal once at every seating (the strategies moved round the seats), so"
+        " the luck of the cards cancels out; the intervals are over deals",
     )
     arena.add_argument("--target", type=int, default=10, help="points a game is played to (Euchre)")
     arena.add_argument(
-        "--euchre-worlds",
-        type=int,
-        default=EUCHRE_WORLDS,
-        help="worlds a hard Euchre bot samples per decision (the live bots' budget by default)",
+        "--rounds", type=int, default=17, help="rounds a game plays, 1 to 17 (Contract Whist)"
     )
     arena.add_argument(
         "--seed", type=int, default=1, help="seed of the deals and of every strategy's choices"
     )
     arena.add_argument(
-        "--hard-worlds",
-        type=int,
-        default=HARD_WORLDS,
-        help="worlds a hard bot samples per decision (the live bots' budget by default)",
-    )
-    arena.add_argument(
         "--hard-cap-ms",
         type=float,
         default=0,
-        help="a wall-clock cap on a hard bot's decision, 0 for none; a capped run is reported"
-        " and is not reproducible",
-    )
-    arena.add_argument(
-        "--duplicate",
-        action="store_true",
-        help="Swick: play each deal once at every seating (--hands in all), so the luck of the"
-        " cards cancels out; the intervals are over deals",
+        help="Swick: a wall-clock cap on a hard bot's decision, 0 for none; a capped run is"
+        " reported and is not reproducible",
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(run=_arena)

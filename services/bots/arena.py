@@ -247,6 +247,7 @@ def report(result: ArenaResult) -> dict[str, object]:
         return {"mean": i.mean, "low": i.low, "high": i.high}
 
     return {
+        "game": "swick",
         "seats": list(result.names),
         "hands": result.hands,
         "duplicate": result.duplicate,

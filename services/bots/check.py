@@ -1,10 +1,11 @@
 """``swick bots check``: a strategy answers many random positions; illegal, failing or slow
 answers are reported before any table sees them.
 
-Games at 3 to 6 seats are played with the pure engine: the strategy decides for the seat to
-act, at every seat; half the time a random legal action is played instead of its answer, so it
-meets positions its own play would not reach. Each answer is checked against the legal actions
-and timed (wall clock, as a table waits).
+Games of the chosen game (Swick by default) at each of its table sizes are played with the
+pure engine: the strategy decides for the seat to act, at every seat; half the time a random
+legal action is played instead of its answer, so it meets positions its own play would not
+reach. Each answer is checked against the legal actions and timed (wall clock, as a table
+waits).
 """
 
 from __future__ import annotations
@@ -12,17 +13,16 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from services.benchmarks.engine import seated_table
-from services.bots.strategy import StrategyFactory
-from shared.games.interface import Command
-from shared.games.swick.decide import step
-from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.views import view_for
+from services.bots.tables import DEFAULT_SEATS, SEATS, check_seats, fresh_table
 
 SLOW_MS = 1000.0  # a table's human players feel more; the service gives up at 10 s
+# The commands a table is played for at most: a Swick table deals hands for ever; a Euchre or
+# Contract Whist game ends well within these.
+COMMANDS = {"swick": 400, "euchre": 5_000, "contract-whist": 20_000}
 
 
 @dataclass
@@ -52,27 +52,38 @@ class CheckReport:
 
 
 def check(
-    factory: StrategyFactory,
+    factory: Callable[[random.Random], Any],
     positions: int = 2000,
     seed: int = 1,
-    seats: Sequence[int] = (3, 4, 5, 6),
+    seats: Sequence[int] | None = None,
     slow_ms: float = SLOW_MS,
+    game: str = "swick",
 ) -> CheckReport:
+    """``factory``'s strategy answers ``positions`` positions of ``game`` at ``seats`` seats
+    (each table size the game has by default, in turn); raises ``ValueError`` for a game or a
+    table size there is not."""
+    check_seats(game, DEFAULT_SEATS.get(game, 0))  # a game there is
+    sizes = tuple(SEATS[game] if seats is None else seats)
+    if not sizes:
+        raise ValueError("name a table size to check at")
+    for n in sizes:
+        check_seats(game, n)
     rng = random.Random(seed)
     strategy = factory(random.Random(rng.random()))
     report = CheckReport()
     games = 0
     while report.positions < positions:
-        n = seats[games % len(seats)]
-        state = seated_table(n, seed=seed * 1000 + games)
+        n = sizes[games % len(sizes)]
+        table = fresh_table(game, n, seed=seed * 1000 + games)
         games += 1
-        for commands in range(400):
-            if report.positions >= positions or not to_act(state):
+        for _ in range(COMMANDS[game]):
+            pending = table.to_act()
+            if report.positions >= positions or table.ended or not pending:
                 break
-            seat = to_act(state)[0]
-            legal = [o.action for o in legal_actions(state, seat) if o.legal]
-            view = view_for(state, seat)
-            where = f"{n} seats, hand {view.hand_no}, {view.phase.value}, seat {seat}"
+            seat = pending[0]
+            legal = table.legal(seat)
+            view = table.view(seat)
+            where = f"{n} seats, {_deal_of(view)}, {view.phase.value}, seat {seat}"
             action = rng.choice(legal)
             started = time.perf_counter()
             try:
@@ -87,6 +98,11 @@ def check(
                 elif rng.random() < 0.5:
                     action = answer
             report.positions += 1
-            command = Command(actor=seat, action=action, action_id=f"c{commands}", seq=state.seq)
-            state, _ = step(state, command)
+            table.act(seat, action)
     return report
+
+
+def _deal_of(view: Any) -> str:
+    """Where in the game a position is: Swick's and Euchre's hand, Contract Whist's round."""
+    round_no = getattr(view, "round_no", None)
+    return f"round {round_no}" if round_no is not None else f"hand {view.hand_no}"

@@ -1,13 +1,14 @@
 """``swick bots new NAME``: a bot package of its own, outside this repository.
 
 It writes ``NAME/`` with a ``pyproject.toml``, the package ``NAME/`` holding ``bot.py`` (a
-strategy built on the SDK: plays like medium), a test that runs ``swick bots check``'s checks on
-it, a README with the commands to measure, check, serve and deploy it, and ``deploy/``: a
-``Dockerfile`` (the platform's image with the package installed), a Kubernetes manifest
-``k8s.yaml`` (its Deployment and NetworkPolicy in the platform's namespace) and a Compose file
-``compose.yaml`` that runs it beside the platform's. None of them holds a credential: the bot's
-broker URL comes from a Secret or the environment. ``pip install -e NAME`` (in the environment
-where this project is installed) makes it importable from anywhere.
+strategy for one game, ``--game``, built on the SDK ``swick_sdk``: plays like medium), a test
+that runs ``swick bots check``'s checks on it, a README with the commands to measure, check,
+serve and deploy it, and ``deploy/``: a ``Dockerfile`` (the platform's image with the package
+installed), a Kubernetes manifest ``k8s.yaml`` (its Deployment and NetworkPolicy in the
+platform's namespace) and a Compose file ``compose.yaml`` that runs it beside the platform's.
+None of them holds a credential: the bot's broker URL comes from a Secret or the environment.
+``pip install -e NAME`` (in the environment where this project is installed) makes it
+importable from anywhere.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
 # The platform's image (deploy/Dockerfile) and namespace (deploy/k8s/00-namespace.yaml).
 PLATFORM_IMAGE = "swick-online:0.1.0"
 NAMESPACE = "swick"
-# The port ``swick bots`` answers /healthz, /readyz and /metrics on (services.bots.sdk).
+# The port ``swick bots`` answers /healthz, /readyz and /metrics on (swick_sdk.DEFAULT_PORT).
 PORT = 9110
 
 PYPROJECT = """[build-system]
@@ -29,9 +30,9 @@ build-backend = "setuptools.build_meta"
 [project]
 name = "{name}"
 version = "0.1.0"
-description = "A Swick Online bot"
+description = "A Swick Online bot for {title}"
 requires-python = ">=3.11"
-# The platform's package (its bot SDK, services.bots.sdk), installed from its checkout:
+# The platform's package (its bot SDK, swick_sdk), installed from its checkout:
 # pip install -e /path/to/swick-online
 dependencies = []
 
@@ -39,9 +40,10 @@ dependencies = []
 packages = ["{name}"]
 """
 
-BOT = '''"""The {name} bot: starts as the built-in medium bot; make it yours.
+BOT_HEAD = '''"""The {name} bot, for {title} tables: starts as the built-in medium bot; make it
+yours.
 
-Only ``services.bots.sdk`` is imported from the platform: its names are a stable contract.
+Only ``swick_sdk`` is imported from the platform: its names are a stable contract.
 """
 
 from __future__ import annotations
@@ -49,44 +51,74 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from services.bots import sdk
+from swick_sdk import {module} as sdk
 
 
 class Bot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng  # every random choice from it, so that a run is repeatable
+'''
 
+# Each game's ``choose``: medium's play with one decision of the bot's own to start from.
+CHOOSE = {
+    "swick": """
     def choose(self, view: sdk.SwickView, legal: Sequence[sdk.Action]) -> sdk.Action:
         if view.phase is sdk.Phase.KNOCK:
             strong = sdk.strength(sdk.own_cards(view), sdk.trump_suit(view)) >= 1.5
             return sdk.Knock(knock=strong)
         return sdk.medium(view, legal)
-'''
+""",
+    "euchre": """
+    def choose(self, view: sdk.EuchreView, legal: Sequence[sdk.Action]) -> sdk.Action:
+        choice = sdk.medium(view, legal)
+        if isinstance(choice, sdk.OrderUp | sdk.NameTrump) and choice.alone:
+            partnered = sdk.with_partner(choice)
+            if partnered in legal:
+                return partnered  # never alone: the partner's tricks count too
+        return choice
+""",
+    "contract-whist": """
+    def choose(self, view: sdk.WhistView, legal: Sequence[sdk.Action]) -> sdk.Action:
+        bids = [action for action in legal if isinstance(action, sdk.MakeBid)]
+        if bids:  # the legal bid nearest the hand's likely tricks, the lower on a tie
+            want = sdk.likely_tricks(view.hand)
+            return min(bids, key=lambda action: (abs(action.bid - want), action.bid))
+        return sdk.medium(view, legal)
+""",
+}
 
-TEST = """from services.bots.check import check
+# What a new bot is measured against in its README: the seats beside it and the deals.
+OPPONENTS = {"swick": "medium,medium", "euchre": "medium", "contract-whist": "medium,medium,medium"}
+DEALS = {"swick": "1000", "euchre": "100", "contract-whist": "40"}
+TITLES = {"swick": "Swick", "euchre": "Euchre", "contract-whist": "Contract Whist"}
+MODULES = {"swick": "swick", "euchre": "euchre", "contract-whist": "contract_whist"}
+
+TEST = """from swick_sdk import check
 
 from {name}.bot import Bot
 
 
 def test_the_bot_only_answers_legally() -> None:
-    report = check(Bot, positions=500)
+    report = check(Bot, game="{game}", positions=500)
     assert report.ok, report.describe()
 """
 
-README = """# {name}: a Swick Online bot
+README = """# {name}: a Swick Online bot for {title}
 
 ```sh
 pip install -e /path/to/swick-online   # the platform: the swick command and the bot SDK
 pip install -e .                        # this bot: importable from anywhere
 
-swick bots check --strategy {name}.bot:Bot
-swick arena --seats {name}.bot:Bot,medium,medium --hands 3000 --duplicate
+swick bots check --game {game} --strategy {name}.bot:Bot
+swick arena --game {game} --seats {name}.bot:Bot,{opponents} --deals {deals} --duplicate
 SWICK_AMQP_URL='amqp://swick-bot-{name}:PASSWORD@broker.example.com:5672/' \\
   swick bots --strategy {name}.bot:Bot --name {name}
 ```
 
 The platform's operator registers the bot (`swick bots register {name} --owner ...`) and gives
-you its broker URL. See the platform's docs/bots.md.
+you its broker URL. The bot plays {title} only: a table of another game that seats it gets the
+rules' default for its seat (`view.game` says which game a view is of). See the platform's
+docs/bots.md.
 
 ## Deploy it
 
@@ -343,11 +375,16 @@ def k8s_name(name: str) -> str:
     return name.replace("_", "-")
 
 
-def render(template: str, name: str) -> str:
+def render(template: str, name: str, game: str = "swick") -> str:
     """``template`` with its ``{...}`` fields filled in; any other brace (a Compose
     ``${VARIABLE}``) is kept as it is."""
     values = {
         "name": name,
+        "game": game,
+        "title": TITLES[game],
+        "module": MODULES[game],
+        "opponents": OPPONENTS[game],
+        "deals": DEALS[game],
         "k8s_name": k8s_name(name),
         "namespace": NAMESPACE,
         "platform_image": PLATFORM_IMAGE,
@@ -356,21 +393,23 @@ def render(template: str, name: str) -> str:
     return re.sub(r"(?<!\$)\{([a-z0-9_]+)\}", lambda m: values[m[1]], template)
 
 
-def scaffold(name: str, where: Path) -> Path:
-    """Write the bot package ``name`` under ``where``; refuses a bad name or an existing
-    directory."""
+def scaffold(name: str, where: Path, game: str = "swick") -> Path:
+    """Write the bot package ``name``, a bot for ``game``, under ``where``; refuses a bad
+    name, a game there is not or an existing directory."""
     if not NAME.fullmatch(name):
         raise ValueError("a bot package name is 1 to 24 of a-z, 0-9 and _, starting with a letter")
+    if game not in CHOOSE:
+        raise ValueError(f"no game {game!r}: one of {', '.join(CHOOSE)}")
     root = where / name
     if root.exists():
         raise FileExistsError(f"{root} exists")
     (root / name).mkdir(parents=True)
     (root / "tests").mkdir()
-    (root / "pyproject.toml").write_text(PYPROJECT.format(name=name))
+    (root / "pyproject.toml").write_text(render(PYPROJECT, name, game))
     (root / name / "__init__.py").write_text("")
-    (root / name / "bot.py").write_text(BOT.format(name=name))
-    (root / "tests" / f"test_{name}.py").write_text(TEST.format(name=name))
-    (root / "README.md").write_text(render(README, name))
+    (root / name / "bot.py").write_text(render(BOT_HEAD + CHOOSE[game], name, game))
+    (root / "tests" / f"test_{name}.py").write_text(render(TEST, name, game))
+    (root / "README.md").write_text(render(README, name, game))
     (root / "deploy").mkdir()
     (root / "deploy" / "Dockerfile").write_text(render(DOCKERFILE, name))
     (root / "deploy" / "k8s.yaml").write_text(render(K8S, name))

@@ -1,93 +1,49 @@
-"""The bot SDK: everything a Swick bot written outside this repository needs, in one module.
+"""The first bot SDK, Swick's alone: kept so that the bots written against it keep working.
 
-Import from here, and only from here: the names below are a stable contract (``SDK_VERSION``
-changes when one of them changes incompatibly); the modules they come from are internal and
-may change. ``pip install`` this project (``pip install -e .`` in a checkout, or the wheel)
-and ``import services.bots.sdk`` works from anywhere, with no ``PYTHONPATH``.
-
-A bot is a class built with a ``random.Random`` whose ``choose(view, legal)`` returns one of
-``legal``::
-
-    import random
-    from collections.abc import Sequence
-
-    from services.bots import sdk
-
-
-    class MyBot:
-        def __init__(self, rng: random.Random) -> None:
-            self.rng = rng
-
-        def choose(self, view: sdk.SwickView, legal: Sequence[sdk.Action]) -> sdk.Action:
-            if view.phase is sdk.Phase.KNOCK:
-                return sdk.Knock(knock=sdk.strength(sdk.own_cards(view), sdk.trump_suit(view)) >= 2)
-            return sdk.medium(view, legal)
-
-Try it with ``swick arena --seats mybot:MyBot,medium,medium`` and serve it to real tables with
-``swick bots --strategy mybot:MyBot --name mybot`` (or ``sdk.serve``); see docs/bots.md.
-
-**The view** (``SwickView``) is exactly what a player at the seat sees: its own cards
-(``hand``; ``None`` for a blind dealer's unseen cards), its own discards (``discarded``), every
-seat's public state (``seats``: ``SeatView``), the trump card and whether the dealer kept it,
-the trick in progress (``trick``: ``(seat, card)`` in the order played) and the hand's finished
-tricks (``played``), the pot and the carry, the play order (``order``: the seats dealt in, from
-the dealer's left, the dealer last), who is to act (``to_act``) and the last hand's result.
-
-**A seat's status** (``SeatView.status``, ``SeatStatus``): ``""`` not dealt in this hand (an
-empty seat, a seat sitting out, or between hands); ``"dealt"`` dealt in, not yet decided;
-``"in"`` knocked in (plays the tricks); ``"passed"`` passed (out of the hand); ``"dropped"``
-a dealer who chose Set single (out of the hand, pays the set).
-
-**The phases** (``Phase``): between hands ``ante`` (the dealer sets the ante: ``ChooseAnte``),
-``ready`` (``Ready`` or ``SkipHand``), ``interlude`` and ``ended``; within a hand ``trump``
-(the blind dealer keeps or leaves the trump card: ``DecideTrump``), ``knock`` (``Knock``),
-``draw`` (``Draw``: the cards to discard and draw), ``dealer_knock``, ``dealer_draw``,
-``dealer_discard`` (``DiscardFourth``), ``face_trump`` (``FaceTrump``) and ``tricks``
-(``PlayCard``). ``SWICK_RULES.md`` has the rules.
-
-**Cards** are ints, ``suit * 8 + rank`` (rank 0 is the Seven, 7 the Ace): ``suit_of``,
-``rank_of``, ``make``, ``label`` and ``parse`` convert.
-
-**How it is called**: ``swick bots`` builds one instance of the class per process and calls
-``choose`` for every table the bot sits at, from one thread of its own, one decision at a
-time: no locking is needed, but state kept on the instance is shared by all the tables (key it
-by ``view.seat`` and the table, or keep none). An exception, an illegal answer or more than
-10 s gives the seat the rules' default.
+New bots import ``swick_sdk`` (every game: ``swick_sdk.swick``, ``swick_sdk.euchre``,
+``swick_sdk.contract_whist``); this module re-exports ``swick_sdk.swick``'s names and the
+shared ones (``serve``, ``Strategy``, ``DEFAULT_PORT``...) under the names it always had, and
+``SDK_VERSION`` stays ``"1.0"`` while they do.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
-from dataclasses import replace
-
-from services.bots import heuristics
-from services.bots.knowledge import from_view
-from services.bots.strategy import Strategy, StrategyFactory, load_strategy
-from services.serve import run_bots, until_stopped
-from shared.games.interface import Option
-from shared.games.swick.actions import (
+from swick_sdk import DEFAULT_PORT, Strategy, StrategyFactory, load_strategy, serve
+from swick_sdk.swick import (
     Action,
+    Card,
     ChooseAnte,
     DecideTrump,
     DiscardFourth,
     Draw,
     FaceTrump,
+    HandResult,
     Knock,
+    Option,
+    Phase,
     PlayCard,
     Ready,
+    SeatStatus,
+    SeatView,
     SkipHand,
+    SwickView,
+    Trick,
+    label,
+    legal_actions,
+    make,
+    medium,
+    own_cards,
+    parse,
+    play_order,
+    rank_of,
+    refused,
+    seen_cards,
+    strength,
+    suit_of,
+    trump_suit,
 )
-from shared.games.swick.cards import Card, label, make, parse, rank_of, suit_of
-from shared.games.swick.state import HandResult, Phase, SeatStatus
-from shared.games.swick.views import SeatView, SwickView, Trick
-from shared.settings import Settings
 
 SDK_VERSION = "1.0"
-
-# The port ``swick bots`` (and ``serve``) answers /healthz, /readyz and /metrics on by default:
-# not the built-in bots' (9101) nor the platform's internal ones, so both run on one machine.
-DEFAULT_PORT = 9110
 
 __all__ = [
     "DEFAULT_PORT",
@@ -128,72 +84,3 @@ __all__ = [
     "suit_of",
     "trump_suit",
 ]
-
-
-def legal_actions(view: SwickView) -> list[Action]:
-    """The actions the seat may take now (what ``choose`` is given as ``legal``)."""
-    return [option.action for option in view.options if option.legal]
-
-
-def refused(view: SwickView) -> list[Option[Action]]:
-    """The options the seat may not take now, each with the reason (``option.reason``)."""
-    return [option for option in view.options if not option.legal]
-
-
-def own_cards(view: SwickView) -> tuple[Card, ...]:
-    """The cards of the seat's hand it can see (a blind dealer's unseen cards left out)."""
-    return tuple(card for card in view.hand if card is not None)
-
-
-def trump_suit(view: SwickView) -> int | None:
-    """The trump suit, once a trump card is turned."""
-    return None if view.trump_card is None else suit_of(view.trump_card)
-
-
-def play_order(view: SwickView) -> tuple[int, ...]:
-    """The seats still in the hand (status ``"in"``), in play order: from the dealer's left,
-    the dealer last. The first trick's leader is the first of them; later tricks are led by
-    the last trick's winner, and play goes on in this order round the table."""
-    return tuple(seat for seat in view.order if view.seats[seat].status == "in")
-
-
-def seen_cards(view: SwickView) -> frozenset[Card]:
-    """Every card the seat has seen this hand: its own, its discards, the trump card and the
-    cards played to tricks. None of them is in another player's hand."""
-    cards = set(own_cards(view)) | set(view.discarded)
-    if view.trump_card is not None:
-        cards.add(view.trump_card)
-    for trick in (*view.played, view.trick):
-        cards.update(card for _, card in trick)
-    return frozenset(cards)
-
-
-def strength(hand: Sequence[Card], trump: int | None) -> float:
-    """The likely tricks of ``hand`` with ``trump`` as the trump suit (the medium bot's
-    measure: about 1 a sure trick)."""
-    return heuristics.strength(hand, trump)
-
-
-def medium(view: SwickView, legal: Sequence[Action]) -> Action:
-    """What the built-in ``medium`` bot would choose: a sound default to build on."""
-    return heuristics.choose(from_view(view), legal)
-
-
-def serve(
-    factory: StrategyFactory,
-    name: str,
-    *,
-    amqp_url: str | None = None,
-    port: int = DEFAULT_PORT,
-    think_ms: int | None = None,
-) -> None:
-    """Serve ``factory``'s strategy to the tables as the registered bot ``name`` until the
-    process is stopped (what ``swick bots --strategy ... --name ...`` does). ``amqp_url`` is
-    the bot's broker URL (``SWICK_AMQP_URL`` by default); ``port`` answers /healthz, /readyz
-    and /metrics; ``think_ms`` is the pause at tables with people."""
-    settings = Settings.from_env()
-    if amqp_url is not None:
-        settings = replace(settings, amqp_url=amqp_url, amqp_urls={})
-    if think_ms is not None:
-        settings = replace(settings, bot_think_ms=think_ms)
-    asyncio.run(until_stopped(run_bots(settings, {name: factory}, port=port)))

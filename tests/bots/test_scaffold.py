@@ -42,7 +42,7 @@ def test_a_new_bot_package_plays_legally_as_written(
         "README.md",
         "deploy",
     }
-    assert "services.bots.sdk" in (root / "abot" / "bot.py").read_text()
+    assert "from swick_sdk import swick as sdk" in (root / "abot" / "bot.py").read_text()
     monkeypatch.syspath_prepend(str(root))
     assert check(load_strategy("abot.bot:Bot"), positions=300).ok
     # Not twice, and not under a bad name.

@@ -1,5 +1,7 @@
-"""The bot SDK: the example bot, written against it alone, only ever answers legally; the
-SDK's helpers agree with the view; ``swick bots`` does not take the built-in bots' port."""
+"""The bot SDK: the example bots import nothing of the platform but ``swick_sdk``; the first SDK
+(``services.bots.sdk``) is Swick's under its old names; the example bot only ever answers
+legally; the SDK's helpers agree with the view; ``swick bots`` does not take the built-in bots'
+port."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import swick_sdk
 from services.benchmarks.engine import seated_table
 from services.bots import sdk
 from services.bots.strategy import load_strategy
@@ -16,21 +19,40 @@ from shared.games.interface import Command
 from shared.games.swick.decide import step
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.views import view_for
+from swick_sdk import swick
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cautious_bot.py"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_the_example_imports_nothing_of_the_platform_but_the_sdk() -> None:
-    tree = ast.parse(EXAMPLE.read_text())
+def platform_imports(path: Path) -> set[str]:
+    """The modules of the platform (``services``, ``shared``, ``swick_sdk``) ``path`` imports."""
+    tree = ast.parse(path.read_text())
     imported = {
         node.module if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)
         if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in node.names
     }
-    platform = {name for name in imported if name and name.split(".")[0] in ("services", "shared")}
-    assert platform == {"services.bots"}
-    assert "sdk" in EXAMPLE.read_text()
+    return {
+        name
+        for name in imported
+        if name and name.split(".")[0] in ("services", "shared", "swick_sdk")
+    }
+
+
+def test_every_example_imports_nothing_of_the_platform_but_the_sdk() -> None:
+    examples = sorted(path for path in EXAMPLES.glob("*.py") if path.name != "__init__.py")
+    assert {path.stem for path in examples} >= {"cautious_bot", "loo_bot", "euchre_bot"}
+    for path in examples:
+        assert platform_imports(path) == {"swick_sdk"}, path.name
+
+
+def test_the_first_sdk_is_the_swick_sdk_under_its_old_names() -> None:
+    # Bots written against services.bots.sdk keep working: the same objects.
+    for name in set(sdk.__all__) - {"SDK_VERSION"}:
+        home = swick if hasattr(swick, name) else swick_sdk
+        assert getattr(sdk, name) is getattr(home, name), name
+    assert sdk.SDK_VERSION == swick_sdk.SDK_VERSION == "1.0"
 
 
 def test_every_sdk_name_exists() -> None:

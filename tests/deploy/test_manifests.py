@@ -624,8 +624,22 @@ def test_dockerignore_keeps_what_the_image_needs() -> None:
         if line.strip() and not line.startswith("#")
     }
     assert {".venv", ".git", "artifacts", ".mypy_cache", ".pytest_cache"} <= patterns
-    for needed in ("pyproject.toml", "README.md", "services", "shared"):
+    for needed in ("pyproject.toml", "README.md", *installed_packages()):
         assert needed not in patterns
+
+
+def installed_packages() -> list[str]:
+    """The top-level packages ``pip install .`` installs (pyproject.toml's ``include``)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    return [pattern.rstrip("*") for pattern in setuptools["packages"]["find"]["include"]]
+
+
+def test_the_image_holds_every_package_the_project_installs() -> None:
+    # A package left out of the build context would be missing from the image: the bot SDK's,
+    # say, which a bot's own image (built on this one) imports.
+    assert {"services", "shared", "swick_sdk"} <= set(installed_packages())
+    copied = {value.split()[0] for op, value in dockerfile_instructions() if op == "COPY"}
+    assert set(installed_packages()) <= copied
 
 
 def data_files() -> set[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from services.bots.arena import Interval
 from services.bots.contract_whist.levels import Easy, Hard, Medium
 from services.bots.contract_whist.search import WORLDS
+from services.bots.strategy import load_strategy
 from services.progress import SILENT, Progress
 from shared.games.contract_whist.decide import step
 from shared.games.contract_whist.legal import legal_actions, to_act
@@ -44,9 +45,10 @@ class WhistArenaResult:
 
 
 def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
+    """A built-in level (``easy``, ``medium``, ``hard``), or ``package.module:Class``."""
     if name == "hard":
         return Hard(rng, worlds=hard_worlds)
-    return LEVELS[name](rng)
+    return LEVELS[name](rng) if name in LEVELS else load_strategy(name)(rng)
 
 
 def play_game(strategies: Sequence[Any], rounds: int, seed: int) -> tuple[int, ...]:
@@ -87,9 +89,10 @@ def play(
     progress: Progress = SILENT,
 ) -> WhistArenaResult:
     """``games`` games at ``players`` seats, filled with ``names`` in turn and rotated by one
-    seat a game."""
+    seat a game. A name given twice is one strategy (its seats' points together)."""
     rng = random.Random(seed)
     lineup = [names[seat % len(names)] for seat in range(players)]
+    names = tuple(dict.fromkeys(names))
     bots = [strategy(name, random.Random(rng.random()), hard_worlds) for name in lineup]
     progress.stage(f"{' '.join(lineup)} at Contract Whist", games)
     points: dict[str, list[float]] = {name: [] for name in names}

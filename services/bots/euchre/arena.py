@@ -18,6 +18,7 @@ from typing import Any
 from services.bots.arena import Interval
 from services.bots.euchre.levels import Easy, Hard, Medium
 from services.bots.euchre.search import WORLDS
+from services.bots.strategy import load_strategy
 from services.progress import SILENT, Progress
 from shared.games.euchre.decide import step
 from shared.games.euchre.events import GameEnded
@@ -42,9 +43,10 @@ class EuchreArenaResult:
 
 
 def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
+    """A built-in level (``easy``, ``medium``, ``hard``), or ``package.module:Class``."""
     if name == "hard":
         return Hard(rng, worlds=hard_worlds)
-    return LEVELS[name](rng)
+    return LEVELS[name](rng) if name in LEVELS else load_strategy(name)(rng)
 
 
 def play_game(strategies: Sequence[Any], target: int, seed: int) -> tuple[int, int]:
