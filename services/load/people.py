@@ -175,10 +175,16 @@ class Person:
         previous = self.view
         self.view, self.view_at = view, now
         self._seen.set()
-        number = self.hand_number
-        if previous is not None and view[number] > previous[number] and view["seat"] == 0:
+        if previous is not None and view["seat"] == 0 and self._dealt(previous, view):
             self.tally.hands += 1
         self._maybe_act()
+
+    def _dealt(self, previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        """Whether ``view`` shows a hand dealt since ``previous``: a later hand of the game, or
+        a hand of a later game (whose numbers start again, perhaps below the last game's)."""
+        number = self.hand_number
+        hand = (view["game_no"], view[number])
+        return view[number] > 0 and hand > (previous["game_no"], previous[number])
 
     def _answered(self, client_id: str, sent: Sent, frame: dict[str, Any], now: float) -> None:
         request_id = f"{self.id}/{client_id}"
