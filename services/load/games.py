@@ -16,7 +16,7 @@ CHOICES = (*GAMES, MIX)  # what ``--game`` takes
 STAKE = 10  # cents a player pays into the pot of a staked table's game
 # Short games, so that a run of a minute sees games end, pay their pots out and be dealt
 # again (the settings each game's form names as its own).
-SHORT: dict[str, dict[str, Any]] = {"euchre": {"target": 2}, "contract-whist": {"rounds": 2}}
+SHORT: dict[str, dict[str, Any]] = {"euchre": {"target": 2}, "contract-whist": {"rounds": 1}}
 # The view's field that numbers a game's hands (Contract Whist numbers its rounds).
 HAND_NUMBER: dict[str, str] = {"contract-whist": "round_no"}
 
