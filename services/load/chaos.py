@@ -1,10 +1,11 @@
-"""``swick chaos``: the load test's people at their tables while faults strike at random (table
-workers killed with SIGKILL, the ledger restarted, the gateway's broker connection cut, the
-ledger's and the workers' database connections terminated, a poison posting sent, a bots
-service killed) and bots with bugs of their own play some seats (a strategy that raises, one
-that answers illegally); then the checks that matter: nothing acknowledged was lost or applied
-twice, no table stalled, no service died on its own, the ledger set aside exactly the poison
-postings, and its books agree with every table."""
+"""``swick chaos``: the load test's people at their tables (of every game, as in the load test)
+while faults strike at random (table workers killed with SIGKILL, the ledger restarted, the
+gateway's broker connection cut, the ledger's and the workers' database connections terminated,
+a poison posting sent, a bots service killed) and bots with bugs of their own play some seats
+(a strategy that raises, one that answers illegally); then the checks that matter, for the run
+and for each game: nothing acknowledged was lost or applied twice, no table stalled, no service
+died on its own, the ledger set aside exactly the poison postings, and its books agree with
+every table."""
 
 from __future__ import annotations
 

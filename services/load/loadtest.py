@@ -1,5 +1,6 @@
-"""``swick loadtest``: tables of simulated people through the real gateway, broker, workers
-and ledger, started here in a namespace and database of their own, with figures at the end."""
+"""``swick loadtest``: tables of simulated people, of every game or one, through the real
+gateway, broker, workers and ledger, started here in a namespace and database of their own,
+with figures at the end (for the run and for each game)."""
 
 from __future__ import annotations
 
@@ -163,9 +164,9 @@ class Load:
     def tables_of(self, name: str) -> dict[str, list[Person]]:
         return {t: people for t, people in self.tables.items() if self.games[t] == name}
 
-    async def _open_table(self, http: httpx.AsyncClient, plan: TablePlan) -> None:
-        base, bots, number = self.platform.base, plan.bots, plan.number
-        tally = self.tallies[plan.game]
+    async def _open_table(self, http: httpx.AsyncClient, planned: TablePlan) -> None:
+        base, bots, number = self.platform.base, planned.bots, planned.number
+        tally = self.tallies[planned.game]
         people = [
             Person(
                 base,
@@ -173,9 +174,9 @@ class Load:
                 tally,
                 random.Random(self.rng.random()),
                 self.pace,
-                plan.hand_number,
+                planned.hand_number,
             )
-            for seat in range(plan.seats)
+            for seat in range(planned.seats)
             if seat not in bots
         ]
         for person in people:
@@ -184,7 +185,7 @@ class Load:
         host = people[0]
         reply = await http.post(
             f"{base}/api/tables",
-            json=plan.request(),
+            json=planned.request(),
             headers={"authorization": f"Bearer {host.token}"},
         )
         reply.raise_for_status()
@@ -196,7 +197,7 @@ class Load:
             await _join(person, table)
         await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
-        self.games[table] = plan.game
+        self.games[table] = planned.game
         if bots:
             self.bots[table] = dict(bots)
         self.progress[table] = (0, time.monotonic())
