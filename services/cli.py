@@ -406,6 +406,7 @@ def _load_options(args: argparse.Namespace) -> LoadOptions:
         tables=args.tables,
         seconds=args.seconds,
         seats=args.seats,
+        game=args.game,
         workers=args.workers,
         max_pace=getattr(args, "max_pace", False),
         seed=args.seed,
@@ -803,7 +804,18 @@ def parser() -> argparse.ArgumentParser:
 def _load_arguments(command: argparse.ArgumentParser, *, tables: int, seconds: float) -> None:
     command.add_argument("--tables", type=int, default=tables, help="tables played at once")
     command.add_argument("--seconds", type=float, default=seconds, help="how long they play")
-    command.add_argument("--seats", type=int, default=4, help="people per table (3 to 6)")
+    command.add_argument(
+        "--seats",
+        type=int,
+        default=4,
+        help="seats per table: Swick 3-6, Contract Whist 2-5, Euchre 4 (else the game's default)",
+    )
+    command.add_argument(
+        "--game",
+        choices=("swick", "euchre", "contract-whist", "mix"),  # services.load.games.CHOICES
+        default="mix",
+        help="the game every table plays, or a mix: the tables spread over the three",
+    )
     command.add_argument("--workers", type=int, default=2, help="table worker processes")
     command.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     command.add_argument("--logs", help="where the services' logs go (default: a temp folder)")

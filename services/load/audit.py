@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import asyncpg
 import httpx
 
+from services.table.store import TableStore
+from services.table.tables import load as load_table
+from shared.postgres import connect_pool
 from shared.settings import Settings
 
 
@@ -22,7 +25,9 @@ class Audit:
     ledger_ok: bool = False
     ledger_problems: list[str] = field(default_factory=list)
     tables_reconciled: int = 0
+    postings: int = 0  # the tables' postings (money moved), all applied once reconciled
     tables_not_reconciled: list[str] = field(default_factory=list)
+    wallets_checked: int = 0
     wallets_differing: list[str] = field(default_factory=list)  # ledger balance != table stack
     set_aside: int = 0  # postings the ledger dead-lettered (refused, kept for an operator)
     conflicts: int = 0  # postings whose number was applied with another body
@@ -38,16 +43,41 @@ class Audit:
             and not self.wallets_differing
         )
 
+    @classmethod
+    def combined(cls, parts: Iterable[Audit]) -> Audit:
+        """The audits of parts of a run (its games) as one: the ledger's own checks are the
+        whole ledger's in each part, and hold only if they held in all."""
+        total = cls(ledger_ok=True)
+        for part in parts:
+            total.actions_lost += part.actions_lost
+            total.actions_applied_twice += part.actions_applied_twice
+            total.gaps += part.gaps
+            total.ledger_ok = total.ledger_ok and part.ledger_ok
+            total.ledger_problems += [
+                problem for problem in part.ledger_problems if problem not in total.ledger_problems
+            ]
+            total.tables_reconciled += part.tables_reconciled
+            total.postings += part.postings
+            total.wallets_checked += part.wallets_checked
+            total.tables_not_reconciled += part.tables_not_reconciled
+            total.wallets_differing += part.wallets_differing
+            total.set_aside = max(total.set_aside, part.set_aside)
+            total.conflicts = max(total.conflicts, part.conflicts)
+        return total
+
 
 async def audit(
     settings: Settings,
     tables: Collection[str],
     acked: Collection[str],
-    stacks: Mapping[str, int],
+    people: Collection[str],
+    shown: Mapping[str, int],
     within: float = 60.0,
 ) -> Audit:
-    """``acked``: the request ids the gateway acknowledged; ``stacks``: each player's stack as
-    their last view of their table shows it."""
+    """``acked``: the request ids the gateway acknowledged; ``people``: the players whose
+    wallets must equal their stack at their table (as the table's own state has it); ``shown``:
+    each one's stack as their last view shows it, in the games whose views show one (it must
+    be the same)."""
     result = Audit()
     conn = await asyncpg.connect(settings.database_url)
     try:
@@ -75,15 +105,46 @@ async def audit(
         }
     finally:
         await conn.close()
+    result.postings = sum(postings.values())
     await _reconcile(settings, postings, result, within)
+    stacks = await stacks_at(settings, tables)
     async with httpx.AsyncClient(
         base_url=settings.ledger_url, timeout=10, headers=settings.ledger_auth()
     ) as ledger:
-        for player_id, stack in stacks.items():
+        for player_id in people:
+            result.wallets_checked += 1
+            stack = stacks.get(player_id)
+            if stack is None:
+                result.wallets_differing.append(f"{player_id}: not seated at their table")
+                continue
             balance = (await ledger.get(f"/players/{player_id}/balance")).json()["balance"]
-            if balance != stack:
-                result.wallets_differing.append(f"{player_id}: table {stack}, ledger {balance}")
+            seen = shown.get(player_id, stack)
+            if balance != stack or seen != stack:
+                result.wallets_differing.append(
+                    f"{player_id}: table {stack}, own view {seen}, ledger {balance}"
+                )
     return result
+
+
+async def stacks_at(settings: Settings, tables: Collection[str]) -> dict[str, int]:
+    """Each seated player's stack at ``tables``, as each table's state has it (rebuilt from
+    its snapshot and log through its game module, as a worker loads it): a game's views need
+    not show a seat's chips, but every table's state holds them."""
+    pool = await connect_pool(settings.database_url, size=1)
+    try:
+        store = TableStore(pool)
+        found: dict[str, int] = {}
+        for table_id in tables:
+            table = await load_table(store, {}, table_id)
+            if table is None:
+                continue
+            module, state = table.game, table.state
+            for player, stack in zip(module.players(state), module.stacks(state), strict=True):
+                if player is not None:
+                    found[player.id] = stack
+        return found
+    finally:
+        await pool.close()
 
 
 async def behind(settings: Settings, tables: Collection[str], within: float) -> list[str]:

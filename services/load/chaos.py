@@ -1,10 +1,11 @@
-"""``swick chaos``: the load test's people at their tables while faults strike at random (table
-workers killed with SIGKILL, the ledger restarted, the gateway's broker connection cut, the
-ledger's and the workers' database connections terminated, a poison posting sent, a bots
-service killed) and bots with bugs of their own play some seats (a strategy that raises, one
-that answers illegally); then the checks that matter: nothing acknowledged was lost or applied
-twice, no table stalled, no service died on its own, the ledger set aside exactly the poison
-postings, and its books agree with every table."""
+"""``swick chaos``: the load test's people at their tables (of every game, as in the load test)
+while faults strike at random (table workers killed with SIGKILL, the ledger restarted, the
+gateway's broker connection cut, the ledger's and the workers' database connections terminated,
+a poison posting sent, a bots service killed) and bots with bugs of their own play some seats
+(a strategy that raises, one that answers illegally); then the checks that matter, for the run
+and for each game: nothing acknowledged was lost or applied twice, no table stalled, no service
+died on its own, the ledger set aside exactly the poison postings, and its books agree with
+every table."""
 
 from __future__ import annotations
 
@@ -71,6 +72,8 @@ EXPECTED_ERRORS = {
 class ChaosReport:
     tables: int
     seats: int
+    game: str  # as asked: one game, or the mix
+    people: int  # seats taken by people: each one's wallet is audited
     workers: int
     seconds: float
     seed: int
@@ -101,6 +104,9 @@ class ChaosReport:
     errors: dict[str, int]  # by code, as the people saw them
     unexpected_errors: dict[str, int]  # any of these fails the run
     problems: list[str] = field(default_factory=list)  # the platform failed to come back
+    # Each game's share: its tables, hands, commands, latency, stalls and audit, and whether
+    # everything that must hold held for it.
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
     ok: bool = False
 
     def as_dict(self) -> dict[str, Any]:
@@ -407,6 +413,8 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
     report = ChaosReport(
         tables=options.tables,
         seats=options.seats,
+        game=options.game,
+        people=options.people(),
         workers=options.workers,
         seconds=figures.seconds,
         seed=options.seed,
@@ -442,6 +450,7 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
         errors=errors,
         unexpected_errors={k: n for k, n in errors.items() if k not in EXPECTED_ERRORS},
         problems=problems,
+        games={name: _game_share(load, name, g, stalled) for name, g in figures.games.items()},
     )
     report.ok = bool(
         checked["ok"]
@@ -449,7 +458,8 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
         and not problems
         and not report.unexpected_errors
         and report.tables_reconciled == options.tables
-        and report.wallets == options.people()
+        and report.wallets == report.people
+        and all(g["ok"] for g in report.games.values())
         and report.set_aside == report.poison_postings
         and not report.conflicts
         and not report.exited
@@ -457,11 +467,22 @@ def _report(options: LoadOptions, figures: loadtest.Figures, faults: Faults) -> 
     return report
 
 
+def _game_share(
+    load: Load, name: str, g: loadtest.GameFigures, stalled: list[str]
+) -> dict[str, Any]:
+    """A game's figures, with the tables stalled under the faults (or not moving after them)
+    among its own, and its verdict: its audit held, none stalled, no unexpected error."""
+    share = asdict(g) | {"stalled": [t for t in stalled if load.games[t] == name]}
+    unexpected = {k: n for k, n in g.errors.items() if k not in EXPECTED_ERRORS}
+    share["ok"] = bool(g.audit.get("ok") and not share["stalled"] and not unexpected)
+    return share
+
+
 def describe(r: ChaosReport) -> str:
     faults = ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in r.faults.items())
     expected = {k: n for k, n in r.errors.items() if k in EXPECTED_ERRORS}
     lines = [
-        f"{r.tables} tables of {r.seats} people, {r.workers} table worker(s), {r.seconds} s,"
+        f"{r.tables} tables ({_games(r)}), {r.workers} table worker(s), {r.seconds} s,"
         f" seed {r.seed}",
         f"faults: {faults}",
         f"  {r.connections_cut} broker connection(s) of the gateway cut; database connections"
@@ -479,7 +500,7 @@ def describe(r: ChaosReport) -> str:
         f"tables reconciled with the ledger: {r.tables_reconciled}/{r.tables}"
         f"{_some(r.tables_not_reconciled)}",
         f"wallets matching table stacks: {r.wallets - len(r.wallets_differing)}"
-        f"/{r.tables * r.seats - sum(r.bot_seats.values())}{_some(r.wallets_differing)}",
+        f"/{r.people}{_some(r.wallets_differing)}",
         f"postings set aside by the ledger: {r.set_aside} (poison postings sent:"
         f" {r.poison_postings}), conflicts: {r.conflicts}",
         f"services that died on their own: {_counts(r.exited)}",
@@ -489,8 +510,27 @@ def describe(r: ChaosReport) -> str:
     if expected:
         lines += [f"  {code}: {EXPECTED_ERRORS[code]}" for code in expected]
     lines += [f"problem: {problem}" for problem in r.problems]
+    lines += [_describe_game(name, g) for name, g in r.games.items()]
     lines.append("chaos: ok" if r.ok else "chaos: FAILED")
     return "\n".join(lines)
+
+
+def _games(r: ChaosReport) -> str:
+    games = r.games.items()
+    return ", ".join(f"{g['tables']} of {name} at {g['seats']} seats" for name, g in games)
+
+
+def _describe_game(name: str, g: dict[str, Any]) -> str:
+    audit, lat = g["audit"], g["latency_ms"]
+    return (
+        f"  {name}: {'ok' if g['ok'] else 'FAILED'}: {g['tables']} tables"
+        f" ({g['for_money']} for money), commands {g['commands']}, hands {g['hands']},"
+        f" p50 {lat['p50']} ms, p99 {lat['p99']} ms, lost {audit['actions_lost']},"
+        f" applied twice {audit['actions_applied_twice']}, stalled {len(g['stalled'])},"
+        f" reconciled {audit['tables_reconciled']}/{g['tables']} ({audit['postings']} postings),"
+        f" wallets matching {audit['wallets_checked'] - len(audit['wallets_differing'])}"
+        f"/{g['people']}"
+    )
 
 
 def _counts(counts: dict[str, int]) -> str:

@@ -1,5 +1,6 @@
-"""``swick loadtest``: tables of simulated people through the real gateway, broker, workers
-and ledger, started here in a namespace and database of their own, with figures at the end."""
+"""``swick loadtest``: tables of simulated people, of every game or one, through the real
+gateway, broker, workers and ledger, started here in a namespace and database of their own,
+with figures at the end (for the run and for each game)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 import httpx
 
 from services.load.audit import Audit, audit
+from services.load.games import MIX, TablePlan, plan, played
 from services.load.people import Person, Tally
 from services.load.platform import Platform, cpu_seconds, isolated, processes_named
 from services.progress import SILENT, Progress, wait
@@ -33,7 +35,8 @@ BROKER, DATABASE = ("beam.smp",), ("postgres",)  # RabbitMQ's and PostgreSQL's p
 class LoadOptions:
     tables: int = 200
     seconds: float = 60.0
-    seats: int = 4
+    seats: int = 4  # asked of every game; one that cannot have as many has its own number
+    game: str = MIX  # one game of the registry, or all of them, the tables spread over them
     workers: int = 2
     max_pace: bool = False
     stall_after: float = 10.0  # seconds without progress that make a table stalled
@@ -46,15 +49,39 @@ class LoadOptions:
     # Table number -> {seat: bot name}: bots seated at the first tables (the rest are people).
     bots: dict[int, dict[int, str]] = field(default_factory=dict)
 
+    def plans(self) -> list[TablePlan]:
+        return plan(self.game, self.tables, self.seats, self.bots)
+
     def people(self) -> int:
         """Seats taken by people."""
-        return self.tables * self.seats - sum(map(len, self.bots.values()))
+        return sum(table.seats - len(table.bots) for table in self.plans())
+
+
+@dataclass
+class GameFigures:
+    """One game's share of a run."""
+
+    tables: int
+    seats: int
+    for_money: int  # tables played for chips or a stake (the rest for points)
+    people: int
+    commands: int
+    commands_per_second: float
+    hands: int
+    hands_per_second: float
+    latency_ms: dict[str, float]
+    errors: dict[str, int]
+    resent: int
+    applied_already: int
+    stalled: list[str]
+    audit: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Figures:
     tables: int
     seats: int
+    game: str  # as asked: one game, or the mix
     workers: int
     seconds: float
     commands: int
@@ -77,6 +104,7 @@ class Figures:
     rss_mb_per_table: float
     rss_mb_total: float
     audit: dict[str, Any] = field(default_factory=dict)
+    games: dict[str, GameFigures] = field(default_factory=dict)  # each game's share
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,10 +131,11 @@ class Load:
         self.platform = platform
         self.options = options
         self.display = progress
-        self.tally = Tally()
+        self.tallies = {name: Tally() for name in played(options.game)}
         self.rng = random.Random(options.seed)
         self.pace = (0.0, 0.0) if options.max_pace else HUMAN_PACE
         self.tables: dict[str, list[Person]] = {}
+        self.games: dict[str, str] = {}  # table -> its game
         self.bots: dict[str, dict[int, str]] = {}  # table -> {seat: bot name}, where bots sit
         self.progress: dict[str, tuple[int, float]] = {}  # table -> (seq, when it last moved)
         self.stalled: set[str] = set()
@@ -115,22 +144,39 @@ class Load:
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         async with httpx.AsyncClient(timeout=30) as http:
 
-            async def one(number: int) -> None:
+            async def one(table: TablePlan) -> None:
                 async with gate:
-                    await self._open_table(http, number)
+                    await self._open_table(http, table)
 
             async with asyncio.TaskGroup() as tasks:
-                for number in range(self.options.tables):
-                    tasks.create_task(one(number))
+                for table in self.options.plans():
+                    tasks.create_task(one(table))
 
-    async def _open_table(self, http: httpx.AsyncClient, number: int) -> None:
-        base = self.platform.base
-        bots = self.options.bots.get(number, {})
+    @property
+    def tally(self) -> Tally:
+        """Every game's tallies together."""
+        return Tally.added(self.tallies.values())
+
+    def new_window(self) -> None:
+        for tally in self.tallies.values():
+            tally.new_window()
+
+    def tables_of(self, name: str) -> dict[str, list[Person]]:
+        return {t: people for t, people in self.tables.items() if self.games[t] == name}
+
+    async def _open_table(self, http: httpx.AsyncClient, planned: TablePlan) -> None:
+        base, bots, number = self.platform.base, planned.bots, planned.number
+        tally = self.tallies[planned.game]
         people = [
             Person(
-                base, f"T{number}s{seat}", self.tally, random.Random(self.rng.random()), self.pace
+                base,
+                f"T{number}s{seat}",
+                tally,
+                random.Random(self.rng.random()),
+                self.pace,
+                planned.hand_number,
             )
-            for seat in range(self.options.seats)
+            for seat in range(planned.seats)
             if seat not in bots
         ]
         for person in people:
@@ -139,14 +185,7 @@ class Load:
         host = people[0]
         reply = await http.post(
             f"{base}/api/tables",
-            # No pause on each hand's result: the figures measure the command path, and stay
-            # comparable with those taken before tables paused between hands.
-            json={
-                "seats": self.options.seats,
-                "timer_seconds": 30,
-                "interlude_seconds": 0,
-                "bots": bots,
-            },
+            json=planned.request(),
             headers={"authorization": f"Bearer {host.token}"},
         )
         reply.raise_for_status()
@@ -158,8 +197,9 @@ class Load:
             await _join(person, table)
         await host.until(lambda v: all(s["player"] is not None for s in v["seats"]), within=120)
         self.tables[table] = people
+        self.games[table] = planned.game
         if bots:
-            self.bots[table] = bots
+            self.bots[table] = dict(bots)
         self.progress[table] = (0, time.monotonic())
         self.display.advance()
 
@@ -209,17 +249,25 @@ class Load:
         for people in self.tables.values():
             for person in people:
                 if person.pending:
-                    self.tally.errors["unanswered"] += len(person.pending)
+                    person.tally.errors["unanswered"] += len(person.pending)
 
-    async def audit(self) -> Audit:
-        stacks = {}
-        for people in self.tables.values():
+    async def audit(self) -> dict[str, Audit]:
+        """Each game's audit: its tables, the actions its people had applied, their wallets."""
+        audits = {}
+        for name, tally in self.tallies.items():
+            tables = self.tables_of(name)
+            people = [person for seated in tables.values() for person in seated]
+            shown = {}
             for person in people:
                 view = person.view
                 if view is not None and view["seat"] is not None:
-                    stacks[person.id] = view["seats"][view["seat"]]["stack"]
-        applied = self.tally.acked | self.tally.duplicates
-        return await audit(self.platform.settings, list(self.tables), applied, stacks)
+                    stack = view["seats"][view["seat"]].get("stack")
+                    if stack is not None:  # a game whose views show a seat's chips
+                        shown[person.id] = stack
+            applied = tally.acked | tally.duplicates
+            ids = [person.id for person in people]
+            audits[name] = await audit(self.platform.settings, list(tables), applied, ids, shown)
+        return audits
 
     async def close(self) -> None:
         await asyncio.gather(
@@ -301,7 +349,7 @@ async def run(
             await load.start_games()
             progress.stage("warming up (s)", options.warmup)
             await load.play(options.warmup)
-            load.tally.new_window()
+            load.new_window()
             services_before, generator_before = platform.cpu_by_service(), time.process_time()
             broker_before, database_before = _cpu_of(BROKER), _cpu_of(DATABASE)
             started = time.monotonic()
@@ -316,26 +364,33 @@ async def run(
                 for service, spent in platform.cpu_by_service().items()
             }
             cpu = sum(services.values())
+            counted = {name: (t.sent, t.hands) for name, t in load.tallies.items()}
             commands, hands = load.tally.sent, load.tally.hands
             progress.stage("settling and auditing every action and chip")
             await load.settle()
-            checked = await load.audit()
+            audits = await load.audit()
         finally:
             await load.close()
+        checked, total = Audit.combined(audits.values()), load.tally
         per_hand = max(hands, 1)
+        games = {
+            name: _game_figures(load, name, *counted[name], elapsed, audits[name])
+            for name in load.tallies
+        }
         return Figures(
             tables=options.tables,
             seats=options.seats,
+            game=options.game,
             workers=options.workers,
             seconds=round(elapsed, 1),
             commands=commands,
             commands_per_second=round(commands / elapsed, 1),
             hands=hands,
             hands_per_second=round(hands / elapsed, 1),
-            latency_ms=percentiles(load.tally.latencies),
-            errors=dict(load.tally.errors),
-            resent=load.tally.resent,
-            applied_already=len(load.tally.duplicates),
+            latency_ms=percentiles(total.latencies),
+            errors=dict(total.errors),
+            resent=total.resent,
+            applied_already=len(total.duplicates),
             stalled=sorted(load.stalled),
             service_cpu_ms_per_hand=round(cpu * 1000 / per_hand, 2),
             broker_cpu_ms_per_hand=round(broker * 1000 / per_hand, 2),
@@ -349,13 +404,39 @@ async def run(
             rss_mb_per_table=round((open_rss - idle_rss) / options.tables / 2**20, 3),
             rss_mb_total=round(open_rss / 2**20, 1),
             audit=asdict(checked) | {"ok": checked.ok},
+            games=games,
         )
+
+
+def _game_figures(
+    load: Load, name: str, commands: int, hands: int, elapsed: float, checked: Audit
+) -> GameFigures:
+    """``commands`` and ``hands``: the game's, counted in the measured window (the tally's
+    other figures are the whole run's: every request must be audited)."""
+    tally, tables = load.tallies[name], load.tables_of(name)
+    plans = [p for p in load.options.plans() if p.game == name]
+    return GameFigures(
+        tables=len(tables),
+        seats=plans[0].seats if plans else 0,
+        for_money=sum(1 for p in plans if p.staked),
+        people=sum(len(people) for people in tables.values()),
+        commands=commands,
+        commands_per_second=round(commands / elapsed, 1),
+        hands=hands,
+        hands_per_second=round(hands / elapsed, 1),
+        latency_ms=percentiles(tally.latencies),
+        errors=dict(tally.errors),
+        resent=tally.resent,
+        applied_already=len(tally.duplicates),
+        stalled=sorted(set(tables) & load.stalled),
+        audit=asdict(checked) | {"ok": checked.ok},
+    )
 
 
 def describe(f: Figures) -> str:
     lat = f.latency_ms
     lines = [
-        f"{f.tables} tables of {f.seats} people, {f.workers} table worker(s), {f.seconds} s",
+        f"{f.tables} tables ({_games(f)}), {f.workers} table worker(s), {f.seconds} s",
         f"commands: {f.commands} ({f.commands_per_second}/s), hands: {f.hands}"
         f" ({f.hands_per_second}/s)",
         f"command -> own view: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms,"
@@ -374,4 +455,23 @@ def describe(f: Figures) -> str:
         f" applied twice {f.audit['actions_applied_twice']},"
         f" tables reconciled {f.audit['tables_reconciled']}/{f.tables}",
     ]
+    lines += [describe_game(name, g) for name, g in f.games.items()]
     return "\n".join(lines)
+
+
+def _games(f: Figures) -> str:
+    return ", ".join(f"{g.tables} of {name} at {g.seats} seats" for name, g in f.games.items())
+
+
+def describe_game(name: str, g: GameFigures) -> str:
+    lat = g.latency_ms
+    return (
+        f"  {name}: {g.tables} tables ({g.for_money} for money), commands {g.commands}"
+        f" ({g.commands_per_second}/s), hands {g.hands} ({g.hands_per_second}/s),"
+        f" p50 {lat['p50']} ms, p99 {lat['p99']} ms, errors {sum(g.errors.values())},"
+        f" stalled {len(g.stalled)}, audit {'ok' if g.audit.get('ok') else 'FAILED'}"
+        f" (lost {g.audit['actions_lost']}, applied twice {g.audit['actions_applied_twice']},"
+        f" reconciled {g.audit['tables_reconciled']}/{g.tables} ({g.audit['postings']} postings),"
+        f" wallets matching {g.audit['wallets_checked'] - len(g.audit['wallets_differing'])}"
+        f"/{g.people})"
+    )

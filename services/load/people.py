@@ -10,7 +10,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +42,20 @@ class Tally:
     duplicates: set[str] = field(default_factory=set)  # answered "applied already"
     hands: int = 0
 
+    @classmethod
+    def added(cls, tallies: Iterable[Tally]) -> Tally:
+        """The figures of several tallies together (the games of a mix)."""
+        total = cls()
+        for tally in tallies:
+            total.sent += tally.sent
+            total.resent += tally.resent
+            total.latencies += tally.latencies
+            total.errors += tally.errors
+            total.acked |= tally.acked
+            total.duplicates |= tally.duplicates
+            total.hands += tally.hands
+        return total
+
     def new_window(self) -> None:
         """Count figures from now on (what must hold for the whole run is kept)."""
         self.sent, self.resent, self.hands = 0, 0, 0
@@ -57,13 +71,21 @@ class Sent:
 
 class Person:
     def __init__(
-        self, base: str, name: str, tally: Tally, rng: random.Random, pace: tuple[float, float]
+        self,
+        base: str,
+        name: str,
+        tally: Tally,
+        rng: random.Random,
+        pace: tuple[float, float],
+        hand_number: str = "hand_no",
     ) -> None:
+        """``hand_number``: the field of this game's views that numbers its hands."""
         self.base = base
         self.name = name
         self.tally = tally
         self.rng = rng
         self.pace = pace
+        self.hand_number = hand_number
         self.id = ""
         self.token = ""
         self.table = ""
@@ -153,9 +175,16 @@ class Person:
         previous = self.view
         self.view, self.view_at = view, now
         self._seen.set()
-        if previous is not None and view["hand_no"] > previous["hand_no"] and view["seat"] == 0:
+        if previous is not None and view["seat"] == 0 and self._dealt(previous, view):
             self.tally.hands += 1
         self._maybe_act()
+
+    def _dealt(self, previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        """Whether ``view`` shows a hand dealt since ``previous``: a later hand of the game, or
+        a hand of a later game (whose numbers start again, perhaps below the last game's)."""
+        number = self.hand_number
+        hand = (view["game_no"], view[number])
+        return view[number] > 0 and hand > (previous["game_no"], previous[number])
 
     def _answered(self, client_id: str, sent: Sent, frame: dict[str, Any], now: float) -> None:
         request_id = f"{self.id}/{client_id}"
