@@ -13,12 +13,12 @@ from shared.games.swick import events as ev
 from shared.games.swick.state import (
     NOT_DEALT,
     NOT_SET,
-    RECENT_IDS,
     Phase,
     SeatStatus,
     State,
     replaced,
 )
+from shared.games.table import evolve as table
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -61,64 +61,18 @@ def _clear_hand(s: State) -> None:
     s.tricks_won = (0,) * n
 
 
-def _accepted(s: State, e: ev.Accepted) -> None:
-    s.seq += 1
-    ids = s.recent_ids
-    s.recent_ids = (
-        (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
-    )
-    if e.actor is not None and s.timeouts[e.actor]:
-        s.timeouts = replaced(s.timeouts, e.actor, 0)
-
-
-_NO_GAME = (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)  # a bot leaving then is not replaced
-
-
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
-    seat = e.seat
-    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
-    s.players = replaced(s.players, seat, e.player)
-    s.stacks = replaced(s.stacks, seat, e.stack)
-    s.nets = replaced(s.nets, seat, 0)
-    s.sitting_out = replaced(s.sitting_out, seat, False)
-    s.leaving = replaced(s.leaving, seat, False)
-    s.connected = replaced(s.connected, seat, True)
-    s.timeouts = replaced(s.timeouts, seat, 0)
+    table.seat_taken(s, e)
+    s.nets = replaced(s.nets, e.seat, 0)
 
 
 def _seat_left(s: State, e: ev.SeatLeft) -> None:
+    table.seat_left(s, e)
     seat = e.seat
-    leaver = s.players[seat]
-    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
-        s.left_by_bots = (*s.left_by_bots, seat)
-    s.players = replaced(s.players, seat, None)
-    s.stacks = replaced(s.stacks, seat, 0)
     s.nets = replaced(s.nets, seat, 0)
-    s.sitting_out = replaced(s.sitting_out, seat, False)
-    s.leaving = replaced(s.leaving, seat, False)
-    s.connected = replaced(s.connected, seat, False)
-    s.timeouts = replaced(s.timeouts, seat, 0)
-    s.interlude = tuple(x for x in s.interlude if x != seat)
     if seat in s.candidates:
         s.candidates = tuple(c for c in s.candidates if c != seat)
         s.entropy = replaced(s.entropy, seat, None)
-
-
-def _leaving(s: State, e: ev.LeavingAfterHand) -> None:
-    s.leaving = replaced(s.leaving, e.seat, True)
-    s.connected = replaced(s.connected, e.seat, False)
-
-
-def _sat_out(s: State, e: ev.SatOut) -> None:
-    s.sitting_out = replaced(s.sitting_out, e.seat, e.sitting_out)
-
-
-def _connection(s: State, e: ev.ConnectionChanged) -> None:
-    s.connected = replaced(s.connected, e.seat, e.connected)
-
-
-def _host(s: State, e: ev.HostChanged) -> None:
-    s.host = e.seat
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
@@ -298,27 +252,9 @@ def _hand_settled(s: State, e: ev.HandSettled) -> None:
 
 
 def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
+    table.interlude_started(s, e)
     s.phase = Phase.INTERLUDE
-    s.interlude = e.seats
-    s.deadline = e.until
     _give_turn(s, None)
-
-
-def _result_seen(s: State, e: ev.ResultSeen) -> None:
-    s.interlude = tuple(seat for seat in s.interlude if seat != e.seat)
-
-
-def _interlude_ended(s: State, e: ev.InterludeEnded) -> None:
-    s.interlude = ()
-    s.deadline = None  # the next decision gets a deadline of its own
-
-
-def _timed_out(s: State, e: ev.TimedOut) -> None:
-    s.timeouts = replaced(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
-
-
-def _deadline(s: State, e: ev.DeadlineSet) -> None:
-    s.deadline = e.at
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
@@ -329,10 +265,6 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.end_reason = e.reason
     s.dealer = None
     _give_turn(s, None)
-
-
-def _attendance(s: State, e: ev.AttendanceChanged) -> None:
-    s.unattended_since = e.unattended_since
 
 
 def _closing(s: State, e: ev.TableClosing) -> None:
@@ -352,13 +284,9 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
-    ev.Accepted: _accepted,
+    **table.APPLIERS,
     ev.SeatTaken: _seat_taken,
     ev.SeatLeft: _seat_left,
-    ev.LeavingAfterHand: _leaving,
-    ev.SatOut: _sat_out,
-    ev.ConnectionChanged: _connection,
-    ev.HostChanged: _host,
     ev.GameStarted: _game_started,
     ev.Waiting: _waiting,
     ev.HandOpened: _hand_opened,
@@ -376,12 +304,7 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TrickTaken: _trick_taken,
     ev.HandSettled: _hand_settled,
     ev.InterludeStarted: _interlude_started,
-    ev.ResultSeen: _result_seen,
-    ev.InterludeEnded: _interlude_ended,
-    ev.TimedOut: _timed_out,
-    ev.DeadlineSet: _deadline,
     ev.GameEnded: _game_ended,
-    ev.AttendanceChanged: _attendance,
     ev.TableClosing: _closing,
     ev.CarryShared: _carry_shared,
     ev.TableClosed: _closed,

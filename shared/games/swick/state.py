@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.lifecycle import Player
 from shared.games.swick.cards import Card
+from shared.games.table import state as table
 
 DEFAULT_ANTES = (3, 6, 9, 12, 15)
 DEALER_EXTRA = 3
@@ -21,9 +22,8 @@ DEFAULT_TIMER_MS = 30_000
 TIMER_RANGE_MS = (10_000, 120_000)
 INTERLUDE_MAX_MS = 30_000  # the longest a hand's result may hold the next hand
 AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
-
-T = TypeVar("T")
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 
 
 class Phase(StrEnum):
@@ -212,8 +212,3 @@ def new_table(config: TableConfig) -> State:
         early_sets=NOT_SET * n,
         tricks_won=(0,) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])
