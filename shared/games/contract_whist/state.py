@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.contract_whist.cards import Card, Suit
 from shared.games.lifecycle import Player
+from shared.games.table import state as table
 
 MIN_SEATS, MAX_SEATS = 2, 5
 DEFAULT_SEATS = 4
@@ -24,9 +25,8 @@ DEFAULT_TIMER_MS = 30_000
 TIMER_RANGE_MS = (10_000, 120_000)
 INTERLUDE_MAX_MS = 30_000
 AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
-
-T = TypeVar("T")
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 
 
 class Phase(StrEnum):
@@ -181,8 +181,3 @@ def new_table(config: TableConfig) -> State:
         scores=(0,) * n,
         hands=((),) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])

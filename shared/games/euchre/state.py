@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.euchre.cards import Card, Suit
 from shared.games.lifecycle import Player
+from shared.games.table import state as table
 
 SEATS = 4
 DEFAULT_TARGET = 10
@@ -23,10 +24,9 @@ TIMER_RANGE_MS = (10_000, 120_000)
 INTERLUDE_MAX_MS = 30_000
 MAX_STAKE = 300  # cents each player may pay into the pot at the start
 AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 TRICKS_PER_HAND = 5
-
-T = TypeVar("T")
 
 
 class Phase(StrEnum):
@@ -192,8 +192,3 @@ def new_table(config: TableConfig) -> State:
         timeouts=(0,) * n,
         hands=((),) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])

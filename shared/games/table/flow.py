@@ -159,6 +159,15 @@ def game_on(w: Work[Any]) -> bool:
     return phase is not rules.lobby and phase is not rules.ended and phase is not rules.closed
 
 
+def eligible(s: TableState) -> list[int]:
+    """Seats that can be dealt in: seated, not sitting out, not leaving."""
+    return [
+        seat
+        for seat, player in enumerate(s.players)
+        if player is not None and not s.sitting_out[seat] and not s.leaving[seat]
+    ]
+
+
 def people(s: TableState) -> tuple[int, ...]:
     """The seats holding a person (not a bot)."""
     return tuple(seat for seat, p in enumerate(s.players) if p is not None and p.bot is None)
