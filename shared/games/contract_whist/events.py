@@ -12,24 +12,9 @@ from typing import Literal, TypeAlias
 
 from shared.games.contract_whist.cards import Card, Suit
 from shared.games.contract_whist.state import GameEndReason, RoundResult
-from shared.games.table.events import (
-    Accepted,
-    AttendanceChanged,
-    ConnectionChanged,
-    DeadlineSet,
-    HostChanged,
-    InterludeEnded,
-    InterludeStarted,
-    LeavingAfterHand,
-    ResultSeen,
-    SatOut,
-    SeatLeft,
-    SeatTaken,
-    TableClosed,
-    TableClosing,
-    TimedOut,
-    Waiting,
-)
+from shared.games.table import events as table
+from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import LifecycleEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,57 +93,17 @@ class GameEnded:
     kind: Literal["game_ended"] = "game_ended"
 
 
+TableClosing = table.TableClosing  # a closing with the seats that forfeit
+
 Event: TypeAlias = (
-    Accepted
-    | SeatTaken
-    | SeatLeft
-    | LeavingAfterHand
-    | SatOut
-    | ConnectionChanged
-    | HostChanged
+    LifecycleEvent
+    | TableClosing
     | GameStarted
-    | Waiting
     | RoundDealt
     | BidMade
     | TrumpChosen
     | CardPlayed
     | TrickTaken
     | RoundScored
-    | InterludeStarted
-    | ResultSeen
-    | InterludeEnded
-    | TimedOut
-    | DeadlineSet
-    | AttendanceChanged
-    | TableClosing
-    | TableClosed
     | GameEnded
 )
-
-__all__ = [  # the lifecycle's events are this game's too
-    "Accepted",
-    "AttendanceChanged",
-    "BidMade",
-    "CardPlayed",
-    "ConnectionChanged",
-    "DeadlineSet",
-    "Event",
-    "GameEnded",
-    "GameStarted",
-    "HostChanged",
-    "InterludeEnded",
-    "InterludeStarted",
-    "LeavingAfterHand",
-    "ResultSeen",
-    "RoundDealt",
-    "RoundScored",
-    "SatOut",
-    "SeatLeft",
-    "SeatTaken",
-    "TableClosed",
-    "TableClosing",
-    "TimedOut",
-    "TrickTaken",
-    "TrumpChosen",
-    "Waiting",
-]

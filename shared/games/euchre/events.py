@@ -12,24 +12,9 @@ from typing import Literal, TypeAlias
 
 from shared.games.euchre.cards import Card, Suit
 from shared.games.euchre.state import GameEndReason, HandResult
-from shared.games.table.events import (
-    Accepted,
-    AttendanceChanged,
-    ConnectionChanged,
-    DeadlineSet,
-    HostChanged,
-    InterludeEnded,
-    InterludeStarted,
-    LeavingAfterHand,
-    ResultSeen,
-    SatOut,
-    SeatLeft,
-    SeatTaken,
-    TableClosed,
-    TableClosing,
-    TimedOut,
-    Waiting,
-)
+from shared.games.table import events as table
+from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import LifecycleEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,16 +118,12 @@ class GameEnded:
     kind: Literal["game_ended"] = "game_ended"
 
 
+TableClosing = table.TableClosing  # a closing with the seats that forfeit
+
 Event: TypeAlias = (
-    Accepted
-    | SeatTaken
-    | SeatLeft
-    | LeavingAfterHand
-    | SatOut
-    | ConnectionChanged
-    | HostChanged
+    LifecycleEvent
+    | TableClosing
     | GameStarted
-    | Waiting
     | HandDealt
     | Passed
     | TurnedDown
@@ -153,45 +134,5 @@ Event: TypeAlias = (
     | CardPlayed
     | TrickTaken
     | HandScored
-    | InterludeStarted
-    | ResultSeen
-    | InterludeEnded
-    | TimedOut
-    | DeadlineSet
-    | AttendanceChanged
-    | TableClosing
-    | TableClosed
     | GameEnded
 )
-
-__all__ = [  # the lifecycle's events are this game's too
-    "Accepted",
-    "AttendanceChanged",
-    "CardPlayed",
-    "ConnectionChanged",
-    "DeadlineSet",
-    "DealerDiscarded",
-    "Event",
-    "GameEnded",
-    "GameStarted",
-    "HandDealt",
-    "HandScored",
-    "HostChanged",
-    "InterludeEnded",
-    "InterludeStarted",
-    "LeavingAfterHand",
-    "Passed",
-    "ResultSeen",
-    "SatOut",
-    "SeatLeft",
-    "SeatTaken",
-    "TableClosed",
-    "TableClosing",
-    "TimedOut",
-    "TrickTaken",
-    "TricksStarted",
-    "TrumpMade",
-    "TurnUpTaken",
-    "TurnedDown",
-    "Waiting",
-]

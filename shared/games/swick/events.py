@@ -12,23 +12,8 @@ from typing import Literal, TypeAlias
 
 from shared.games.swick.cards import Card
 from shared.games.swick.state import GameEndReason, HandResult, Phase, Standing
-from shared.games.table.events import (
-    Accepted,
-    AttendanceChanged,
-    ConnectionChanged,
-    DeadlineSet,
-    HostChanged,
-    InterludeEnded,
-    InterludeStarted,
-    LeavingAfterHand,
-    ResultSeen,
-    SatOut,
-    SeatLeft,
-    SeatTaken,
-    TableClosed,
-    TimedOut,
-    Waiting,
-)
+from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import LifecycleEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,15 +157,8 @@ class GameEnded:
 
 
 Event: TypeAlias = (
-    Accepted
-    | SeatTaken
-    | SeatLeft
-    | LeavingAfterHand
-    | SatOut
-    | ConnectionChanged
-    | HostChanged
+    LifecycleEvent
     | GameStarted
-    | Waiting
     | HandOpened
     | AnteChosen
     | Readied
@@ -195,51 +173,7 @@ Event: TypeAlias = (
     | CardPlayed
     | TrickTaken
     | HandSettled
-    | InterludeStarted
-    | ResultSeen
-    | InterludeEnded
-    | TimedOut
-    | DeadlineSet
     | GameEnded
-    | AttendanceChanged
     | TableClosing
     | CarryShared
-    | TableClosed
 )
-
-__all__ = [  # the lifecycle's events are this game's too
-    "Accepted",
-    "AnteChosen",
-    "AttendanceChanged",
-    "CardPlayed",
-    "CarryShared",
-    "ConnectionChanged",
-    "DeadlineSet",
-    "DealerDiscarded",
-    "Drew",
-    "Event",
-    "FaceTrumpDecided",
-    "GameEnded",
-    "GameStarted",
-    "HandDealt",
-    "HandOpened",
-    "HandSettled",
-    "HandSkipped",
-    "HostChanged",
-    "InterludeEnded",
-    "InterludeStarted",
-    "Knocked",
-    "LeavingAfterHand",
-    "PhaseStarted",
-    "Readied",
-    "ResultSeen",
-    "SatOut",
-    "SeatLeft",
-    "SeatTaken",
-    "TableClosed",
-    "TableClosing",
-    "TimedOut",
-    "TrickTaken",
-    "TrumpDecided",
-    "Waiting",
-]

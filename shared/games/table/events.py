@@ -140,3 +140,22 @@ LifecycleEvent: TypeAlias = (
     | TableClosed
 )
 """Every game's lifecycle events but ``table_closing``, whose fields differ between games."""
+
+__all__ = [  # what a game's events module takes in (``import *``) as its own
+    "Accepted",
+    "AttendanceChanged",
+    "ConnectionChanged",
+    "DeadlineSet",
+    "HostChanged",
+    "InterludeEnded",
+    "InterludeStarted",
+    "LeavingAfterHand",
+    "LifecycleEvent",
+    "ResultSeen",
+    "SatOut",
+    "SeatLeft",
+    "SeatTaken",
+    "TableClosed",
+    "TimedOut",
+    "Waiting",
+]
