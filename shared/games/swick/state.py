@@ -19,9 +19,7 @@ DEFAULT_ANTES = (3, 6, 9, 12, 15)
 DEALER_EXTRA = 3
 MIN_SEATS, MAX_SEATS = 3, 6
 DEFAULT_TIMER_MS = 30_000
-TIMER_RANGE_MS = (10_000, 120_000)
-INTERLUDE_MAX_MS = 30_000  # the longest a hand's result may hold the next hand
-AWAY_GRACE_MS = 3_000
+AWAY_GRACE_MS = table.AWAY_GRACE_MS
 RECENT_IDS = table.RECENT_IDS
 replaced = table.replaced
 

@@ -10,6 +10,12 @@ from shared.games.lifecycle import Player
 
 RECENT_IDS = 64
 """How many accepted action ids a table remembers to refuse a duplicate."""
+TIMER_RANGE_MS = (10_000, 120_000)
+"""How long a decision timer may be (a private table may have none)."""
+AWAY_GRACE_MS = 3_000
+"""How long an away seat's decision waits before the table decides for it."""
+INTERLUDE_MAX_MS = 30_000
+"""The longest a hand's result may hold the next hand."""
 
 T = TypeVar("T")
 
