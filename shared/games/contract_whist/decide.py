@@ -141,27 +141,23 @@ class WhistRules(ForfeitRules[State]):
     """Contract Whist's part in the table's lifecycle: every seat plays every round, so a round
     waits for a full table, and those who end a game early forfeit their stakes (rules §8.4)."""
 
-    lobby = Phase.LOBBY
-    waiting = Phase.WAITING
-    interlude = Phase.INTERLUDE
-    ended = Phase.ENDED
-    closed = Phase.CLOSED
-    between_hands = BETWEEN_ROUNDS
-    host_may_end = frozenset({Phase.INTERLUDE, Phase.WAITING})
-    hand = "round"
-
     def __init__(self) -> None:
-        self.apply = apply
-        self.to_act = to_act
-        self.default_action = default_action
-        self.phase_names = PHASE_NAMES
-        self.handlers = {
-            **flow.HANDLERS,
-            ac.MakeBid: _bid,
-            ac.ChooseTrump: _choose_trump,
-            ac.PlayCard: _play,
-            ac.NextHand: flow.next_hand,
-        }
+        super().__init__(
+            Phase,
+            apply=apply,
+            to_act=to_act,
+            default_action=default_action,
+            phase_names=PHASE_NAMES,
+            between_hands=BETWEEN_ROUNDS,
+            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
+            handlers={
+                ac.MakeBid: _bid,
+                ac.ChooseTrump: _choose_trump,
+                ac.PlayCard: _play,
+                ac.NextHand: flow.next_hand,
+            },
+            hand="round",
+        )
 
     def dealt_in(self, s: State, seat: int) -> bool:
         return s.phase in IN_ROUND

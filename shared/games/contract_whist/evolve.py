@@ -1,4 +1,5 @@
 """Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
+The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
 
 Appliers only record facts and do the bookkeeping that follows from them without a choice:
 whose turn it is next within a phase, and when the current decision was opened.
@@ -12,21 +13,11 @@ from typing import Any
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.state import Bid, Phase, State, replaced
 from shared.games.table import evolve as table
-
-
-def evolve(state: State, event: ev.Event) -> State:
-    clone = state.copy()
-    apply(clone, event)
-    return clone
+from shared.games.table.evolve import give_turn
 
 
 def apply(state: State, event: ev.Event) -> None:
     _APPLIERS[type(event)](state, event)
-
-
-def _give_turn(s: State, seat: int | None) -> None:
-    s.turn = seat
-    s.turn_seq = s.seq
 
 
 def _clear_round(s: State) -> None:
@@ -63,7 +54,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
 def _waiting(s: State, e: ev.Waiting) -> None:
     _clear_round(s)
     s.phase = Phase.WAITING
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _round_dealt(s: State, e: ev.RoundDealt) -> None:
@@ -74,39 +65,39 @@ def _round_dealt(s: State, e: ev.RoundDealt) -> None:
     s.hands = e.hands
     s.undealt = e.undealt
     s.phase = Phase.BID
-    _give_turn(s, e.first_bidder)
+    give_turn(s, e.first_bidder)
 
 
 def _bid_made(s: State, e: ev.BidMade) -> None:
     s.bids = (*s.bids, Bid(e.seat, e.bid))
     if len(s.bids) < s.n:
-        _give_turn(s, (e.seat + 1) % s.n)
+        give_turn(s, (e.seat + 1) % s.n)
         return
     top = max(b.bid for b in s.bids)
     s.chooser = next(b.seat for b in s.bids if b.bid == top)  # the earliest of the highest
     s.phase = Phase.TRUMP
-    _give_turn(s, s.chooser)
+    give_turn(s, s.chooser)
 
 
 def _trump_chosen(s: State, e: ev.TrumpChosen) -> None:
     s.trump = e.suit
     s.no_trumps = e.suit is None
     s.phase = Phase.TRICKS
-    _give_turn(s, s.bidder)
+    give_turn(s, s.bidder)
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
     seat = e.seat
     s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
     s.trick = (*s.trick, (seat, e.card))
-    _give_turn(s, None if len(s.trick) == s.n else (seat + 1) % s.n)
+    give_turn(s, None if len(s.trick) == s.n else (seat + 1) % s.n)
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
     s.played = (*s.played, s.trick)
     s.takers = (*s.takers, e.winner)
     s.trick = ()
-    _give_turn(s, e.winner if len(s.takers) < s.cards else None)
+    give_turn(s, e.winner if len(s.takers) < s.cards else None)
 
 
 def _round_scored(s: State, e: ev.RoundScored) -> None:
@@ -114,19 +105,19 @@ def _round_scored(s: State, e: ev.RoundScored) -> None:
     s.sheet = (*s.sheet, e.result)
     s.result = e.result
     _clear_round(s)
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
     table.interlude_started(s, e)
     s.phase = Phase.INTERLUDE
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _closed(s: State, e: ev.TableClosed) -> None:
     _clear_round(s)
     s.phase = Phase.CLOSED
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
@@ -140,7 +131,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
     s.pot -= sum(e.payouts)
     s.end_reason = e.reason
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
@@ -158,3 +149,5 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TableClosed: _closed,
     ev.GameEnded: _game_ended,
 }
+
+evolve = table.evolver(apply)

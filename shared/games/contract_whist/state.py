@@ -87,7 +87,7 @@ class RoundResult:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -138,18 +138,9 @@ class State:
     takers: tuple[int, ...] = ()  # the seat that took each finished trick
     result: RoundResult | None = field(default=None)
 
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
     @property
     def n(self) -> int:
         return len(self.players)
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
 
     def order(self) -> list[int]:
         """Every seat, clockwise from this round's first bidder."""

@@ -165,28 +165,24 @@ class EuchreRules(ForfeitRules[State]):
     """Euchre's part in the table's lifecycle: four seats in two partnerships, so a hand waits
     for four players and a partnership that ends a game early forfeits it (rules §12.5)."""
 
-    lobby = Phase.LOBBY
-    waiting = Phase.WAITING
-    interlude = Phase.INTERLUDE
-    ended = Phase.ENDED
-    closed = Phase.CLOSED
-    between_hands = BETWEEN_HANDS
-    host_may_end = frozenset({Phase.INTERLUDE, Phase.WAITING})
-
     def __init__(self) -> None:
-        self.apply = apply
-        self.to_act = to_act
-        self.default_action = default_action
-        self.phase_names = PHASE_NAMES
-        self.handlers = {
-            **flow.HANDLERS,
-            ac.OrderUp: _order_up,
-            ac.Pass: _pass,
-            ac.NameTrump: _name_trump,
-            ac.Discard: _discard,
-            ac.PlayCard: _play,
-            ac.NextHand: flow.next_hand,
-        }
+        super().__init__(
+            Phase,
+            apply=apply,
+            to_act=to_act,
+            default_action=default_action,
+            phase_names=PHASE_NAMES,
+            between_hands=BETWEEN_HANDS,
+            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
+            handlers={
+                ac.OrderUp: _order_up,
+                ac.Pass: _pass,
+                ac.NameTrump: _name_trump,
+                ac.Discard: _discard,
+                ac.PlayCard: _play,
+                ac.NextHand: flow.next_hand,
+            },
+        )
 
     def dealt_in(self, s: State, seat: int) -> bool:
         return s.phase in IN_HAND

@@ -1,4 +1,5 @@
 """Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
+The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
 
 Appliers only record facts and do the bookkeeping that follows from them without a choice:
 whose turn it is next within a phase, and when the current decision was opened.
@@ -21,21 +22,11 @@ from shared.games.euchre.state import (
     replaced,
 )
 from shared.games.table import evolve as table
-
-
-def evolve(state: State, event: ev.Event) -> State:
-    clone = state.copy()
-    apply(clone, event)
-    return clone
+from shared.games.table.evolve import give_turn
 
 
 def apply(state: State, event: ev.Event) -> None:
     _APPLIERS[type(event)](state, event)
-
-
-def _give_turn(s: State, seat: int | None) -> None:
-    s.turn = seat
-    s.turn_seq = s.seq
 
 
 def _clear_hand(s: State) -> None:
@@ -80,7 +71,7 @@ def _waiting(s: State, e: ev.Waiting) -> None:
     _clear_hand(s)
     s.phase = Phase.WAITING
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _hand_dealt(s: State, e: ev.HandDealt) -> None:
@@ -93,19 +84,19 @@ def _hand_dealt(s: State, e: ev.HandDealt) -> None:
     s.turn_up_at = "up"
     s.kitty = e.kitty
     s.phase = Phase.ORDER
-    _give_turn(s, (e.dealer + 1) % SEATS)
+    give_turn(s, (e.dealer + 1) % SEATS)
 
 
 def _passed(s: State, e: ev.Passed) -> None:
     s.calls = (*s.calls, Call(e.seat, _round(s), "pass"))
-    _give_turn(s, None if e.seat == s.dealer else (e.seat + 1) % SEATS)
+    give_turn(s, None if e.seat == s.dealer else (e.seat + 1) % SEATS)
 
 
 def _turned_down(s: State, e: ev.TurnedDown) -> None:
     assert s.dealer is not None
     s.turn_up_at = "down"
     s.phase = Phase.NAME
-    _give_turn(s, (s.dealer + 1) % SEATS)
+    give_turn(s, (s.dealer + 1) % SEATS)
 
 
 def _trump_made(s: State, e: ev.TrumpMade) -> None:
@@ -120,7 +111,7 @@ def _trump_made(s: State, e: ev.TrumpMade) -> None:
     s.resting = partner_of(e.seat) if e.alone else None
     if first_round and s.resting == s.dealer:
         s.turn_up_at = "kitty"  # the dealer sits out: nobody picks the turn-up up
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _turn_up_taken(s: State, e: ev.TurnUpTaken) -> None:
@@ -129,7 +120,7 @@ def _turn_up_taken(s: State, e: ev.TurnUpTaken) -> None:
     s.hands = replaced(s.hands, dealer, (*s.hands[dealer], card))
     s.turn_up_at = "taken"
     s.phase = Phase.DISCARD
-    _give_turn(s, dealer)
+    give_turn(s, dealer)
 
 
 def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
@@ -137,12 +128,12 @@ def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
     assert dealer is not None
     s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
     s.discard = e.card
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _tricks_started(s: State, e: ev.TricksStarted) -> None:
     s.phase = Phase.TRICKS
-    _give_turn(s, e.leader)
+    give_turn(s, e.leader)
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
@@ -151,16 +142,16 @@ def _card_played(s: State, e: ev.CardPlayed) -> None:
     s.trick = (*s.trick, (seat, e.card))
     players = s.active()
     if len(s.trick) == len(players):
-        _give_turn(s, None)
+        give_turn(s, None)
     else:
-        _give_turn(s, players[(players.index(seat) + 1) % len(players)])
+        give_turn(s, players[(players.index(seat) + 1) % len(players)])
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
     s.played = (*s.played, s.trick)
     s.winners = (*s.winners, e.winner)
     s.trick = ()
-    _give_turn(s, e.winner if len(s.winners) < TRICKS_PER_HAND else None)
+    give_turn(s, e.winner if len(s.winners) < TRICKS_PER_HAND else None)
 
 
 def _hand_scored(s: State, e: ev.HandScored) -> None:
@@ -171,20 +162,20 @@ def _hand_scored(s: State, e: ev.HandScored) -> None:
     played, winners, trump = s.played, s.winners, s.trump
     _clear_hand(s)
     s.played, s.winners, s.trump = played, winners, trump
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
     table.interlude_started(s, e)
     s.phase = Phase.INTERLUDE
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _closed(s: State, e: ev.TableClosed) -> None:
     _clear_hand(s)
     s.phase = Phase.CLOSED
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
@@ -203,7 +194,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.pot -= sum(e.payouts)
     s.payouts = e.payouts
     s.forfeited = e.forfeited
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
@@ -225,3 +216,5 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TableClosed: _closed,
     ev.GameEnded: _game_ended,
 }
+
+evolve = table.evolver(apply)

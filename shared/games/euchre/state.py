@@ -102,7 +102,7 @@ class HandResult:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -155,15 +155,6 @@ class State:
     played: tuple[tuple[tuple[int, Card], ...], ...] = ()  # the finished tricks of the hand
     winners: tuple[int, ...] = ()  # the seat that took each finished trick
     result: HandResult | None = field(default=None)
-
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
 
     def active(self) -> list[int]:
         """The seats playing this hand, clockwise from the dealer's left."""

@@ -341,32 +341,28 @@ class SwickRules(Rules[State]):
     """Swick's part in the table's lifecycle: a pot game that players come and go from, so a
     game cut short has no winner and no forfeit; only the carry is shared out on closing."""
 
-    lobby = Phase.LOBBY
-    waiting = Phase.WAITING
-    interlude = Phase.INTERLUDE
-    ended = Phase.ENDED
-    closed = Phase.CLOSED
-    between_hands = BETWEEN_HANDS
-    host_may_end = frozenset({Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.WAITING})
-
     def __init__(self) -> None:
-        self.apply = apply
-        self.to_act = to_act
-        self.default_action = default_action
-        self.phase_names = PHASE_NAMES
-        self.handlers = {
-            **flow.HANDLERS,
-            ac.ChooseAnte: _choose_ante,
-            ac.Ready: _ready,
-            ac.SkipHand: _skip_hand,
-            ac.NextHand: flow.next_hand,
-            ac.DecideTrump: _decide_trump,
-            ac.Knock: _knock,
-            ac.Draw: _draw,
-            ac.DiscardFourth: _discard_fourth,
-            ac.FaceTrump: _face_trump,
-            ac.PlayCard: _play,
-        }
+        super().__init__(
+            Phase,
+            apply=apply,
+            to_act=to_act,
+            default_action=default_action,
+            phase_names=PHASE_NAMES,
+            between_hands=BETWEEN_HANDS,
+            host_may_end=frozenset({Phase.INTERLUDE, Phase.ANTE, Phase.READY, Phase.WAITING}),
+            handlers={
+                ac.ChooseAnte: _choose_ante,
+                ac.Ready: _ready,
+                ac.SkipHand: _skip_hand,
+                ac.NextHand: flow.next_hand,
+                ac.DecideTrump: _decide_trump,
+                ac.Knock: _knock,
+                ac.Draw: _draw,
+                ac.DiscardFourth: _discard_fourth,
+                ac.FaceTrump: _face_trump,
+                ac.PlayCard: _play,
+            },
+        )
 
     def dealt_in(self, s: State, seat: int) -> bool:
         return bool(s.status[seat])

@@ -1,4 +1,5 @@
 """Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
+The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
 
 Appliers only record facts and do the bookkeeping that follows from them without a choice:
 whose turn it is next within a phase, and when the current decision was opened.
@@ -19,23 +20,13 @@ from shared.games.swick.state import (
     replaced,
 )
 from shared.games.table import evolve as table
+from shared.games.table.evolve import give_turn
 
 E = TypeVar("E", bound=ev.Event)
 
 
-def evolve(state: State, event: ev.Event) -> State:
-    clone = state.copy()
-    apply(clone, event)
-    return clone
-
-
 def apply(state: State, event: ev.Event) -> None:
     _APPLIERS[type(event)](state, event)
-
-
-def _give_turn(s: State, seat: int | None) -> None:
-    s.turn = seat
-    s.turn_seq = s.seq
 
 
 def _clear_hand(s: State) -> None:
@@ -93,7 +84,7 @@ def _waiting(s: State, e: ev.Waiting) -> None:
     _clear_hand(s)
     s.phase = Phase.WAITING
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _hand_opened(s: State, e: ev.HandOpened) -> None:
@@ -104,10 +95,10 @@ def _hand_opened(s: State, e: ev.HandOpened) -> None:
     s.ante = 0
     if e.free_ride:
         s.phase = Phase.READY
-        _give_turn(s, None)
+        give_turn(s, None)
     else:
         s.phase = Phase.ANTE
-        _give_turn(s, e.dealer)
+        give_turn(s, e.dealer)
 
 
 def _ante_chosen(s: State, e: ev.AnteChosen) -> None:
@@ -116,7 +107,7 @@ def _ante_chosen(s: State, e: ev.AnteChosen) -> None:
     s.entropy = replaced(s.entropy, s.dealer, e.entropy)
     s.candidates = tuple(seat for seat in s.candidates if s.stacks[seat] >= e.amount)
     s.phase = Phase.READY
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _readied(s: State, e: ev.Readied) -> None:
@@ -145,12 +136,12 @@ def _hand_dealt(s: State, e: ev.HandDealt) -> None:
     s.status = tuple(status)
     s.played = ()
     s.phase = Phase.TRUMP
-    _give_turn(s, s.dealer)
+    give_turn(s, s.dealer)
 
 
 def _phase_started(s: State, e: ev.PhaseStarted) -> None:
     s.phase = e.phase
-    _give_turn(s, e.turn)
+    give_turn(s, e.turn)
 
 
 def _trump_decided(s: State, e: ev.TrumpDecided) -> None:
@@ -160,7 +151,7 @@ def _trump_decided(s: State, e: ev.TrumpDecided) -> None:
     if e.keep:
         s.hands = replaced(s.hands, dealer, (*s.hands[dealer], s.trump_card))
     s.phase = Phase.KNOCK
-    _give_turn(s, s.order[0])
+    give_turn(s, s.order[0])
 
 
 def _knocked(s: State, e: ev.Knocked) -> None:
@@ -169,11 +160,11 @@ def _knocked(s: State, e: ev.Knocked) -> None:
     if seat == s.dealer:
         if not e.knock and s.kept:
             s.early_sets = replaced(s.early_sets, seat, "single")
-        _give_turn(s, None)
+        give_turn(s, None)
         return
     # The next non-dealer to knock, in order; the dealer is last in ``order``.
     i = s.order.index(seat) + 1
-    _give_turn(s, s.order[i] if i < len(s.order) - 1 else None)
+    give_turn(s, s.order[i] if i < len(s.order) - 1 else None)
 
 
 def _drew(s: State, e: ev.Drew) -> None:
@@ -192,13 +183,13 @@ def _drew(s: State, e: ev.Drew) -> None:
     s.discarded = replaced(s.discarded, seat, e.discards)
     s.drawn = replaced(s.drawn, seat, len(e.drawn))
     if seat == s.dealer:
-        _give_turn(s, None)
+        give_turn(s, None)
         return
     status, drawn, order = s.status, s.drawn, s.order
     nxt = next(
         (p for p in order[order.index(seat) + 1 : -1] if status[p] == "in" and drawn[p] < 0), None
     )
-    _give_turn(s, nxt)
+    give_turn(s, nxt)
 
 
 def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
@@ -207,7 +198,7 @@ def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
     s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
     s.discards = (*s.discards, e.card)
     s.discarded = replaced(s.discarded, dealer, (*s.discarded[dealer], e.card))
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
@@ -217,7 +208,7 @@ def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
     if not e.play:
         s.status = replaced(s.status, dealer, "dropped")
         s.early_sets = replaced(s.early_sets, dealer, "single")
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
@@ -226,16 +217,16 @@ def _card_played(s: State, e: ev.CardPlayed) -> None:
     s.trick = (*s.trick, (seat, e.card))
     players = s.in_hand()
     if len(s.trick) == len(players):
-        _give_turn(s, None)
+        give_turn(s, None)
     else:
-        _give_turn(s, players[(players.index(seat) + 1) % len(players)])
+        give_turn(s, players[(players.index(seat) + 1) % len(players)])
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
     s.tricks_won = replaced(s.tricks_won, e.winner, s.tricks_won[e.winner] + 1)
     s.played = (*s.played, s.trick)
     s.trick = ()
-    _give_turn(s, e.winner if sum(s.tricks_won) < 3 else None)
+    give_turn(s, e.winner if sum(s.tricks_won) < 3 else None)
 
 
 def _hand_settled(s: State, e: ev.HandSettled) -> None:
@@ -248,13 +239,13 @@ def _hand_settled(s: State, e: ev.HandSettled) -> None:
     s.carry = r.carry_out
     s.result = r
     _clear_hand(s)
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
     table.interlude_started(s, e)
     s.phase = Phase.INTERLUDE
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
@@ -264,7 +255,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.standings = e.standings
     s.end_reason = e.reason
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _closing(s: State, e: ev.TableClosing) -> None:
@@ -280,7 +271,7 @@ def _closed(s: State, e: ev.TableClosed) -> None:
     _clear_hand(s)
     s.phase = Phase.CLOSED
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
@@ -309,3 +300,5 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.CarryShared: _carry_shared,
     ev.TableClosed: _closed,
 }
+
+evolve = table.evolver(apply)

@@ -110,7 +110,7 @@ class Standing:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -171,18 +171,9 @@ class State:
     played: tuple[tuple[tuple[int, Card], ...], ...] = ()  # the finished tricks of the hand
     result: HandResult | None = field(default=None)
 
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
     @property
     def trump_suit(self) -> int | None:
         return None if self.trump_card is None else self.trump_card >> 3
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
 
     def in_hand(self) -> list[int]:
         """Seats still in the hand, in play order (from the dealer's left)."""

@@ -8,10 +8,31 @@ these appliers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from shared.games.table import events as ev
 from shared.games.table.state import RECENT_IDS, ForfeitState, TableState, replaced
+
+S = TypeVar("S", bound=TableState)
+E = TypeVar("E")
+
+
+def evolver(apply: Callable[[S, E], None]) -> Callable[[S, E], S]:
+    """A game's ``evolve``: ``apply`` to a copy, so the given state is never modified."""
+
+    def evolve(state: S, event: E) -> S:
+        clone = state.copy()
+        apply(clone, event)
+        return clone
+
+    return evolve
+
+
+def give_turn(s: TableState, seat: int | None) -> None:
+    """It is ``seat``'s turn (nobody's: ``None``); a decision opened now is stale before it."""
+    s.turn = seat
+    s.turn_seq = s.seq
+
 
 _NO_GAME = frozenset({"lobby", "ended", "closed"})  # a bot leaving then is not replaced
 

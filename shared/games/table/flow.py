@@ -9,14 +9,16 @@ so the state given is untouched.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from shared import fairness
 from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
 from shared.games.table import events as ev
-from shared.games.table.rules import Handler, Rules
 from shared.games.table.state import TableState
+
+if TYPE_CHECKING:
+    from shared.games.table.rules import Handler, Rules
 
 S = TypeVar("S", bound=TableState)
 

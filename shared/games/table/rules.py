@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from shared.games.table import events as ev
+from shared.games.table import flow
 from shared.games.table.state import ForfeitState, TableState
 
 if TYPE_CHECKING:
@@ -29,30 +30,48 @@ CutShort = Literal["host", "closed"]
 
 
 class Rules(Generic[S]):
-    """One game's part in the lifecycle. Subclasses set the attributes and the hooks without a
-    default."""
+    """One game's part in the lifecycle. Subclasses give ``__init__`` the game's phases and
+    functions, and define the hooks without a default."""
 
+    hand: str
+    """What the game calls one deal, in messages ("round")."""
     # The lifecycle's phases, as the game's ``Phase`` names them.
     lobby: StrEnum
     waiting: StrEnum
     interlude: StrEnum
     ended: StrEnum
     closed: StrEnum
-    between_hands: frozenset[StrEnum]
-    """Where seats may be taken (and a closing table closes)."""
-    host_may_end: frozenset[StrEnum]
-    """Where the host may end the game."""
-    hand = "hand"
-    """What the game calls one deal, in messages ("round")."""
-    phase_names: Mapping[Any, str]
-    handlers: Mapping[type[Any], Handler]
-    """Every action's handler, the lifecycle's among them."""
 
-    # The game's engine functions, set by the subclass's ``__init__`` (instance attributes, so
-    # calling one costs one call).
-    apply: Callable[[S, Any], None]
-    to_act: Callable[[S], tuple[int, ...]]
-    default_action: Callable[[S, int], Any]
+    def __init__(
+        self,
+        phase: type[StrEnum],
+        *,
+        apply: Callable[[S, Any], None],
+        to_act: Callable[[S], tuple[int, ...]],
+        default_action: Callable[[S, int], Any],
+        phase_names: Mapping[Any, str],
+        between_hands: frozenset[Any],
+        host_may_end: frozenset[Any],
+        handlers: Mapping[type[Any], Handler],
+        hand: str = "hand",
+    ) -> None:
+        """``phase`` is the game's phase enum, naming the lifecycle's phases as ``"lobby"``,
+        ``"waiting"``, ``"interlude"``, ``"ended"`` and ``"closed"``; ``apply``, ``to_act`` and
+        ``default_action`` are its engine functions (kept as attributes, so calling one costs
+        one call); ``between_hands``, where seats may be taken (and a closing table closes);
+        ``host_may_end``, where the host may end the game; ``handlers``, those of the game's
+        own decisions."""
+        self.lobby, self.waiting, self.interlude, self.ended, self.closed = (
+            phase(name) for name in ("lobby", "waiting", "interlude", "ended", "closed")
+        )
+        self.apply = apply
+        self.to_act = to_act
+        self.default_action = default_action
+        self.phase_names = phase_names
+        self.between_hands = between_hands
+        self.host_may_end = host_may_end
+        self.handlers = {**flow.HANDLERS, **handlers}
+        self.hand = hand
 
     def dealt_in(self, s: S, seat: int) -> bool:
         """Whether ``seat`` plays in the hand under way: leaving, it plays on to the hand's end

@@ -33,6 +33,7 @@ class TableState(Protocol):
     """The fields and helpers of a game's ``State`` that the lifecycle owns."""
 
     seq: int
+    turn: int | None  # the seat whose turn it is, in a phase where one seat acts at a time
     turn_seq: int
     deadline: int | None
     recent_ids: tuple[str, ...]
@@ -60,6 +61,23 @@ class ForfeitState(TableState, Protocol):
     """A table whose game, cut short, is forfeited by those who ended it."""
 
     quitters: tuple[int, ...]
+
+
+class SeatsHelpers:
+    """What every game's ``State`` (a dataclass deriving from this) does with its seats."""
+
+    connected: tuple[bool, ...]
+    timeouts: tuple[int, ...]
+
+    def copy(self) -> Self:
+        """A shallow copy: the fields hold immutable values, so it is a state of its own."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        return clone
+
+    def away(self, seat: int) -> bool:
+        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
+        return not self.connected[seat] or self.timeouts[seat] >= 2
 
 
 def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
