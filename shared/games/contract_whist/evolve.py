@@ -121,7 +121,7 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
-    s.left_by_bots = ()
+    table.game_ended(s)
     _clear_round(s)
     s.phase = Phase.ENDED
     s.scores = e.scores

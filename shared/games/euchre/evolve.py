@@ -179,7 +179,7 @@ def _closed(s: State, e: ev.TableClosed) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
-    s.left_by_bots = ()
+    table.game_ended(s)
     finished = (s.played, s.winners, s.trump)
     _clear_hand(s)
     if e.reason == "target":  # the deciding hand's tricks stay on view, as after any hand

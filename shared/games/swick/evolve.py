@@ -249,7 +249,7 @@ def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
-    s.left_by_bots = ()
+    table.game_ended(s)
     _clear_hand(s)
     s.phase = Phase.ENDED
     s.standings = e.standings

@@ -116,6 +116,11 @@ def _attendance(s: TableState, e: ev.AttendanceChanged) -> None:
     s.unattended_since = e.unattended_since
 
 
+def game_ended(s: TableState) -> None:
+    """A game ended: the seats its bots left are no longer the table's to fill."""
+    s.left_by_bots = ()
+
+
 def closing(s: ForfeitState, e: ev.TableClosing) -> None:
     s.closing = True
     s.quitters = e.quitters
