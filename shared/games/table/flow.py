@@ -388,7 +388,7 @@ def _watch_attendance(w: Work[Any]) -> None:
     s, rules = w.state, w.rules
     if s.phase is rules.closed:
         return
-    present = people(s)
+    present = [seat for seat, p in enumerate(s.players) if p is not None and p.bot is None]
     if not present and not s.closing:
         w.emit(rules.closing(()))  # bots never play on their own
     if s.closing:
