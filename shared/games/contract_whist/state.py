@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.contract_whist.cards import Card, Suit
 from shared.games.lifecycle import Player
+from shared.games.table import state as table
 
 MIN_SEATS, MAX_SEATS = 2, 5
 DEFAULT_SEATS = 4
@@ -21,12 +22,9 @@ SCHEDULE = (10, 9, 8, 7, 6, 5, 4, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 FULL_GAME = len(SCHEDULE)
 MAX_STAKE = 300
 DEFAULT_TIMER_MS = 30_000
-TIMER_RANGE_MS = (10_000, 120_000)
-INTERLUDE_MAX_MS = 30_000
-AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
-
-T = TypeVar("T")
+AWAY_GRACE_MS = table.AWAY_GRACE_MS
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 
 
 class Phase(StrEnum):
@@ -89,7 +87,7 @@ class RoundResult:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -140,18 +138,9 @@ class State:
     takers: tuple[int, ...] = ()  # the seat that took each finished trick
     result: RoundResult | None = field(default=None)
 
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
     @property
     def n(self) -> int:
         return len(self.players)
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
 
     def order(self) -> list[int]:
         """Every seat, clockwise from this round's first bidder."""
@@ -181,8 +170,3 @@ def new_table(config: TableConfig) -> State:
         scores=(0,) * n,
         hands=((),) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])

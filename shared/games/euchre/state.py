@@ -10,23 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.euchre.cards import Card, Suit
 from shared.games.lifecycle import Player
+from shared.games.table import state as table
 
 SEATS = 4
 DEFAULT_TARGET = 10
 TARGET_RANGE = (1, 10)
 DEFAULT_TIMER_MS = 20_000
-TIMER_RANGE_MS = (10_000, 120_000)
-INTERLUDE_MAX_MS = 30_000
 MAX_STAKE = 300  # cents each player may pay into the pot at the start
-AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
+AWAY_GRACE_MS = table.AWAY_GRACE_MS
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 TRICKS_PER_HAND = 5
-
-T = TypeVar("T")
 
 
 class Phase(StrEnum):
@@ -104,7 +102,7 @@ class HandResult:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -158,15 +156,6 @@ class State:
     winners: tuple[int, ...] = ()  # the seat that took each finished trick
     result: HandResult | None = field(default=None)
 
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
-
     def active(self) -> list[int]:
         """The seats playing this hand, clockwise from the dealer's left."""
         dealer = self.dealer or 0
@@ -192,8 +181,3 @@ def new_table(config: TableConfig) -> State:
         timeouts=(0,) * n,
         hands=((),) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])

@@ -1,112 +1,39 @@
-"""Lossless JSON for states, actions, events and views (cards as codes such as ``"10D"``)."""
+"""Lossless JSON for Swick's states, actions, events and views (cards as codes such as
+``"10D"``); the encoding is the table's (``shared.games.table.codec``)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from typing import Annotated, Any
+from pydantic import TypeAdapter
 
-from pydantic import Field, TypeAdapter, ValidationError
-
-from shared.games.exact_fields import ExactFields
-from shared.games.interface import IllegalCommand, Option
+from shared.games.interface import Option
 from shared.games.swick.actions import Action
 from shared.games.swick.cards import Card
 from shared.games.swick.events import Event
 from shared.games.swick.state import State
 from shared.games.swick.views import SwickView, private_part, view_for
+from shared.games.table.codec import TableCodec
 
-_STATE = TypeAdapter(State)
-_EVENT: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
-_ACTION: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
-_ACTION_FIELDS = ExactFields(Action)
-_VIEW = TypeAdapter(SwickView)
-
-
-def dump_state(state: State) -> Any:
-    return _STATE.dump_python(state, mode="json")
-
-
-def load_state(data: Any) -> State:
-    return _STATE.validate_python(data)
-
-
-def dump_event(event: Event) -> Any:
-    return _EVENT.dump_python(event, mode="json")
-
-
-def load_event(data: Any) -> Event:
-    return _EVENT.validate_python(data)
-
-
-def dump_action(action: Action) -> Any:
-    return _ACTION.dump_python(action, mode="json")
-
-
-def load_action(data: Any) -> Action:
-    """Parse an action from JSON; raises ``IllegalCommand("malformed", ...)`` with the reason.
-
-    Strictly: a bool is ``true`` or ``false``, a number is an int (neither a bool nor a string),
-    a card is its code. Validated as JSON text, so lists stand for tuples as JSON has no others.
-    An action names every field of its kind and no other (``ExactFields``): none is defaulted.
-    """
-    _ACTION_FIELDS.check(data)  # every field of its kind, and no other: no default stands in
-    try:
-        return _ACTION.validate_json(json.dumps(data), strict=True)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise IllegalCommand(
-            "malformed", f"{where}: {first['msg']}" if where else first["msg"]
-        ) from None
-
-
-def dump_view(view: SwickView) -> Any:
-    return _VIEW.dump_python(view, mode="json")
-
-
-def view_json(view: SwickView) -> str:
-    return _VIEW.dump_json(view).decode()
-
-
-_HAND: TypeAdapter[tuple[Card | None, ...]] = TypeAdapter(tuple[Card | None, ...])
-_DISCARDED: TypeAdapter[tuple[Card, ...]] = TypeAdapter(tuple[Card, ...])
-_OPTIONS: TypeAdapter[tuple[Option[Action], ...]] = TypeAdapter(tuple[Option[Action], ...])
-# A spectator's view has no seat and no private part; a seat's view is that text with these
-# two spliced (the fields keep the model's order, so the text is the model's own).
-_NO_SEAT = '{"seat":null,'
-_NO_PRIVATE = ',"hand":[],"discarded":[],"options":[],"trick":'
-
-
-def views_json(state: State, seats: Iterable[int]) -> tuple[str, dict[int, str]]:
-    """``view_json(view_for(state, seat))`` for the spectators and each of ``seats``, with the
-    public part built and encoded once."""
-    spectator = view_json(view_for(state, None))
-    assert spectator.startswith(_NO_SEAT) and spectator.count(_NO_PRIVATE) == 1
-    head, _, tail = spectator[len(_NO_SEAT) :].partition(_NO_PRIVATE)
-    views = {}
-    for seat in seats:
-        if state.players[seat] is None:
-            views[seat] = spectator
-            continue
-        private = private_part(state, seat)
-        views[seat] = "".join(
-            (
-                f'{{"seat":{seat},',
-                head,
-                ',"hand":',
-                _HAND.dump_json(private.hand).decode(),
-                ',"discarded":',
-                _DISCARDED.dump_json(private.discarded).decode(),
-                ',"options":',
-                _OPTIONS.dump_json(private.options).decode(),
-                ',"trick":',
-                tail,
-            )
-        )
-    return spectator, views
-
-
-def load_view(data: Any) -> SwickView:
-    """A view as a bot receives it, back in its typed form."""
-    return _VIEW.validate_python(data)
+CODEC: TableCodec[State, Action, Event, SwickView] = TableCodec(
+    State,
+    Action,
+    Event,
+    SwickView,
+    view_for=view_for,
+    private_part=private_part,
+    private=(
+        ("hand", TypeAdapter(tuple[Card | None, ...])),
+        ("discarded", TypeAdapter(tuple[Card, ...])),
+        ("options", TypeAdapter(tuple[Option[Action], ...])),
+    ),
+    after="trick",
+)
+dump_state = CODEC.dump_state
+load_state = CODEC.load_state
+dump_event = CODEC.dump_event
+load_event = CODEC.load_event
+dump_action = CODEC.dump_action
+load_action = CODEC.load_action
+dump_view = CODEC.dump_view
+view_json = CODEC.view_json
+load_view = CODEC.load_view
+views_json = CODEC.views_json

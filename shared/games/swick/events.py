@@ -1,7 +1,8 @@
 """What happened at a Swick table: the facts ``decide`` finds and ``evolve`` applies.
 
 Every random outcome is recorded as data (the dealt cards, the recycled stock), so replaying a
-table's events reproduces it exactly without the seed.
+table's events reproduces it exactly without the seed. The lifecycle's events are the table's
+(``shared.games.table.events``); a Swick table's closing has no forfeit, so no ``quitters``.
 """
 
 from __future__ import annotations
@@ -9,58 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from shared.games.lifecycle import Player
 from shared.games.swick.cards import Card
 from shared.games.swick.state import GameEndReason, HandResult, Phase, Standing
-
-
-@dataclass(frozen=True, slots=True)
-class Accepted:
-    """Opens the events of every accepted command; ``actor`` is ``None`` for the table."""
-
-    action_id: str
-    actor: int | None
-    kind: Literal["accepted"] = "accepted"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatTaken:
-    seat: int
-    player: Player
-    stack: int
-    kind: Literal["seat_taken"] = "seat_taken"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLeft:
-    seat: int
-    kind: Literal["seat_left"] = "seat_left"
-
-
-@dataclass(frozen=True, slots=True)
-class LeavingAfterHand:
-    seat: int
-    kind: Literal["leaving_after_hand"] = "leaving_after_hand"
-
-
-@dataclass(frozen=True, slots=True)
-class SatOut:
-    seat: int
-    sitting_out: bool
-    kind: Literal["sat_out"] = "sat_out"
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionChanged:
-    seat: int
-    connected: bool
-    kind: Literal["connection_changed"] = "connection_changed"
-
-
-@dataclass(frozen=True, slots=True)
-class HostChanged:
-    seat: int | None
-    kind: Literal["host_changed"] = "host_changed"
+from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import LifecycleEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +25,6 @@ class GameStarted:
     first_dealer: int
     dealer_candidates: tuple[int, ...]
     kind: Literal["game_started"] = "game_started"
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """Fewer than three seats can be dealt in: the table waits for players."""
-
-    kind: Literal["waiting"] = "waiting"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,46 +134,6 @@ class HandSettled:
 
 
 @dataclass(frozen=True, slots=True)
-class InterludeStarted:
-    """The hand's result shows until ``until`` (ms), or until these people have seen it."""
-
-    seats: tuple[int, ...]
-    until: int
-    kind: Literal["interlude_started"] = "interlude_started"
-
-
-@dataclass(frozen=True, slots=True)
-class ResultSeen:
-    seat: int
-    kind: Literal["result_seen"] = "result_seen"
-
-
-@dataclass(frozen=True, slots=True)
-class InterludeEnded:
-    kind: Literal["interlude_ended"] = "interlude_ended"
-
-
-@dataclass(frozen=True, slots=True)
-class TimedOut:
-    seat: int
-    kind: Literal["timed_out"] = "timed_out"
-
-
-@dataclass(frozen=True, slots=True)
-class DeadlineSet:
-    at: int | None
-    kind: Literal["deadline_set"] = "deadline_set"
-
-
-@dataclass(frozen=True, slots=True)
-class AttendanceChanged:
-    """Since when no seat has held a connected person (``None``: one does again)."""
-
-    unattended_since: int | None
-    kind: Literal["attendance_changed"] = "attendance_changed"
-
-
-@dataclass(frozen=True, slots=True)
 class TableClosing:
     """The table closes at its next hand boundary."""
 
@@ -243,13 +149,6 @@ class CarryShared:
 
 
 @dataclass(frozen=True, slots=True)
-class TableClosed:
-    """Every seat is vacated; the table takes no more commands."""
-
-    kind: Literal["table_closed"] = "table_closed"
-
-
-@dataclass(frozen=True, slots=True)
 class GameEnded:
     seed: str
     standings: tuple[Standing, ...]
@@ -258,15 +157,8 @@ class GameEnded:
 
 
 Event: TypeAlias = (
-    Accepted
-    | SeatTaken
-    | SeatLeft
-    | LeavingAfterHand
-    | SatOut
-    | ConnectionChanged
-    | HostChanged
+    LifecycleEvent
     | GameStarted
-    | Waiting
     | HandOpened
     | AnteChosen
     | Readied
@@ -281,14 +173,7 @@ Event: TypeAlias = (
     | CardPlayed
     | TrickTaken
     | HandSettled
-    | InterludeStarted
-    | ResultSeen
-    | InterludeEnded
-    | TimedOut
-    | DeadlineSet
     | GameEnded
-    | AttendanceChanged
     | TableClosing
     | CarryShared
-    | TableClosed
 )

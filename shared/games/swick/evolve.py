@@ -1,4 +1,5 @@
 """Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
+The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
 
 Appliers only record facts and do the bookkeeping that follows from them without a choice:
 whose turn it is next within a phase, and when the current decision was opened.
@@ -13,29 +14,19 @@ from shared.games.swick import events as ev
 from shared.games.swick.state import (
     NOT_DEALT,
     NOT_SET,
-    RECENT_IDS,
     Phase,
     SeatStatus,
     State,
     replaced,
 )
+from shared.games.table import evolve as table
+from shared.games.table.evolve import give_turn
 
 E = TypeVar("E", bound=ev.Event)
 
 
-def evolve(state: State, event: ev.Event) -> State:
-    clone = state.copy()
-    apply(clone, event)
-    return clone
-
-
 def apply(state: State, event: ev.Event) -> None:
     _APPLIERS[type(event)](state, event)
-
-
-def _give_turn(s: State, seat: int | None) -> None:
-    s.turn = seat
-    s.turn_seq = s.seq
 
 
 def _clear_hand(s: State) -> None:
@@ -61,64 +52,18 @@ def _clear_hand(s: State) -> None:
     s.tricks_won = (0,) * n
 
 
-def _accepted(s: State, e: ev.Accepted) -> None:
-    s.seq += 1
-    ids = s.recent_ids
-    s.recent_ids = (
-        (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
-    )
-    if e.actor is not None and s.timeouts[e.actor]:
-        s.timeouts = replaced(s.timeouts, e.actor, 0)
-
-
-_NO_GAME = (Phase.LOBBY, Phase.ENDED, Phase.CLOSED)  # a bot leaving then is not replaced
-
-
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
-    seat = e.seat
-    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
-    s.players = replaced(s.players, seat, e.player)
-    s.stacks = replaced(s.stacks, seat, e.stack)
-    s.nets = replaced(s.nets, seat, 0)
-    s.sitting_out = replaced(s.sitting_out, seat, False)
-    s.leaving = replaced(s.leaving, seat, False)
-    s.connected = replaced(s.connected, seat, True)
-    s.timeouts = replaced(s.timeouts, seat, 0)
+    table.seat_taken(s, e)
+    s.nets = replaced(s.nets, e.seat, 0)
 
 
 def _seat_left(s: State, e: ev.SeatLeft) -> None:
+    table.seat_left(s, e)
     seat = e.seat
-    leaver = s.players[seat]
-    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
-        s.left_by_bots = (*s.left_by_bots, seat)
-    s.players = replaced(s.players, seat, None)
-    s.stacks = replaced(s.stacks, seat, 0)
     s.nets = replaced(s.nets, seat, 0)
-    s.sitting_out = replaced(s.sitting_out, seat, False)
-    s.leaving = replaced(s.leaving, seat, False)
-    s.connected = replaced(s.connected, seat, False)
-    s.timeouts = replaced(s.timeouts, seat, 0)
-    s.interlude = tuple(x for x in s.interlude if x != seat)
     if seat in s.candidates:
         s.candidates = tuple(c for c in s.candidates if c != seat)
         s.entropy = replaced(s.entropy, seat, None)
-
-
-def _leaving(s: State, e: ev.LeavingAfterHand) -> None:
-    s.leaving = replaced(s.leaving, e.seat, True)
-    s.connected = replaced(s.connected, e.seat, False)
-
-
-def _sat_out(s: State, e: ev.SatOut) -> None:
-    s.sitting_out = replaced(s.sitting_out, e.seat, e.sitting_out)
-
-
-def _connection(s: State, e: ev.ConnectionChanged) -> None:
-    s.connected = replaced(s.connected, e.seat, e.connected)
-
-
-def _host(s: State, e: ev.HostChanged) -> None:
-    s.host = e.seat
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
@@ -139,7 +84,7 @@ def _waiting(s: State, e: ev.Waiting) -> None:
     _clear_hand(s)
     s.phase = Phase.WAITING
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _hand_opened(s: State, e: ev.HandOpened) -> None:
@@ -150,10 +95,10 @@ def _hand_opened(s: State, e: ev.HandOpened) -> None:
     s.ante = 0
     if e.free_ride:
         s.phase = Phase.READY
-        _give_turn(s, None)
+        give_turn(s, None)
     else:
         s.phase = Phase.ANTE
-        _give_turn(s, e.dealer)
+        give_turn(s, e.dealer)
 
 
 def _ante_chosen(s: State, e: ev.AnteChosen) -> None:
@@ -162,7 +107,7 @@ def _ante_chosen(s: State, e: ev.AnteChosen) -> None:
     s.entropy = replaced(s.entropy, s.dealer, e.entropy)
     s.candidates = tuple(seat for seat in s.candidates if s.stacks[seat] >= e.amount)
     s.phase = Phase.READY
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _readied(s: State, e: ev.Readied) -> None:
@@ -191,12 +136,12 @@ def _hand_dealt(s: State, e: ev.HandDealt) -> None:
     s.status = tuple(status)
     s.played = ()
     s.phase = Phase.TRUMP
-    _give_turn(s, s.dealer)
+    give_turn(s, s.dealer)
 
 
 def _phase_started(s: State, e: ev.PhaseStarted) -> None:
     s.phase = e.phase
-    _give_turn(s, e.turn)
+    give_turn(s, e.turn)
 
 
 def _trump_decided(s: State, e: ev.TrumpDecided) -> None:
@@ -206,7 +151,7 @@ def _trump_decided(s: State, e: ev.TrumpDecided) -> None:
     if e.keep:
         s.hands = replaced(s.hands, dealer, (*s.hands[dealer], s.trump_card))
     s.phase = Phase.KNOCK
-    _give_turn(s, s.order[0])
+    give_turn(s, s.order[0])
 
 
 def _knocked(s: State, e: ev.Knocked) -> None:
@@ -215,11 +160,11 @@ def _knocked(s: State, e: ev.Knocked) -> None:
     if seat == s.dealer:
         if not e.knock and s.kept:
             s.early_sets = replaced(s.early_sets, seat, "single")
-        _give_turn(s, None)
+        give_turn(s, None)
         return
     # The next non-dealer to knock, in order; the dealer is last in ``order``.
     i = s.order.index(seat) + 1
-    _give_turn(s, s.order[i] if i < len(s.order) - 1 else None)
+    give_turn(s, s.order[i] if i < len(s.order) - 1 else None)
 
 
 def _drew(s: State, e: ev.Drew) -> None:
@@ -238,13 +183,13 @@ def _drew(s: State, e: ev.Drew) -> None:
     s.discarded = replaced(s.discarded, seat, e.discards)
     s.drawn = replaced(s.drawn, seat, len(e.drawn))
     if seat == s.dealer:
-        _give_turn(s, None)
+        give_turn(s, None)
         return
     status, drawn, order = s.status, s.drawn, s.order
     nxt = next(
         (p for p in order[order.index(seat) + 1 : -1] if status[p] == "in" and drawn[p] < 0), None
     )
-    _give_turn(s, nxt)
+    give_turn(s, nxt)
 
 
 def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
@@ -253,7 +198,7 @@ def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
     s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
     s.discards = (*s.discards, e.card)
     s.discarded = replaced(s.discarded, dealer, (*s.discarded[dealer], e.card))
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
@@ -263,7 +208,7 @@ def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
     if not e.play:
         s.status = replaced(s.status, dealer, "dropped")
         s.early_sets = replaced(s.early_sets, dealer, "single")
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
@@ -272,16 +217,16 @@ def _card_played(s: State, e: ev.CardPlayed) -> None:
     s.trick = (*s.trick, (seat, e.card))
     players = s.in_hand()
     if len(s.trick) == len(players):
-        _give_turn(s, None)
+        give_turn(s, None)
     else:
-        _give_turn(s, players[(players.index(seat) + 1) % len(players)])
+        give_turn(s, players[(players.index(seat) + 1) % len(players)])
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
     s.tricks_won = replaced(s.tricks_won, e.winner, s.tricks_won[e.winner] + 1)
     s.played = (*s.played, s.trick)
     s.trick = ()
-    _give_turn(s, e.winner if sum(s.tricks_won) < 3 else None)
+    give_turn(s, e.winner if sum(s.tricks_won) < 3 else None)
 
 
 def _hand_settled(s: State, e: ev.HandSettled) -> None:
@@ -294,45 +239,23 @@ def _hand_settled(s: State, e: ev.HandSettled) -> None:
     s.carry = r.carry_out
     s.result = r
     _clear_hand(s)
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
+    table.interlude_started(s, e)
     s.phase = Phase.INTERLUDE
-    s.interlude = e.seats
-    s.deadline = e.until
-    _give_turn(s, None)
-
-
-def _result_seen(s: State, e: ev.ResultSeen) -> None:
-    s.interlude = tuple(seat for seat in s.interlude if seat != e.seat)
-
-
-def _interlude_ended(s: State, e: ev.InterludeEnded) -> None:
-    s.interlude = ()
-    s.deadline = None  # the next decision gets a deadline of its own
-
-
-def _timed_out(s: State, e: ev.TimedOut) -> None:
-    s.timeouts = replaced(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
-
-
-def _deadline(s: State, e: ev.DeadlineSet) -> None:
-    s.deadline = e.at
+    give_turn(s, None)
 
 
 def _game_ended(s: State, e: ev.GameEnded) -> None:
-    s.left_by_bots = ()
+    table.game_ended(s)
     _clear_hand(s)
     s.phase = Phase.ENDED
     s.standings = e.standings
     s.end_reason = e.reason
     s.dealer = None
-    _give_turn(s, None)
-
-
-def _attendance(s: State, e: ev.AttendanceChanged) -> None:
-    s.unattended_since = e.unattended_since
+    give_turn(s, None)
 
 
 def _closing(s: State, e: ev.TableClosing) -> None:
@@ -348,17 +271,13 @@ def _closed(s: State, e: ev.TableClosed) -> None:
     _clear_hand(s)
     s.phase = Phase.CLOSED
     s.dealer = None
-    _give_turn(s, None)
+    give_turn(s, None)
 
 
 _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
-    ev.Accepted: _accepted,
+    **table.APPLIERS,
     ev.SeatTaken: _seat_taken,
     ev.SeatLeft: _seat_left,
-    ev.LeavingAfterHand: _leaving,
-    ev.SatOut: _sat_out,
-    ev.ConnectionChanged: _connection,
-    ev.HostChanged: _host,
     ev.GameStarted: _game_started,
     ev.Waiting: _waiting,
     ev.HandOpened: _hand_opened,
@@ -376,13 +295,10 @@ _APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TrickTaken: _trick_taken,
     ev.HandSettled: _hand_settled,
     ev.InterludeStarted: _interlude_started,
-    ev.ResultSeen: _result_seen,
-    ev.InterludeEnded: _interlude_ended,
-    ev.TimedOut: _timed_out,
-    ev.DeadlineSet: _deadline,
     ev.GameEnded: _game_ended,
-    ev.AttendanceChanged: _attendance,
     ev.TableClosing: _closing,
     ev.CarryShared: _carry_shared,
     ev.TableClosed: _closed,
 }
+
+evolve = table.evolver(apply)

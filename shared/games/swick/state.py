@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from shared.games.lifecycle import Player
 from shared.games.swick.cards import Card
+from shared.games.table import state as table
 
 DEFAULT_ANTES = (3, 6, 9, 12, 15)
 DEALER_EXTRA = 3
 MIN_SEATS, MAX_SEATS = 3, 6
 DEFAULT_TIMER_MS = 30_000
-TIMER_RANGE_MS = (10_000, 120_000)
-INTERLUDE_MAX_MS = 30_000  # the longest a hand's result may hold the next hand
-AWAY_GRACE_MS = 3_000
-RECENT_IDS = 64
-
-T = TypeVar("T")
+AWAY_GRACE_MS = table.AWAY_GRACE_MS
+RECENT_IDS = table.RECENT_IDS
+replaced = table.replaced
 
 
 class Phase(StrEnum):
@@ -112,7 +110,7 @@ class Standing:
 
 
 @dataclass(eq=True)
-class State:
+class State(table.SeatsHelpers):
     config: TableConfig
     # Commands: how many were accepted, since when the current decision is open, recent ids.
     seq: int = 0
@@ -173,18 +171,9 @@ class State:
     played: tuple[tuple[tuple[int, Card], ...], ...] = ()  # the finished tricks of the hand
     result: HandResult | None = field(default=None)
 
-    def copy(self) -> State:
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        return clone
-
     @property
     def trump_suit(self) -> int | None:
         return None if self.trump_card is None else self.trump_card >> 3
-
-    def away(self, seat: int) -> bool:
-        """A disconnected seat, or one that timed out twice running, is decided for quickly."""
-        return not self.connected[seat] or self.timeouts[seat] >= 2
 
     def in_hand(self) -> list[int]:
         """Seats still in the hand, in play order (from the dealer's left)."""
@@ -212,8 +201,3 @@ def new_table(config: TableConfig) -> State:
         early_sets=NOT_SET * n,
         tricks_won=(0,) * n,
     )
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])

@@ -1,0 +1,144 @@
+"""Folding the lifecycle's events into a table's state: the seats and the command bookkeeping.
+
+A game's ``evolve`` applies these with its own; where a lifecycle event also touches the
+game's own fields (``waiting`` clears the hand, a seat's chips...) the game wraps or adds to
+these appliers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from shared.games.table import events as ev
+from shared.games.table.state import RECENT_IDS, ForfeitState, TableState, replaced
+
+S = TypeVar("S", bound=TableState)
+E = TypeVar("E")
+
+
+def evolver(apply: Callable[[S, E], None]) -> Callable[[S, E], S]:
+    """A game's ``evolve``: ``apply`` to a copy, so the given state is never modified."""
+
+    def evolve(state: S, event: E) -> S:
+        clone = state.copy()
+        apply(clone, event)
+        return clone
+
+    return evolve
+
+
+def give_turn(s: TableState, seat: int | None) -> None:
+    """It is ``seat``'s turn (nobody's: ``None``); a decision opened now is stale before it."""
+    s.turn = seat
+    s.turn_seq = s.seq
+
+
+_NO_GAME = frozenset({"lobby", "ended", "closed"})  # a bot leaving then is not replaced
+
+
+def accepted(s: TableState, e: ev.Accepted) -> None:
+    s.seq += 1
+    ids = s.recent_ids
+    s.recent_ids = (
+        (*ids[1 - RECENT_IDS :], e.action_id) if len(ids) >= RECENT_IDS else (*ids, e.action_id)
+    )
+    if e.actor is not None and s.timeouts[e.actor]:
+        s.timeouts = replaced(s.timeouts, e.actor, 0)
+
+
+def seat_taken(s: TableState, e: ev.SeatTaken) -> None:
+    seat = e.seat
+    s.left_by_bots = tuple(x for x in s.left_by_bots if x != seat)
+    s.players = replaced(s.players, seat, e.player)
+    s.stacks = replaced(s.stacks, seat, e.stack)
+    s.sitting_out = replaced(s.sitting_out, seat, False)
+    s.leaving = replaced(s.leaving, seat, False)
+    s.connected = replaced(s.connected, seat, True)
+    s.timeouts = replaced(s.timeouts, seat, 0)
+
+
+def seat_left(s: TableState, e: ev.SeatLeft) -> None:
+    seat = e.seat
+    leaver = s.players[seat]
+    if leaver is not None and leaver.bot is not None and s.phase not in _NO_GAME:
+        s.left_by_bots = (*s.left_by_bots, seat)
+    s.players = replaced(s.players, seat, None)
+    s.stacks = replaced(s.stacks, seat, 0)
+    s.sitting_out = replaced(s.sitting_out, seat, False)
+    s.leaving = replaced(s.leaving, seat, False)
+    s.connected = replaced(s.connected, seat, False)
+    s.timeouts = replaced(s.timeouts, seat, 0)
+    s.interlude = tuple(x for x in s.interlude if x != seat)
+
+
+def _leaving(s: TableState, e: ev.LeavingAfterHand) -> None:
+    s.leaving = replaced(s.leaving, e.seat, True)
+    s.connected = replaced(s.connected, e.seat, False)
+
+
+def _sat_out(s: TableState, e: ev.SatOut) -> None:
+    s.sitting_out = replaced(s.sitting_out, e.seat, e.sitting_out)
+
+
+def _connection(s: TableState, e: ev.ConnectionChanged) -> None:
+    s.connected = replaced(s.connected, e.seat, e.connected)
+
+
+def _host(s: TableState, e: ev.HostChanged) -> None:
+    s.host = e.seat
+
+
+def interlude_started(s: TableState, e: ev.InterludeStarted) -> None:
+    """The game's applier also sets its phase and clears the turn."""
+    s.interlude = e.seats
+    s.deadline = e.until
+
+
+def _result_seen(s: TableState, e: ev.ResultSeen) -> None:
+    s.interlude = tuple(seat for seat in s.interlude if seat != e.seat)
+
+
+def _interlude_ended(s: TableState, e: ev.InterludeEnded) -> None:
+    s.interlude = ()
+    s.deadline = None  # the next decision gets a deadline of its own
+
+
+def _timed_out(s: TableState, e: ev.TimedOut) -> None:
+    s.timeouts = replaced(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
+
+
+def _deadline(s: TableState, e: ev.DeadlineSet) -> None:
+    s.deadline = e.at
+
+
+def _attendance(s: TableState, e: ev.AttendanceChanged) -> None:
+    s.unattended_since = e.unattended_since
+
+
+def game_ended(s: TableState) -> None:
+    """A game ended: the seats its bots left are no longer the table's to fill."""
+    s.left_by_bots = ()
+
+
+def closing(s: ForfeitState, e: ev.TableClosing) -> None:
+    s.closing = True
+    s.quitters = e.quitters
+
+
+APPLIERS: dict[type[Any], Callable[[Any, Any], None]] = {
+    ev.Accepted: accepted,
+    ev.SeatTaken: seat_taken,
+    ev.SeatLeft: seat_left,
+    ev.LeavingAfterHand: _leaving,
+    ev.SatOut: _sat_out,
+    ev.ConnectionChanged: _connection,
+    ev.HostChanged: _host,
+    ev.ResultSeen: _result_seen,
+    ev.InterludeEnded: _interlude_ended,
+    ev.TimedOut: _timed_out,
+    ev.DeadlineSet: _deadline,
+    ev.AttendanceChanged: _attendance,
+}
+"""The appliers of the lifecycle events that touch only the lifecycle's fields; a game adds
+those of ``waiting``, ``interlude_started``, ``table_closing`` and ``table_closed``."""
