@@ -65,8 +65,8 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 settings.register_profile(
     "conformance",
-    max_examples=12,
-    stateful_step_count=30,
+    max_examples=25,
+    stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -158,6 +158,7 @@ class Table:
         self.books: Counter[str] = Counter()  # the ledger's accounts, by the game's transfers
         self.brought = 0
         self.offered: set[str] = set()  # every game decision offered so far, as JSON text
+        self.snapshot: tuple[int, str] | None = None  # batches logged then, the state as JSON
         self.check()
 
     # Commands.
@@ -238,6 +239,8 @@ class Table:
         self.state = after
         self.accepted.append(command.action_id)
         self.batches.append((g.seq(after), stored))
+        if any(g.checkpoint(event) for event in events):
+            self.snapshot = len(self.batches), json.dumps(g.dump_state(after))
         kinds = [data.get("kind") for data in stored]
         if "game_started" in kinds:
             self.games += kinds.count("game_started")
@@ -341,9 +344,27 @@ class Table:
                     raise AssertionError(f"accepted {option.action}, offered as illegal")
                 assert json.dumps(g.dump_state(s)) == dumped, "a refusal changed the state"
 
+    def check_rebuilt(self) -> None:
+        """The stored log rebuilds the live state, from a new table and, as a worker taking the
+        table over does, from the last snapshot and the events logged after it."""
+        g = self.game
+        rebuilt = g.new_table(g.make_config(self.config))
+        for _, logged in self.batches:
+            for data in logged:
+                rebuilt = g.evolve(rebuilt, g.load_event(data))
+        assert rebuilt == self.state, "the stored log does not rebuild the table"
+        if self.snapshot is not None:
+            taken, text = self.snapshot
+            resumed = g.load_state(json.loads(text))
+            for _, logged in self.batches[taken:]:
+                for data in logged:
+                    resumed = g.evolve(resumed, g.load_event(data))
+            assert resumed == self.state, "the snapshot and the log after it differ from the table"
+
     def check_finished(self) -> None:
         """A game just ended: its record verifies, and its replay shows what was published."""
         TALLY.finished += 1
+        self.check_rebuilt()
         g, events = self.game, [data for _, logged in self.batches for data in logged]
         earlier = [data for _, logged in self.batches[:-1] for data in logged]
         assert build_record("t", earlier, self.seats, self.games, g.name, self.config) is None
@@ -453,10 +474,15 @@ class ConformanceMachine(RuleBasedStateMachine):
         self.opened += 1
         self.table.seat_everyone(self.bots)
 
+    def teardown(self) -> None:
+        if hasattr(self, "table"):
+            self.table.check_rebuilt()
+
     def reopen_if_closed(self) -> None:
         if self.table.phase == "closed":
             closed = self.table
             closed.refuse(closed.command(TABLE, lc.TakeSeat(0, closed.player(), STACK)))
+            closed.check_rebuilt()
             self.open()
 
     @precondition(lambda self: bool(self.table.game.to_act(self.table.state)))
@@ -604,6 +630,7 @@ def abandoned_table_ends(
         if table.phase in OVER or not table.wake():
             break
     assert table.phase in OVER, f"the table is left at {table.phase}, its game unfinished"
+    table.check_rebuilt()
 
 
 def run_abandoned(game: AnyGame, using: settings | None = None) -> None:

@@ -6,7 +6,8 @@ returns, and folds them into the state with ``evolve``. The game never reads a c
 random number or does I/O: times arrive in ``Command.at`` and seeds inside actions.
 
 The services know games only through ``GameModule``; Swick is the first module, and a Euchre or
-Contract Whist module plugs in by implementing the same protocol.
+Contract Whist module plugs in by implementing the same protocol. A game is accepted by adding it
+to ``registry.py``, which puts it on the conformance suite (``conformance.py``) every game runs.
 """
 
 from __future__ import annotations
