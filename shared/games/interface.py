@@ -6,7 +6,8 @@ returns, and folds them into the state with ``evolve``. The game never reads a c
 random number or does I/O: times arrive in ``Command.at`` and seeds inside actions.
 
 The services know games only through ``GameModule``; Swick is the first module, and a Euchre or
-Contract Whist module plugs in by implementing the same protocol.
+Contract Whist module plugs in by implementing the same protocol. A game is accepted by adding it
+to ``registry.py``, which puts it on the conformance suite (``conformance.py``) every game runs.
 """
 
 from __future__ import annotations
@@ -196,6 +197,35 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
     def winners(self, ended: EventT) -> tuple[int, ...]:
         """The seats that won the game ``ended`` (its ``game_ended`` event) ended; none for a
         game with no winner (a pot game, a game cut short without a forfeit)."""
+        ...
+
+    # What the conformance suite (``shared/games/conformance.py``) checks every game by.
+
+    deck: tuple[str, ...]
+    """Every card of the game's deck once, as cards travel (``"10D"``; in text ``"10♦"``)."""
+
+    sample_settings: tuple[Mapping[str, Any], ...]
+    """Table settings worth playing the game at to check it (``make_config`` accepts each): its
+    seat counts, a stake, a short game and a long one."""
+
+    def cards_in_play(self, state: StateT) -> list[str]:
+        """Every card of the hand in play, once for each place that holds it (hands, the
+        stock, tricks, discards...): the whole ``deck`` once while a hand is dealt; empty
+        between hands."""
+        ...
+
+    def visible_cards(self, state: StateT, seat: int | None) -> frozenset[str]:
+        """The cards ``seat`` (``None``: a spectator) may see now, by the game's rules: the
+        public ones and, for a seated player, its own. No view may show any other."""
+        ...
+
+    def default_action(self, state: StateT, seat: int) -> ActionT:
+        """What the table decides for ``seat`` (one the table waits for) when its time runs out."""
+        ...
+
+    def verify_record(self, record: Any) -> str:
+        """Re-deal a game's public record (``record``'s JSON data) from its revealed seed and
+        compare every card: ``""`` when all match, else the first difference."""
         ...
 
     def dump_state(self, state: StateT) -> Any: ...

@@ -8,14 +8,16 @@ from typing import Any
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist import record
+from shared.games.contract_whist.cards import DECK, code
 from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.decide import RULES
-from shared.games.contract_whist.legal import legal_actions
+from shared.games.contract_whist.legal import default_action, legal_actions
 from shared.games.contract_whist.money import transfers
 from shared.games.contract_whist.state import (
     DEFAULT_SEATS,
     DEFAULT_TIMER_MS,
     FULL_GAME,
+    IN_ROUND,
     MAX_SEATS,
     MAX_STAKE,
     MIN_SEATS,
@@ -98,6 +100,38 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         if isinstance(ended, ev.GameEnded) and (ended.reason == "rounds" or ended.forfeited):
             return ended.winners
         return ()
+
+    deck = tuple(code(card) for card in DECK)
+    sample_settings: tuple[Mapping[str, Any], ...] = (
+        {"seats": 2, "rounds": 2, "stake": 10},
+        {"seats": 3, "rounds": 3, "interlude_ms": 5_000},
+        {"seats": 5, "rounds": 4, "stake": 300},
+        {"seats": 4, "rounds": FULL_GAME, "stake": 50},
+    )
+
+    def cards_in_play(self, state: State) -> list[str]:
+        s = state
+        if s.phase not in IN_ROUND:
+            return []
+        places = [card for hand in s.hands for card in hand]
+        places += (*s.undealt, *(card for _, card in s.trick))
+        places += (card for trick in s.played for _, card in trick)
+        return [code(card) for card in places]
+
+    def visible_cards(self, state: State, seat: int | None) -> frozenset[str]:
+        # Rules §9: the tricks; a player's own hand.
+        s = state
+        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        if seat is not None and 0 <= seat < s.n and s.players[seat] is not None:
+            seen.update(s.hands[seat])
+        return frozenset(code(card) for card in seen)
+
+    def default_action(self, state: State, seat: int) -> ac.Action:
+        return default_action(state, seat)
+
+    def verify_record(self, data: Any) -> str:
+        verdict = record.verify(record.load_record(data))
+        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
 
 
 CONTRACT_WHIST = ContractWhistGame()

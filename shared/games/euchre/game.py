@@ -8,13 +8,15 @@ from typing import Any
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre import record
+from shared.games.euchre.cards import DECK, code
 from shared.games.euchre.codec import CODEC
 from shared.games.euchre.decide import RULES
-from shared.games.euchre.legal import legal_actions
+from shared.games.euchre.legal import default_action, legal_actions
 from shared.games.euchre.money import transfers
 from shared.games.euchre.state import (
     DEFAULT_TARGET,
     DEFAULT_TIMER_MS,
+    IN_HAND,
     MAX_STAKE,
     SEATS,
     TARGET_RANGE,
@@ -100,6 +102,46 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         if isinstance(ended, ev.GameEnded) and ended.winner is not None:
             return tuple(seat for seat in range(SEATS) if seat % 2 == ended.winner)
         return ()
+
+    deck = tuple(code(card) for card in DECK)
+    sample_settings: tuple[Mapping[str, Any], ...] = (
+        {"target": 1, "stake": 20},
+        {"target": 3, "interlude_ms": 5_000},
+        {"target": 10, "stake": 300},
+    )
+
+    def cards_in_play(self, state: State) -> list[str]:
+        s = state
+        if s.phase not in IN_HAND:
+            return []
+        places = [card for hand in s.hands for card in hand]
+        places += (*s.kitty, *(card for _, card in s.trick))
+        places += (card for trick in s.played for _, card in trick)
+        if s.discard is not None:
+            places.append(s.discard)
+        if s.turn_up is not None and s.turn_up_at in ("up", "down", "kitty"):
+            places.append(s.turn_up)  # else the dealer took it into their hand
+        return [code(card) for card in places]
+
+    def visible_cards(self, state: State, seat: int | None) -> frozenset[str]:
+        # Rules §8: the turn-up wherever it went, the tricks; a player's own hand and, the
+        # dealer, their own discard.
+        s = state
+        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        if s.turn_up is not None:
+            seen.add(s.turn_up)
+        if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+            seen.update(s.hands[seat])
+            if seat == s.dealer and s.discard is not None:
+                seen.add(s.discard)
+        return frozenset(code(card) for card in seen)
+
+    def default_action(self, state: State, seat: int) -> ac.Action:
+        return default_action(state, seat)
+
+    def verify_record(self, data: Any) -> str:
+        verdict = record.verify(record.load_record(data))
+        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
 
 
 EUCHRE = EuchreGame()

@@ -9,9 +9,10 @@ from shared.games.interface import IllegalCommand, Option, TableForm, Transfer
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick import record
+from shared.games.swick.cards import DECK, code
 from shared.games.swick.codec import CODEC
 from shared.games.swick.decide import RULES
-from shared.games.swick.legal import legal_actions
+from shared.games.swick.legal import default_action, legal_actions
 from shared.games.swick.money import transfers
 from shared.games.swick.state import (
     DEFAULT_ANTES,
@@ -22,7 +23,7 @@ from shared.games.swick.state import (
     TableConfig,
     new_table,
 )
-from shared.games.swick.views import SwickView, view_for
+from shared.games.swick.views import SwickView, dealer_sees_own_cards, view_for
 from shared.games.table.game import TableGame, timing, whole
 
 MAX_ANTE = 300
@@ -97,6 +98,46 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
 
     def winners(self, ended: ev.Event) -> tuple[int, ...]:
         return ()  # a pot game: chips are won hand by hand, not the game
+
+    deck = tuple(code(card) for card in DECK)
+    sample_settings: tuple[Mapping[str, Any], ...] = (
+        {"seats": 3},
+        {"seats": 4, "antes": [3, 6, 9], "interlude_ms": 5_000},
+        {"seats": 6, "antes": [3, 30, 300]},  # six seats run the stock dry
+    )
+
+    def cards_in_play(self, state: State) -> list[str]:
+        s = state
+        if not s.order:
+            return []
+        places = [card for hand in s.hands for card in hand]
+        places += (*s.stock, *s.discards, *(card for _, card in s.trick))
+        places += (card for trick in s.played for _, card in trick)
+        if s.trump_card is not None and not s.kept:
+            places.append(s.trump_card)  # a kept one is in the dealer's hand or a trick
+        return [code(card) for card in places]
+
+    def visible_cards(self, state: State, seat: int | None) -> frozenset[str]:
+        # Rules §4: the trump card, the tricks, a winning special hand; a player's own cards
+        # (a dealer's not until their knock turn, but a kept trump card) and own discards.
+        s = state
+        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        if s.trump_card is not None:
+            seen.add(s.trump_card)
+        if s.result is not None and s.result.special is not None:
+            seen.update(s.result.special.cards)
+        if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+            blind = seat == s.dealer and not dealer_sees_own_cards(s)
+            seen.update(() if blind else s.hands[seat])
+            seen.update(s.discarded[seat])
+        return frozenset(code(card) for card in seen)
+
+    def default_action(self, state: State, seat: int) -> ac.Action:
+        return default_action(state, seat)
+
+    def verify_record(self, data: Any) -> str:
+        verdict = record.verify(record.load_record(data))
+        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
 
 
 SWICK = SwickGame()
