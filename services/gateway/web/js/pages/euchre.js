@@ -2,19 +2,30 @@
 // above it, the trick in the middle, the pegboard score. What to show comes from
 // js/euchre-state.js (derive); the socket, chat and seats work as on the Swick table.
 
-import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
+import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go, useApp } from '../context.js';
+import { go } from '../context.js';
 import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
-import { play as playSound } from '../sound.js';
-import { applyFrame, markStale, mergeChat, newTableState } from '../state.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
+import { useTableMotion } from '../shell/motion.js';
+import { tableSight } from '../shell/moves.js';
+import { useTableFeed } from '../shell/feed.js';
+import { spokenLines } from '../shell/words.js';
 import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
 import { Chat, ChatSheet, useSmallScreen } from './table.js';
 
 const TRICK_FLASH_MS = 1600;
-const WATCH_TRIES = 40;
+
+/** What the Euchre table holds, for the table's motion (shell/moves.js). */
+const euchreSight = (model, flash) =>
+  tableSight({
+    deal: `${model.gameNo}:${model.handNo}`,
+    hand: model.hand.map((c) => c.code),
+    held: model.seats.map((s) => [s.seat, s.resting ? 0 : s.cards || 0]),
+    trick: model.trick.cards,
+    flash,
+    scores: [0, 1].map((team) => [team, model.pegs[team].score]),
+  });
 
 /** The carved token that shows trump, beside the dealer for the whole hand. */
 function TrumpToken({ token, size = '' }) {
@@ -55,7 +66,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
   const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
-    <div class="eu-plate">
+    <div class="eu-plate" data-motion="plate">
       <span class="eu-name">
         ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
         <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
@@ -75,7 +86,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
-        ? html`<span class="eu-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+        ? html`<span class="eu-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" data-motion="back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
         : null}
       <${TakenTricks} seat=${seat} />
     </div>
@@ -87,7 +98,7 @@ function Kitty({ model }) {
   if (!t || !model.inHand) return null;
   const showFace = t.at === 'up' || t.at === 'kitty';
   return html`<div class="eu-kitty">
-    <span class="eu-kitty-stack" role="img" tabindex="0" aria-label=${model.kittyTip} title=${model.kittyTip} data-tip=${model.kittyTip}>
+    <span class="eu-kitty-stack" data-motion="deck" role="img" tabindex="0" aria-label=${model.kittyTip} title=${model.kittyTip} data-tip=${model.kittyTip}>
       <${CardBack} size="sm" />
     </span>
     ${showFace || t.at === 'down'
@@ -99,7 +110,7 @@ function Kitty({ model }) {
 }
 
 function TrickArea({ trick, caption }) {
-  return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
+  return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard}
@@ -118,12 +129,12 @@ function Pegboard({ model }) {
   return html`<div class="pegboard" role="img" aria-label=${text} title=${text}>
     ${order.map((team) => {
       const p = model.pegs[team];
-      return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team}>
+      return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team} data-motion-pegs=${team}>
         <span class="peg-name">${p.name}</span>
         <span class="peg-holes" aria-hidden="true">
-          ${Array.from({ length: 10 }, (_, k) => html`<span class=${`peg-hole ${k < p.pegged ? 'pegged' : ''} ${k + 1 === model.target ? 'goal' : ''}`}></span>`)}
+          ${Array.from({ length: 10 }, (_, k) => html`<span data-motion="peg" class=${`peg-hole ${k < p.pegged ? 'pegged' : ''} ${k + 1 === model.target ? 'goal' : ''}`}></span>`)}
         </span>
-        <span class="peg-score" data-score=${p.score}>${p.score}</span>
+        <span class="peg-score" data-score=${p.score} data-motion-score=${team}>${p.score}</span>
         ${model.inHand ? html`<span class="peg-tricks" title="Tricks this hand">${p.tricks} tr.</span>` : null}
       </div>`;
     })}
@@ -159,6 +170,7 @@ function Hand({ model, lifted, onCard, onKey, handRef }) {
     ref=${handRef}
     onKeyDown=${keyDown}
     style=${`--n:${cards.length}`}
+    data-motion="hand"
   >
     ${cards.map((card, k) => {
       const isLifted = lifted === card.code;
@@ -377,155 +389,43 @@ export function useDecisionShortcuts() {
   }, []);
 }
 
+/** Euchre's words for the table's feed (shell/feed.js). */
+const euchreWords = {
+  name: 'euchre',
+  // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
+  said: (prev, next) =>
+    prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describeChanges(prev, next)),
+  trickTaken: (prev, next) =>
+    prev.hand_no === next.hand_no && next.played.length > prev.played.length
+      ? {
+          cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })),
+          winner: next.winners[next.winners.length - 1],
+          ms: TRICK_FLASH_MS,
+        }
+      : null,
+};
+
 export function EuchrePage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
   const [lifted, setLifted] = useState(null);
   // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
   const [confirming, setConfirming] = useState(null);
   const [alone, setAlone] = useState(false);
-  const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
-  const logId = useRef(0);
   const lastTrick = useRef(null);
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
-
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        if (frame.view && frame.view.game !== 'euchre' && onGame) {
-          onGame(frame.view.game || 'swick');
-          return;
-        }
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        tsRef.current = r.state;
-        if (!r.changed) return;
-        setTs(r.state);
-        setMissing('');
-        const prev = before.view;
-        const next = r.state.view;
-        // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
-        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
-        const said = repeat ? [] : describeChanges(prev, next);
-        if (said.length) {
-          const stamp = (text) => ({ id: (logId.current += 1), text });
-          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
-          setLive(said.join(' '));
-          if (said.includes('Your turn.')) playSound('turn');
-          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
-          else playSound('card');
-        }
-        if (prev && prev.hand_no === next.hand_no && next.played.length > prev.played.length) {
-          const trick = next.played[next.played.length - 1];
-          setFlash({ trick, winner: next.winners[next.winners.length - 1], until: Date.now() + TRICK_FLASH_MS });
-        }
-      }),
-    [table],
-  );
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const seq = tsRef.current.seq || 0;
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack' || answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (action) => {
-      if (!action) return null;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          setAlone(false);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
+  const feed = useTableFeed({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    game: {
+      ...euchreWords,
+      acted: () => {
+        setLifted(null);
+        setAlone(false);
+      },
     },
-    [table],
-  );
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
+  });
+  const { app, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   if (model && model.lastTrick) lastTrick.current = model.lastTrick;
@@ -550,11 +450,11 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       if (target) target.focus();
     });
   }, [decisionKey, myTurn]);
-  useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
   const small = useSmallScreen();
   const openerRef = useRef(null);
+  const mainRef = useRef(null);
+  // The deal, the play, the trick going to its winner and the pegs: motion over the view shown.
+  useTableMotion(model ? euchreSight(model, flash) : null, mainRef);
 
   if (missing && !view) {
     return html`<main id="main" class="table-page" tabindex="-1">
@@ -604,7 +504,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
   const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
   const flashTrick = !model.trick.cards.length && flash
     ? {
-        cards: flash.trick.map(([seat, code]) => ({
+        cards: flash.cards.map(({ seat, code }) => ({
           seat,
           code,
           pos: POSITIONS[(seat - (model.me ?? 0) + 4) % 4],
@@ -622,11 +522,10 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
       </div>`
     : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
   const sheetOpen = small && tab === 'chat';
   const resultShown = model.phase === 'interlude' && model.result;
   const me = app.session && app.session.id;
-  return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre">
+  return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre" ref=${mainRef}>
     ${banner}
     ${awayBanner}
     <h1 class="visually-hidden">Euchre table</h1>
@@ -659,7 +558,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           />
         </div>
         <${Pegboard} model=${model} />
-        <div class="eu-felt">
+        <div class="eu-felt" data-motion="felt">
           ${model.seats.map((seat) => html`<${SeatPlate}
             key=${seat.seat}
             seat=${seat}
@@ -668,7 +567,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
             onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
           />`)}
           <${Kitty} model=${model} />
-          <div class="eu-centre">
+          <div class="eu-centre" data-motion="centre">
             ${flashTrick
               ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
               : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}

@@ -1,33 +1,31 @@
 // The card room: seats around an oval table, the trump card, stock, pot and trick in the
 // middle, your hand and your decision at the bottom, the hand log and chat at the side.
 
-import { html, useCallback, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
-import { label, sortHand, spoken, suitIndex } from '../cards.js';
-import { go, useApp } from '../context.js';
-import { play as playSound } from '../sound.js';
-import {
-  applyFrame,
-  cents,
-  derive,
-  drawOption,
-  historySince,
-  markStale,
-  mergeChat,
-  mergeLog,
-  newTableState,
-  signed,
-  wordHistory,
-  wordView,
-} from '../state.js';
-import { useTableMotion } from '../motion.js';
+import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { label, sortHand, spoken } from '../cards.js';
+import { go } from '../context.js';
+import { cents, derive, drawOption, historySince, signed, wordHistory, wordView } from '../state.js';
+import { useTableFeed } from '../shell/feed.js';
+import { useTableMotion } from '../shell/motion.js';
+import { tableSight } from '../shell/moves.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
 const LEVELS = ['easy', 'medium', 'hard'];
 const TRICK_FLASH_MS = 2200;
 const LEAD_FLASH_MS = 1000;
 const RESULT_MS = 9000;
-const WATCH_TRIES = 40;
+
+/** What the Swick table holds, for the table's motion (shell/moves.js). */
+const swickSight = (model, flash) =>
+  tableSight({
+    deal: model.handNo,
+    hand: model.hand.filter((c) => !c.hidden).map((c) => c.code),
+    hidden: model.hand.filter((c) => c.hidden).length,
+    held: model.seats.map((s) => [s.seat, s.cards || 0]),
+    trick: model.trick,
+    flash,
+    stacks: model.seats.filter((s) => !s.empty).map((s) => [s.seat, s.stack]),
+  });
 
 const randomEntropy = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -52,7 +50,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   const style = `--x:${x}%;--y:${y}%`;
   if (seat.empty) {
     return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
-      <div class="plate">
+      <div class="plate" data-motion="plate">
         <span class="seat-name">Seat ${seat.seat + 1}</span>
         <span class="seat-status">Empty</span>
         ${onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
@@ -76,10 +74,10 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
     ${!seat.isMe && seat.cards
       ? html`<div class="held" aria-hidden="true">
-          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
+          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" data-motion="back" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
         </div>`
       : null}
-    <div class="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
+    <div class="plate" data-motion="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
       <div class="avatar-wrap">
         ${acting && model.remaining !== null
           ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} small=${true} />`
@@ -137,6 +135,7 @@ function TrickCards({ cards, n, model, caption, winner = null }) {
         style=${`--x:${x}%;--y:${y}%;--r:${(k - 1) * 4}deg;z-index:${k + 1}`}
         aria-label=${said}
         data-seat=${seat}
+        data-card=${code}
       >
         <${ShownCard} code=${code} size="sm" tip=${said} />
         <span class="trick-name" aria-hidden="true">${who.isMe ? 'You' : who.name}</span>
@@ -182,7 +181,7 @@ function Centre({ model, flash }) {
   const winner = showFlash ? model.seats[flash.winner] : null;
   const caption = winner ? `${winner.isMe ? 'You win' : `${winner.name} wins`} the trick` : '';
   return html`${caption ? html`<span class="trick-caption" aria-hidden="true">${caption}</span>` : null}
-  <div class="centre-hub">
+  <div class="centre-hub" data-motion="centre">
     <div class="deck-area">
       ${model.trump
         ? html`<div class=${`trump ${model.trump.kept ? 'kept' : ''}`} title=${trumpTip} data-tip=${trumpTip}>
@@ -192,19 +191,19 @@ function Centre({ model, flash }) {
         : null}
       ${model.stock
         ? html`<div class="stock" title=${`The stock: ${model.stock} cards, drawn from the top`} data-tip=${`The stock: ${model.stock} cards left to draw`}>
-            <span class="stock-pile" aria-hidden="true"><${CardBack} size="sm" /><${CardBack} size="sm" /></span>
+            <span class="stock-pile" data-motion="deck" aria-hidden="true"><${CardBack} size="sm" /><${CardBack} size="sm" /></span>
             <span class="stock-count"><span class="visually-hidden">Stock: </span>${model.stock}<span class="visually-hidden"> cards</span></span>
           </div>`
         : null}
     </div>
-    <div class="play-area">
+    <div class="play-area" data-motion="trick">
       ${model.trick.length
         ? html`<${TrickCards} cards=${model.trick} n=${n} model=${model} />`
         : showFlash
           ? html`<${TrickCards} cards=${flash.cards} n=${n} model=${model} caption=${caption} winner=${flash.winner} />`
           : null}
     </div>
-    <div class="money-area">
+    <div class="money-area" data-motion="pot">
       ${!model.between || model.pot
         ? html`<${Chips} amount=${model.between ? model.carry : model.pot} label=${model.between ? 'Carry' : 'Pot'} tip=${potTip} />`
         : null}
@@ -311,6 +310,7 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
     ref=${handRef}
     onKeyDown=${keyDown}
     style=${`--n:${cards.length}`}
+    data-motion="hand"
   >
     ${cards.map((card, k) => {
       if (card.hidden) {
@@ -704,194 +704,58 @@ function Shortcuts({ onClose }) {
 }
 
 export function TablePage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
   const heard = useRef(new Set());
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
   const [closed, setClosed] = useState({});
   const [lifted, setLifted] = useState(null);
   const [selected, setSelected] = useState([]);
-  const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
-  const logId = useRef(0);
-  const toEntry = (s) => ({ id: (logId.current += 1), text: s.text, base: s.base });
   const cover = useRef(null); // what the log has worded so far (state.js wordView)
   const resultAt = useRef(new Map()); // hand number -> when its result arrived
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-
-  const showToast = useCallback((text, kind = 'error') => {
-    setToast({ text, kind, at: Date.now() });
-  }, []);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-
-  // Frames from the socket.
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        // Another game's table (Euchre) has a page of its own.
-        const other = (v) => v && v.game && v.game !== 'swick';
-        const foreign = frame.type === 'history' ? (frame.views || []).find(other) : other(frame.view) ? frame.view : null;
-        if (foreign && onGame) {
-          onGame(foreign.game);
-          return;
-        }
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          // After a reload or a reconnect: the chat and the hand log so far, each line once.
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          const words = wordHistory(cover.current, frame.views || [], heard.current);
-          cover.current = words.cover;
-          if (words.before.length || words.after.length) setLog((entries) => mergeLog(entries, words, toEntry));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        if (!r.changed) {
-          tsRef.current = r.state;
-          return;
-        }
-        tsRef.current = r.state;
-        setTs(r.state);
-        setMissing('');
-        const worded = wordView(cover.current, r.state.view, heard.current);
+  // Swick's words for the table's feed (shell/feed.js): the log worded once a view, and again
+  // from the history after a reload.
+  const feed = useTableFeed({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    game: {
+      name: 'swick',
+      said: (prev, next) => {
+        const worded = wordView(cover.current, next, heard.current);
         cover.current = worded.cover;
-        const said = worded.said;
-        if (said.length) {
-          setLog((entries) => [...entries.slice(-200), ...said.map(toEntry)]);
-          setLive(said.map((s) => s.text).join(' '));
-          const sound = ['turn', 'win', 'set', 'deal', 'card'].find((cue) => said.some((s) => s.sound === cue));
-          if (sound) playSound(sound);
-        }
-        const prevView = before.view;
-        const nextView = r.state.view;
-        if (nextView.result && !resultAt.current.has(nextView.result.hand_no)) {
-          resultAt.current.set(nextView.result.hand_no, prevView ? Date.now() : 0);
-        }
-        if (prevView && nextView.hand_no === prevView.hand_no && nextView.played.length > prevView.played.length) {
-          const trick = nextView.played[nextView.played.length - 1];
-          const trumpSuit = nextView.trump_card ? suitIndex(nextView.trump_card) : null;
-          const derived = derive(nextView);
-          setFlash({
-            cards: trick.map(([seat, code]) => ({ seat, code })),
-            winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
-            // Shown long enough to see who won; shorter when you lead next, so your lead is
-            // not played beside the old trick.
-            until: Date.now() + (nextView.to_act.includes(nextView.seat) ? LEAD_FLASH_MS : TRICK_FLASH_MS),
-            trumpSuit,
-          });
-        }
-      }),
-    [table],
-  );
-
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  // Watch the table whenever the socket (re)opens; the snapshot follows.
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        // With the table named, retries while a new table is created are not wrong guesses.
-        // `seq`: the history leaves out the views this page has worded.
-        const seq = historySince(cover.current);
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack') return;
-        if (answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250)); // a new table may be on its way
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-
-  // Leaving the page: stop watching (a seat stays a seat).
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (chosen) => {
+        return worded.said;
+      },
+      history: (views) => {
+        const words = wordHistory(cover.current, views, heard.current);
+        cover.current = words.cover;
+        return words;
+      },
+      // `seq`: the history leaves out the views this page has worded.
+      since: () => historySince(cover.current),
+      changed: (prev, next) => {
+        if (next.result && !resultAt.current.has(next.result.hand_no)) resultAt.current.set(next.result.hand_no, prev ? Date.now() : 0);
+      },
+      trickTaken: (prev, next) => {
+        if (next.hand_no !== prev.hand_no || next.played.length <= prev.played.length) return null;
+        const trick = next.played[next.played.length - 1];
+        const derived = derive(next);
+        return {
+          cards: trick.map(([seat, code]) => ({ seat, code })),
+          winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
+          // Shown long enough to see who won; shorter when you lead next, so your lead is
+          // not played beside the old trick.
+          ms: next.to_act.includes(next.seat) ? LEAD_FLASH_MS : TRICK_FLASH_MS,
+        };
+      },
       // Readying up (or setting the ante) adds this browser's own randomness to the shuffle.
-      const seeds = chosen.kind === 'ready' || chosen.kind === 'ante';
-      const action = seeds && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        // "duplicate": a move sent again after a reconnect had been made the first time.
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          setSelected([]);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        // Offline: the connection banner says so already; a toast would cover it.
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
+      prepare: (chosen) => ((chosen.kind === 'ready' || chosen.kind === 'ante') && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen),
+      acted: () => {
+        setLifted(null);
+        setSelected([]);
+      },
     },
-    [table],
-  );
-
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-
-  // Arriving from "Join" or an invite's "Take a seat": sit down once the table is in view.
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
+  });
+  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   // The last finished trick stays reviewable after the next deal clears the table's tricks.
@@ -978,9 +842,6 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     return () => window.removeEventListener('keydown', key);
   }, []);
 
-  useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
 
   // On a small screen the hand and the decision are docked at the bottom: the page keeps room
   // for the dock's height (--dock-h), and the chat sheet sits above it.
@@ -1000,7 +861,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     return () => observer.disconnect();
   }, [shown]);
   // The deal, the play, the trick going to its winner and the chips: motion over the view shown.
-  useTableMotion(model, flash, mainRef);
+  useTableMotion(model ? swickSight(model, flash) : null, mainRef);
 
   if (missing && !view) {
     return html`<main id="main" class="table-page" tabindex="-1">
@@ -1075,7 +936,6 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
         <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
       </div>`
     : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
   const sheetOpen = small && tab === 'chat';
   return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1" ref=${mainRef}>
     ${banner}
@@ -1102,7 +962,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
           <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
         </div>
         <div class="felt-wrap">
-          <div class="felt">
+          <div class="felt" data-motion="felt">
             <div class="felt-logo" aria-hidden="true">SWICK</div>
             <${Centre} model=${model} flash=${flash} />
             ${model.seats.map(

@@ -4,20 +4,32 @@
 // js/whist-state.js (derive); the socket, chat, log and seats work as on the Euchre table,
 // whose pieces are reused from pages/euchre.js and pages/table.js.
 
-import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
+import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go, useApp } from '../context.js';
+import { go } from '../context.js';
 import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
-import { play as playSound } from '../sound.js';
-import { applyFrame, cents, markStale, mergeChat, newTableState } from '../state.js';
+import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
+import { useTableMotion } from '../shell/motion.js';
+import { tableSight } from '../shell/moves.js';
+import { useTableFeed } from '../shell/feed.js';
+import { spokenLines } from '../shell/words.js';
 import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
 import { Chat, ChatSheet, useSmallScreen } from './table.js';
 import { AddBot, HandLog, LastTrick, useDecisionShortcuts } from './euchre.js';
 
 const TRICK_FLASH_MS = 1600;
-const WATCH_TRIES = 40;
+
+/** What the Contract Whist table holds, for the table's motion (shell/moves.js). */
+const whistSight = (model, flash) =>
+  tableSight({
+    deal: `${model.gameNo}:${model.roundNo}`,
+    hand: model.hand.map((c) => c.code),
+    held: model.seats.map((s) => [s.seat, s.cards || 0]),
+    trick: model.trick.cards,
+    flash,
+    scores: model.seats.map((s) => [s.seat, s.score]),
+  });
 
 function TrumpBadge({ model, size = '' }) {
   if (!model.trumpText) return null;
@@ -40,13 +52,13 @@ function BidTally({ seat, model }) {
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['wh-seat', `spot-${seat.spot}-of-${model.n}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.empty ? 'empty' : '', seat.winner ? 'winner' : ''].join(' ');
   return html`<div class=${classes} data-seat=${seat.seat}>
-    <div class="eu-plate">
+    <div class="eu-plate" data-motion="plate">
       <span class="eu-name">
         ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
         <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
       </span>
       <span class="eu-tags">
-        <span class="wh-score" title="Total points" data-score=${seat.score}>${seat.score} pts</span>
+        <span class="wh-score" title="Total points" data-score=${seat.score} data-motion-score=${seat.seat}>${seat.score} pts</span>
         ${seat.firstBidder ? html`<span class="eu-dealer" title="Bids first and leads the first trick" data-tip="Bids first and leads the first trick">First</span>` : null}
         ${seat.chooser && model.trumpText ? html`<span class="eu-maker" title="Bid highest and chose trump">Chose</span>` : null}
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
@@ -59,13 +71,13 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
       ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
     </div>
     ${!seat.isMe && seat.cards
-      ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+      ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" data-motion="back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
       : null}
   </div>`;
 }
 
 function TrickArea({ trick, n, caption }) {
-  return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
+  return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`wh-played spot-${c.spot}-of-${n} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard} code=${c.code} size="md" tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`} />
@@ -191,6 +203,7 @@ function Hand({ model, lifted, onCard, onKey, handRef }) {
     ref=${handRef}
     onKeyDown=${keyDown}
     style=${`--n:${cards.length}`}
+    data-motion="hand"
   >
     ${cards.map((card, k) => {
       const isLifted = lifted === card.code;
@@ -315,154 +328,32 @@ function GameOver({ model, table, onStart }) {
   </section>`;
 }
 
+/** Contract Whist's words for the table's feed (shell/feed.js). */
+const whistWords = {
+  name: 'contract-whist',
+  // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
+  said: (prev, next) =>
+    prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describeChanges(prev, next)),
+  trickTaken: (prev, next) =>
+    prev.round_no === next.round_no && prev.game_no === next.game_no && next.played.length > prev.played.length
+      ? {
+          cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })),
+          winner: next.takers[next.takers.length - 1],
+          ms: TRICK_FLASH_MS,
+        }
+      : null,
+};
+
 export function WhistPage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
   const [lifted, setLifted] = useState(null);
   // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
   const [confirming, setConfirming] = useState(null);
   const [sheet, setSheet] = useState(false);
-  const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
-  const logId = useRef(0);
   const lastTrick = useRef(null);
   const sheetOpener = useRef(null);
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
-
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        if (frame.view && frame.view.game !== 'contract-whist' && onGame) {
-          onGame(frame.view.game || 'swick');
-          return;
-        }
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        tsRef.current = r.state;
-        if (!r.changed) return;
-        setTs(r.state);
-        setMissing('');
-        const prev = before.view;
-        const next = r.state.view;
-        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
-        const said = repeat ? [] : describeChanges(prev, next);
-        if (said.length) {
-          const stamp = (text) => ({ id: (logId.current += 1), text });
-          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
-          setLive(said.join(' '));
-          if (said.includes('Your turn.')) playSound('turn');
-          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
-          else playSound('card');
-        }
-        if (prev && prev.round_no === next.round_no && prev.game_no === next.game_no && next.played.length > prev.played.length) {
-          const trick = next.played[next.played.length - 1];
-          setFlash({ trick, winner: next.takers[next.takers.length - 1], until: Date.now() + TRICK_FLASH_MS });
-        }
-      }),
-    [table],
-  );
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const seq = tsRef.current.seq || 0;
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack' || answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (action) => {
-      if (!action) return null;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
-    },
-    [table],
-  );
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
+  const feed = useTableFeed({ table, invite, autoJoin, onGame, game: { ...whistWords, acted: () => setLifted(null) } });
+  const { app, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   if (model && model.lastTrick) lastTrick.current = model.lastTrick;
@@ -485,9 +376,6 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     });
   }, [decisionKey, myTurn]);
   useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
-  useEffect(() => {
     const key = (event) => {
       const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
       if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -501,6 +389,9 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
   }, []);
   const small = useSmallScreen();
   const openerRef = useRef(null);
+  const mainRef = useRef(null);
+  // The deal, the play, the trick going to its winner and the scores: motion over the view shown.
+  useTableMotion(model ? whistSight(model, flash) : null, mainRef);
 
   if (missing && !view) {
     return html`<main id="main" class="table-page" tabindex="-1">
@@ -549,7 +440,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
   };
   const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
   const flashTrick = !model.trick.cards.length && flash
-    ? placeTrick(flash.trick, model.me, model.n, model.trump, true, flash.winner)
+    ? placeTrick(flash.cards.map(({ seat, code }) => [seat, code]), model.me, model.n, model.trump, true, flash.winner)
     : null;
   const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const solo = model.seats.every((s) => s.isMe || s.bot);
@@ -559,12 +450,11 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
         <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
       </div>`
     : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
   const chatOpen = small && tab === 'chat';
   const resultShown = model.phase === 'interlude' && model.result;
   const me = app.session && app.session.id;
   const mine = model.seats.find((s) => s.isMe);
-  return html`<main id="main" class="table-page euchre-page whist-page" tabindex="-1" data-game="contract-whist">
+  return html`<main id="main" class="table-page euchre-page whist-page" tabindex="-1" data-game="contract-whist" ref=${mainRef}>
     ${banner}
     ${awayBanner}
     <h1 class="visually-hidden">Contract Whist table</h1>
@@ -591,7 +481,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           <${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${() => act({ kind: 'start_game' })} onJoin=${join} />
         </div>
         <${BiddingPanel} model=${model} />
-        <div class=${`eu-felt wh-felt seats-${model.n}`}>
+        <div class=${`eu-felt wh-felt seats-${model.n}`} data-motion="felt">
           ${model.seats.map((seat) => html`<${SeatPlate}
             key=${seat.seat}
             seat=${seat}
@@ -599,7 +489,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
             onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
             onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
           />`)}
-          <div class="eu-centre wh-centre">
+          <div class="eu-centre wh-centre" data-motion="centre">
             ${flashTrick
               ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
               : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
