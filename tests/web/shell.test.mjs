@@ -1,10 +1,11 @@
 // The table shell's pure parts (web/js/shell/): what moves between two sights of a table, for
-// every game.
+// every game, and the words every game's table shares.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { chipCount, gatherDelay, movesBetween, tableSight } from '../../services/gateway/web/js/shell/moves.js';
+import { SOUNDS, foreignGame, logEntries, spokenLines, whoIs } from '../../services/gateway/web/js/shell/words.js';
 
 const dealt = tableSight({
   deal: '1:1',
@@ -98,4 +99,34 @@ test('a score that changed moves, from what it was to what it is (down too)', ()
   assert.deepEqual(movesBetween(dealt, after).scores, [{ key: 0, from: 2, to: 3 }]);
   const fell = movesBetween(after, tableSight({ scores: [[0, -2], [1, 4]] }));
   assert.deepEqual(fell.scores, [{ key: 0, from: 3, to: -2 }]);
+});
+
+test("a frame of another game's table names that game; a Swick view may leave its game out", () => {
+  const swick = { hand_no: 1 };
+  const euchre = { game: 'euchre', hand_no: 1 };
+  assert.equal(foreignGame({ type: 'snapshot', view: swick }, 'swick'), null);
+  assert.equal(foreignGame({ type: 'snapshot', view: swick }, 'euchre'), 'swick');
+  assert.equal(foreignGame({ type: 'update', view: euchre }, 'swick'), 'euchre');
+  assert.equal(foreignGame({ type: 'history', views: [euchre, euchre] }, 'euchre'), null);
+  assert.equal(foreignGame({ type: 'history', views: [{ game: 'contract-whist' }] }, 'euchre'), 'contract-whist');
+  assert.equal(foreignGame({ type: 'chat', text: 'hi' }, 'euchre'), null);
+  assert.equal(foreignGame({ type: 'history' }, 'euchre'), null);
+});
+
+test('your turn is announced and sounded, not logged; a trick taken sounds a win', () => {
+  const said = spokenLines(['North plays the ace of spades.', 'You take the trick.', 'Your turn.']);
+  assert.deepEqual(said, [
+    { text: 'North plays the ace of spades.', sound: 'card' },
+    { text: 'You take the trick.', sound: 'win' },
+    { text: 'Your turn.', sound: 'turn', logged: false },
+  ]);
+  assert.deepEqual(logEntries(said).map((s) => s.text), ['North plays the ace of spades.', 'You take the trick.']);
+  // The first cue any line asks for, in this order, is the one heard.
+  assert.equal(SOUNDS.find((cue) => said.some((s) => s.sound === cue)), 'turn');
+  assert.deepEqual(SOUNDS, ['turn', 'win', 'set', 'deal', 'card']);
+});
+
+test('a seat is "You" to its player and its name to everyone else', () => {
+  assert.equal(whoIs({ isMe: true, name: 'Ava' }), 'You');
+  assert.equal(whoIs({ isMe: false, name: 'Ava' }), 'Ava');
 });

@@ -9,10 +9,13 @@ import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
+import { AddBot } from '../shell/seats.js';
+import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
+import { AwayBanner, ChatOpener, SeedLinks, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { spokenLines } from '../shell/words.js';
 import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
-import { Chat, ChatSheet, useSmallScreen } from './table.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -49,19 +52,6 @@ function TakenTricks({ seat }) {
   </span>`;
 }
 
-const LEVELS = ['easy', 'medium', 'hard'];
-
-export function AddBot({ seat, onAdd }) {
-  const [level, setLevel] = useState('medium');
-  return html`<span class="add-bot">
-    <label class="visually-hidden" for=${`eu-seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
-    <select id=${`eu-seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
-      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
-    </select>
-    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
-  </span>`;
-}
-
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
   const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
@@ -82,7 +72,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
       ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />` : null}
       ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
       ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="eu-seat-bot" />` : null}
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
@@ -142,25 +132,9 @@ function Pegboard({ model }) {
 }
 
 function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const [focus, setFocus] = useState(0);
   const cards = model.hand;
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
+  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
   const kind = model.decision ? model.decision.kind : null;
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
   if (!cards.length) return model.spectator ? null : html`<div class="eu-hand empty" aria-hidden="true"></div>`;
   const cardKind = kind === 'play' || kind === 'discard' ? kind : null;
   return html`<div
@@ -305,11 +279,7 @@ function GameOver({ model, table, onStart }) {
     <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
     ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
     ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
-    ${model.seed
-      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
-          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every hand, turn-up and kitty from the seed.</p>
-          <p class="small"><a href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>: every step, every hand shown.</p>`
-      : null}
+    <${SeedLinks} table=${table} gameNo=${model.gameNo} seed=${model.seed} dealt="re-deal every hand, turn-up and kitty from the seed." />
     ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
   </section>`;
 }
@@ -348,47 +318,6 @@ export function HandLog({ log }) {
   </ol>`;
 }
 
-export function useDecisionShortcuts() {
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      const digit = /^[0-9]$/.test(event.key) ? Number(event.key) : -1;
-      if (digit >= 0) {
-        // A button that carries its digit (a Contract Whist bid) takes it; otherwise the
-        // plaque's buttons by number: 1 the first (Go alone, Order it up, a suit...).
-        const own = document.querySelector(`.plaque button[data-digit="${digit}"]`);
-        if (own) {
-          event.preventDefault();
-          if (!own.disabled) own.click();
-          return;
-        }
-        const button = digit ? document.querySelectorAll('.plaque button:not([disabled])')[digit - 1] : null;
-        if (button) {
-          event.preventDefault();
-          button.click();
-        }
-        return;
-      }
-      if (event.key === 'h' || event.key === 'H') {
-        const card = document.querySelector('.eu-hand .hand-card.legal') || document.querySelector('.eu-hand .hand-card');
-        if (card) {
-          event.preventDefault();
-          card.focus();
-        }
-      } else if (event.key === 'd' || event.key === 'D') {
-        const button = document.querySelector('.plaque button:not([disabled])');
-        if (button) {
-          event.preventDefault();
-          button.focus();
-        }
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
-}
-
 /** Euchre's words for the table's feed (shell/feed.js). */
 const euchreWords = {
   name: 'euchre',
@@ -425,12 +354,12 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       },
     },
   });
-  const { app, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
+  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   if (model && model.lastTrick) lastTrick.current = model.lastTrick;
   useTicker(Boolean(view && view.deadline), 250);
-  useDecisionShortcuts();
+  useTableKeys({ decision: '.plaque', hand: '.eu-hand', onChat: () => setTab('chat') });
 
   const decisionKey = model ? `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}` : '';
   useEffect(() => {
@@ -440,38 +369,20 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
   // Your turn: focus goes to the decision (the first bright card, or the plaque's first button)
   // unless you are typing.
   const myTurn = Boolean(model && model.myTurn);
-  useEffect(() => {
-    if (!myTurn) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
-      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
-      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
-      if (target) target.focus();
-    });
-  }, [decisionKey, myTurn]);
+  useTurnFocus(
+    decisionKey,
+    myTurn,
+    () => document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])'),
+    '.plaque, .eu-hand',
+  );
   const small = useSmallScreen();
   const openerRef = useRef(null);
   const mainRef = useRef(null);
   // The deal, the play, the trick going to its winner and the pegs: motion over the view shown.
   useTableMotion(model ? euchreSight(model, flash) : null, mainRef);
 
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = offline
-    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
-    : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
+  const banner = connectionBanner(app, view, ts.resync);
+  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
   const onCard = (card) => {
     const d = model.decision;
     if (!d || (d.kind !== 'play' && d.kind !== 'discard')) return;
@@ -516,11 +427,9 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
   const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   // Alone with bots, an invite is clutter.
   const solo = model.seats.every((s) => s.isMe || s.bot);
+  // One notice at a time: the connection's comes first.
   const awayBanner = model.away && !banner
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
+    ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
     : null;
   const sheetOpen = small && tab === 'chat';
   const resultShown = model.phase === 'interlude' && model.result;
@@ -576,10 +485,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
         </div>
         <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${small
-            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${sheetOpen ? 'true' : 'false'} onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}>
-                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
+          ${small ? html`<${ChatOpener} className="chat-opener small" chat=${chat} open=${sheetOpen} opener=${openerRef} onToggle=${() => setTab(sheetOpen ? 'log' : 'chat')} />` : null}
           <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
         </div>
       </section>
@@ -630,7 +536,6 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       </aside>
     </div>
     ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+    <${TableVoice} live=${live} toast=${toast} />
   </main>`;
 }

@@ -5,12 +5,15 @@ import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-pre
 import { label, sortHand, spoken } from '../cards.js';
 import { go } from '../context.js';
 import { cents, derive, drawOption, historySince, signed, wordHistory, wordView } from '../state.js';
+import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
+import { AwayBanner, ChatOpener, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
+import { AddBot, LEVELS } from '../shell/seats.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
-const LEVELS = ['easy', 'medium', 'hard'];
 const TRICK_FLASH_MS = 2200;
 const LEAD_FLASH_MS = 1000;
 const RESULT_MS = 9000;
@@ -54,7 +57,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
         <span class="seat-name">Seat ${seat.seat + 1}</span>
         <span class="seat-status">Empty</span>
         ${onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-        ${onAddBot ? html`<${AddBotButton} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+        ${onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="seat-bot" />` : null}
       </div>
     </div>`;
   }
@@ -108,17 +111,6 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
         : null}
     </div>
   </div>`;
-}
-
-function AddBotButton({ seat, onAdd }) {
-  const [level, setLevel] = useState('medium');
-  return html`<span class="add-bot">
-    <label class="visually-hidden" for=${`seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
-    <select id=${`seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
-      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
-    </select>
-    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
-  </span>`;
 }
 
 function TrickCards({ cards, n, model, caption, winner = null }) {
@@ -276,29 +268,13 @@ function GameOver({ model, table, onStart }) {
 
 function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
   const decision = model.decision;
-  const [focus, setFocus] = useState(0);
   const trumpSuit = model.trump ? model.trump.suit : null;
   const cards = useMemo(() => {
     if (model.hand.some((c) => c.hidden)) return model.hand;
     const order = sortHand(model.hand.map((c) => c.code), trumpSuit);
     return order.map((code) => model.hand.find((c) => c.code === code));
   }, [model.hand, trumpSuit]);
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
+  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
   if (!cards.length) {
     return model.spectator ? null : html`<div class="hand empty-hand" aria-hidden="true"></div>`;
   }
@@ -498,88 +474,6 @@ function HostMenu({ model, act }) {
   </details>`;
 }
 
-export function Chat({ lines, send, me }) {
-  const [text, setText] = useState('');
-  const [error, setError] = useState('');
-  const logRef = useRef(null);
-  useEffect(() => {
-    if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
-  }, [lines.length]);
-  const submit = async (event) => {
-    event.preventDefault();
-    const clean = text.trim();
-    if (!clean) return;
-    const answer = await send(clean);
-    if (answer.type === 'reject') setError(answer.message);
-    else {
-      setError('');
-      setText('');
-    }
-  };
-  return html`<div class="chat">
-    <div class="chat-log" role="log" aria-label="Table chat" tabindex="0" ref=${logRef}><ol class="chat-lines">
-      ${lines.length
-        ? lines.map(
-            (line) => html`<li class=${line.player === me ? 'mine' : ''}>
-              <span class="chat-name">${line.name}</span> <span class="chat-text">${line.text}</span>
-            </li>`,
-          )
-        : html`<li class="muted">No messages yet. Be nice!</li>`}
-    </ol></div>
-    <form class="chat-form" onSubmit=${submit}>
-      <label class="visually-hidden" for="chat-input">Message the table</label>
-      <input id="chat-input" maxlength="280" value=${text} placeholder="Say something…" autocomplete="off" onInput=${(e) => setText(e.target.value)} />
-      <button type="submit" class="small">Send</button>
-    </form>
-    ${error ? html`<p class="error small" role="alert">${error}</p>` : null}
-    <p class="hint">Up to 280 characters; a few messages at a time.</p>
-  </div>`;
-}
-
-// Phones, upright or on their side: the decision bar is docked at the bottom of the screen and
-// chat opens as a sheet above it (styles.css uses the same query).
-const SMALL_SCREEN = '(max-width: 760px), (max-height: 500px)';
-
-export function useSmallScreen() {
-  const [small, setSmall] = useState(() => window.matchMedia(SMALL_SCREEN).matches);
-  useEffect(() => {
-    const query = window.matchMedia(SMALL_SCREEN);
-    const change = () => setSmall(query.matches);
-    query.addEventListener('change', change);
-    change();
-    return () => query.removeEventListener('change', change);
-  }, []);
-  return small;
-}
-
-/** Chat on a small screen: a sheet above the decision bar, so the decision stays in reach.
- * Focus moves into it, and back to where it was (or the Chat button) when it closes. */
-export function ChatSheet({ chat, send, me, onClose, opener }) {
-  useEffect(() => {
-    const before = document.activeElement;
-    const input = document.getElementById('chat-input');
-    if (input) input.focus();
-    return () => {
-      const back = before && before !== document.body && before.isConnected ? before : opener.current;
-      if (back && back.focus) back.focus();
-    };
-  }, []);
-  const key = (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onClose();
-    }
-  };
-  return html`<div class="chat-sheet" role="dialog" aria-labelledby="chat-sheet-title" onKeyDown=${key}>
-    <div class="chat-sheet-head">
-      <h2 id="chat-sheet-title">Chat</h2>
-      <button type="button" class="icon-button small" aria-label="Close the chat" onClick=${onClose}>×</button>
-    </div>
-    <${Chat} lines=${chat.lines} send=${send} me=${me} />
-  </div>`;
-}
-
 function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab, onLeave, small }) {
   const link = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const [copied, setCopied] = useState('');
@@ -776,72 +670,12 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
   // dialog is open; focus placed there that falls to the page because its element was
   // re-rendered away goes back.
   const myTurn = Boolean(model && model.myTurn);
-  const focusWanted = useRef(false);
-  const focusPlaced = useRef(null);
-  useEffect(() => {
-    focusWanted.current = myTurn;
-  }, [decisionKey, myTurn]);
-  useEffect(() => {
-    const moved = (event) => {
-      if (event.target !== focusPlaced.current) focusPlaced.current = null;
-    };
-    document.addEventListener('focusin', moved);
-    return () => document.removeEventListener('focusin', moved);
-  }, []);
-  useEffect(() => {
-    if (!myTurn) return;
-    const placed = focusPlaced.current;
-    const fell = placed && !placed.isConnected && document.activeElement === document.body;
-    if (!focusWanted.current && !fell) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      const inside = (selector) => Boolean(active && active.closest && active.closest(selector));
-      if (inside('input, textarea, select')) {
-        focusWanted.current = false; // typing: this decision leaves the focus where it is
-        return;
-      }
-      if (inside('[role="dialog"]')) return; // asked again once the dialog closes
-      const target = document.querySelector('.hand .hand-card.legal') || decisionControls()[0];
-      if (!target) return;
-      target.focus();
-      focusWanted.current = false;
-      focusPlaced.current = target;
-    });
-  });
+  useTurnFocus(decisionKey, myTurn, () => document.querySelector('.hand .hand-card.legal') || decisionControls()[0]);
 
   // Shortcuts (listed by "?"): digits take the decision's buttons, H the hand, D the decision,
   // C the chat.
   const [helpOpen, setHelpOpen] = useState(false);
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === '?') {
-        event.preventDefault();
-        setHelpOpen((open) => !open);
-        return;
-      }
-      if (document.querySelector('.shortcuts[role="dialog"]')) return;
-      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
-      const pick = digit ? decisionControls()[digit - 1] : null;
-      const target =
-        pick ||
-        (event.key === 'h' || event.key === 'H' ? document.querySelector('.hand .hand-card') : null) ||
-        (event.key === 'd' || event.key === 'D' ? decisionControls()[0] : null);
-      if (target) {
-        event.preventDefault();
-        if (digit) target.click();
-        else target.focus();
-      } else if (event.key === 'c' || event.key === 'C') {
-        event.preventDefault();
-        setTab('chat');
-        requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
-
+  useTableKeys({ decision: '.my-area [data-decision]', hand: '.hand', onChat: () => setTab('chat'), keys: { '?': () => setHelpOpen((open) => !open) } });
 
   // On a small screen the hand and the decision are docked at the bottom: the page keeps room
   // for the dock's height (--dock-h), and the chat sheet sits above it.
@@ -863,32 +697,8 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
   // The deal, the play, the trick going to its winner and the chips: motion over the view shown.
   useTableMotion(model ? swickSight(model, flash) : null, mainRef);
 
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  // The first connection is no loss; a later one shows the banner until the table is back.
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = app.status.state === 'replaced'
-    ? html`<div class="banner" role="alert">
-        <span>This table is open in another tab or window.</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Use it here</button>
-      </div>`
-    : offline
-    ? html`<div class="banner" role="alert">
-        <span>Connection lost. ${app.status.retryAt ? `Reconnecting in ${Math.max(0, Math.ceil((app.status.retryAt - Date.now()) / 1000))} s…` : 'Reconnecting…'}</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button>
-      </div>`
-    : view && ts.resync
-      ? html`<div class="banner ok" role="status">Reconnected: catching up with the table…</div>`
-      : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
+  const banner = connectionBanner(app, view, ts.resync);
+  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
   const n = model.seats.length;
   const onCard = (card) => {
     const d = model.decision;
@@ -930,12 +740,8 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
   const canJoin = new Set(model.canJoin);
-  const awayBanner = model.away && !banner // one notice at a time: the connection's comes first
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round((model.graceMs || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
-    : null;
+  // One notice at a time: the connection's comes first.
+  const awayBanner = model.away && !banner ? html`<${AwayBanner} graceMs=${model.graceMs} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />` : null;
   const sheetOpen = small && tab === 'chat';
   return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1" ref=${mainRef}>
     ${banner}
@@ -980,15 +786,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
           </div>
         </div>
         <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`} ref=${dockRef}>
-          ${small
-            ? html`<button
-                type="button"
-                class="chat-opener"
-                ref=${openerRef}
-                aria-expanded=${sheetOpen ? 'true' : 'false'}
-                onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}
-              >Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
+          ${small ? html`<${ChatOpener} chat=${chat} open=${sheetOpen} opener=${openerRef} onToggle=${() => setTab(sheetOpen ? 'log' : 'chat')} />` : null}
           <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
           ${model.myTurn
             ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
@@ -1031,7 +829,6 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     ${sheetOpen
       ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${app.session && app.session.id} opener=${openerRef} onClose=${() => setTab('log')} />`
       : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+    <${TableVoice} live=${live} toast=${toast} />
   </main>`;
 }

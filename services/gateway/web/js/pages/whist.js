@@ -12,11 +12,14 @@ import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
+import { AddBot } from '../shell/seats.js';
+import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
+import { AwayBanner, ChatOpener, SeedLinks, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { spokenLines } from '../shell/words.js';
 import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
-import { Chat, ChatSheet, useSmallScreen } from './table.js';
-import { AddBot, HandLog, LastTrick, useDecisionShortcuts } from './euchre.js';
+import { HandLog, LastTrick } from './euchre.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -68,7 +71,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
       ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />` : null}
       ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
       ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="eu-seat-bot" />` : null}
     </div>
     ${!seat.isMe && seat.cards
       ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" data-motion="back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
@@ -176,25 +179,9 @@ function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
 }
 
 function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const [focus, setFocus] = useState(0);
   const cards = model.hand;
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
+  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
   const playing = model.decision && model.decision.kind === 'play';
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
   if (!cards.length) return model.spectator ? null : html`<div class="eu-hand wh-hand empty" aria-hidden="true"></div>`;
   return html`<div
     class=${`eu-hand wh-hand ${playing ? 'deciding decide-play' : ''}`}
@@ -319,11 +306,7 @@ function GameOver({ model, table, onStart }) {
     ${model.stake && model.payouts.some((p) => p)
       ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${s.isMe ? 'You' : s.name} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
-    ${model.seed
-      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
-          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every round from the seed.</p>
-          <p class="small"><a href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>: every step, every hand shown.</p>`
-      : null}
+    <${SeedLinks} table=${table} gameNo=${model.gameNo} seed=${model.seed} dealt="re-deal every round from the seed." />
     ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
   </section>`;
 }
@@ -353,62 +336,32 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
   const lastTrick = useRef(null);
   const sheetOpener = useRef(null);
   const feed = useTableFeed({ table, invite, autoJoin, onGame, game: { ...whistWords, acted: () => setLifted(null) } });
-  const { app, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
+  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   if (model && model.lastTrick) lastTrick.current = model.lastTrick;
   useTicker(Boolean(view && view.deadline), 250);
-  useDecisionShortcuts();
+  useTableKeys({ decision: '.plaque', hand: '.eu-hand', onChat: () => setTab('chat'), keys: { s: () => setSheet((open) => !open) } });
 
   const decisionKey = model ? `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}` : '';
   useEffect(() => {
     setLifted(null);
   }, [decisionKey]);
   const myTurn = Boolean(model && model.myTurn);
-  useEffect(() => {
-    if (!myTurn) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
-      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
-      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
-      if (target) target.focus();
-    });
-  }, [decisionKey, myTurn]);
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 's' || event.key === 'S') {
-        event.preventDefault();
-        setSheet((open) => !open);
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
+  useTurnFocus(
+    decisionKey,
+    myTurn,
+    () => document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])'),
+    '.plaque, .eu-hand',
+  );
   const small = useSmallScreen();
   const openerRef = useRef(null);
   const mainRef = useRef(null);
   // The deal, the play, the trick going to its winner and the scores: motion over the view shown.
   useTableMotion(model ? whistSight(model, flash) : null, mainRef);
 
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = offline
-    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
-    : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
+  const banner = connectionBanner(app, view, ts.resync);
+  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
   const onCard = (card) => {
     const d = model.decision;
     if (!d || d.kind !== 'play') return;
@@ -444,11 +397,9 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     : null;
   const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const solo = model.seats.every((s) => s.isMe || s.bot);
+  // One notice at a time: the connection's comes first.
   const awayBanner = model.away && !banner
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
+    ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
     : null;
   const chatOpen = small && tab === 'chat';
   const resultShown = model.phase === 'interlude' && model.result;
@@ -501,10 +452,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           ${mine && model.inRound
             ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
             : null}
-          ${small
-            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${chatOpen ? 'true' : 'false'} onClick=${() => setTab(chatOpen ? 'log' : 'chat')}>
-                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
+          ${small ? html`<${ChatOpener} className="chat-opener small" chat=${chat} open=${chatOpen} opener=${openerRef} onToggle=${() => setTab(chatOpen ? 'log' : 'chat')} />` : null}
           <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
         </div>
       </section>
@@ -554,7 +502,6 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     </div>
     ${chatOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
     ${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
+    <${TableVoice} live=${live} toast=${toast} />
   </main>`;
 }
