@@ -1,21 +1,22 @@
 // The Euchre table: four seats in two partnerships around the felt, the decisions on a plaque
 // above it, the trick in the middle, the pegboard score. What to show comes from
-// js/euchre-state.js (derive); the socket, chat and seats work as on the Swick table.
+// js/euchre-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go } from '../context.js';
-import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
-import { AddBot } from '../shell/seats.js';
-import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
+import { DecisionPlaque, LiftedButtons, WaitingPlaque, cardPicker, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
+import { TableSide } from '../shell/side.js';
+import { ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
-import { AwayBanner, ChatOpener, SeedLinks, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { AwayBanner, ChatOpener, GameOverFrame, ResultFrame, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { FairPill, LastTrick } from '../shell/head.js';
 import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { spokenLines } from '../shell/words.js';
-import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
+import { CardBack, CardFace, ShownCard, SuitIcon, useTicker } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -57,10 +58,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
     <div class="eu-plate" data-motion="plate">
-      <span class="eu-name">
-        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
-        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
-      </span>
+      <${PlateName} seat=${seat} />
       <span class="eu-tags">
         <span class=${`eu-team team-${seat.team}`}>${role}</span>
         ${seat.dealer ? html`<span class="eu-dealer" title="The dealer" data-tip="The dealer">Dealer</span>` : null}
@@ -69,14 +67,11 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
         ${seat.resting ? html`<span class="eu-resting" title="Sits out this hand: the partner goes alone">Sits out</span>` : null}
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
       </span>
-      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />` : null}
-      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
-      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="eu-seat-bot" />` : null}
+      <${PlateFoot} seat=${seat} model=${model} fallbackMs=${20000} onJoin=${onJoin} onAddBot=${onAddBot} />
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
-        ? html`<span class="eu-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" data-motion="back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+        ? html`<${HeldBacks} seat=${seat} />`
         : null}
       <${TakenTricks} seat=${seat} />
     </div>
@@ -184,36 +179,11 @@ function Hand({ model, lifted, onCard, onKey, handRef }) {
 /** The plaque above the table: what you decide now (or whom the table waits for). */
 function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin }) {
   const d = model.decision;
-  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
-    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />`
-    : null;
-  if (!d) {
-    return html`<div class="plaque waiting" data-decision="none">
-      ${timer}
-      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-      ${model.isHost && model.phase === 'lobby'
-        ? html`<button
-            type="button"
-            class="primary"
-            disabled=${model.seats.some((s) => s.empty)}
-            title=${model.seats.some((s) => s.empty) ? 'Four players are needed: add a bot to the empty seat, or invite someone' : 'Deal the first hand'}
-            onClick=${onStart}
-          >Start the game</button>`
-        : null}
-      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
-    </div>`;
-  }
+  const timer = plaqueTimer(model, 20000);
+  if (!d) return html`<${WaitingPlaque} model=${model} timer=${timer} startTitle=${(empty) => (empty ? 'Four players are needed: add a bot to the empty seat, or invite someone' : 'Deal the first hand')} onStart=${onStart} onJoin=${onJoin} />`;
   let buttons;
   if (d.kind === 'play' || d.kind === 'discard') {
-    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
-    const verb = d.kind === 'play' ? 'Play' : 'Discard';
-    buttons = html`<button
-        type="button"
-        class="primary"
-        disabled=${!card || !card.legal}
-        onClick=${() => card && act({ kind: d.kind, card: card.code })}
-      >${card ? `${verb} ${label(card.code)}` : verb}</button>
-      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
+    buttons = html`<${LiftedButtons} kind=${d.kind} lifted=${lifted} model=${model} act=${act} onClear=${onClear} />`;
   } else {
     const toggle = d.canAlone
       ? html`<button
@@ -238,26 +208,16 @@ function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin 
   const detail = d.kind === 'name' && d.barred && d.barred.length
     ? `${SUIT_SYMBOLS[d.barred[0].suit]} was turned down: it can't be named.`
     : d.kind === 'play' || d.kind === 'discard'
-      ? lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.'
+      ? liftDetail(lifted)
       : '';
-  return html`<div class="plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
-    <div class="plaque-text">
-      ${timer}
-      <div>
-        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
-        ${detail ? html`<p class="detail">${detail}</p>` : null}
-      </div>
-    </div>
-    <div class="plaque-buttons">${buttons}</div>
-  </div>`;
+  return html`<${DecisionPlaque} kind=${d.kind} timer=${timer} prompt=${d.prompt} detail=${detail}>${buttons}</${DecisionPlaque}>`;
 }
 
 function ResultPanel({ model }) {
   const r = model.result;
   if (!r) return null;
   const order = [model.us, 1 - model.us];
-  return html`<section class="eu-result panel" aria-labelledby="eu-result-title" role="status">
-    <h2 id="eu-result-title">Hand ${r.handNo}</h2>
+  return html`<${ResultFrame} id="eu-result-title" title=${`Hand ${r.handNo}`}>
     <p>${r.line}</p>
     <table class="eu-result-table">
       <thead><tr><th scope="col">Team</th><th scope="col">Tricks</th><th scope="col">Points</th><th scope="col">Score</th></tr></thead>
@@ -270,52 +230,13 @@ function ResultPanel({ model }) {
         </tr>`)}
       </tbody>
     </table>
-  </section>`;
+  </${ResultFrame}>`;
 }
 
 function GameOver({ model, table, onStart }) {
-  return html`<section class="eu-result panel game-over" aria-labelledby="eu-over-title">
-    <h2 id="eu-over-title">Game over</h2>
-    <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
-    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
+  return html`<${GameOverFrame} id="eu-over-title" winner=${model.winnerText} model=${model} table=${table} dealt="re-deal every hand, turn-up and kitty from the seed." onStart=${onStart}>
     ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
-    <${SeedLinks} table=${table} gameNo=${model.gameNo} seed=${model.seed} dealt="re-deal every hand, turn-up and kitty from the seed." />
-    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
-  </section>`;
-}
-
-export function LastTrick({ last, unit = 'hand' }) {
-  const [open, setOpen] = useState(false);
-  if (!last) return null;
-  const key = (event) => {
-    if (event.key === 'Escape' && open) {
-      event.preventDefault();
-      setOpen(false);
-    }
-  };
-  return html`<span class="eu-last" onKeyDown=${key}>
-    <button type="button" class="small" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>Last trick</button>
-    ${open
-      ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of ${unit} ${last.handNo ?? last.roundNo}`}>
-          <ol class="eu-last-cards">
-            ${last.cards.map((c) => html`<li class=${c.winning ? 'winning' : ''}>
-              <span class="muted small">Seat ${c.seat + 1}</span>
-              <${ShownCard} code=${c.code} size="sm" tip=${`${label(c.code)}${c.winning ? ': took the trick' : ''}`} />
-            </li>`)}
-          </ol>
-        </div>`
-      : null}
-  </span>`;
-}
-
-export function HandLog({ log }) {
-  const ref = useRef(null);
-  useEffect(() => {
-    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
-  }, [log.length]);
-  return html`<ol class="eu-log" tabindex="0" aria-label="Hand log" ref=${ref}>
-    ${log.length ? log.slice(-80).map((e) => html`<li key=${e.id}>${e.text}</li>`) : html`<li class="muted">Nothing yet.</li>`}
-  </ol>`;
+  </${GameOverFrame}>`;
 }
 
 /** Euchre's words for the table's feed (shell/feed.js). */
@@ -336,8 +257,6 @@ const euchreWords = {
 
 export function EuchrePage({ table, invite, autoJoin, onGame }) {
   const [lifted, setLifted] = useState(null);
-  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
-  const [confirming, setConfirming] = useState(null);
   const [alone, setAlone] = useState(false);
   const handRef = useRef(null);
   const lastTrick = useRef(null);
@@ -383,36 +302,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
 
   const banner = connectionBanner(app, view, ts.resync);
   if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
-  const onCard = (card) => {
-    const d = model.decision;
-    if (!d || (d.kind !== 'play' && d.kind !== 'discard')) return;
-    if (card.legal === false) {
-      showToast(card.reason || 'That card cannot be played now', 'info');
-      return;
-    }
-    if (card.legal !== true) return;
-    if (lifted === card.code) act({ kind: d.kind, card: card.code });
-    else setLifted(card.code);
-  };
-  const onHandKey = (event) => {
-    if (event.key === 'Escape') setLifted(null);
-  };
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !model.inHand) go('/');
-  };
-  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
-  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
-  const endGame = () => act({ kind: 'end_game' });
-  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
-  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
-  const confirmed = () => {
-    const what = asking;
-    setConfirming(null);
-    if (what === 'leave') leave();
-    else if (what === 'end') endGame();
-  };
-  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
+  const { onCard, onHandKey } = cardPicker({ model, kinds: ['play', 'discard'], lifted, setLifted, act, showToast });
   const flashTrick = !model.trick.cards.length && flash
     ? {
         cards: flash.cards.map(({ seat, code }) => ({
@@ -424,9 +314,6 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         done: true,
       }
     : null;
-  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
-  // Alone with bots, an invite is clutter.
-  const solo = model.seats.every((s) => s.isMe || s.bot);
   // One notice at a time: the connection's comes first.
   const awayBanner = model.away && !banner
     ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
@@ -445,14 +332,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
           ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
           <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                tabindex="0"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
+          <${FairPill} model=${model} />
         </div>
         <div class="plaque-dock">
           <${Plaque}
@@ -489,51 +369,17 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
         </div>
       </section>
-      <aside class="side-panel eu-side" aria-label="Table details">
-        <section class="panel info">
-          <h2>Euchre</h2>
-          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a></p>
-          ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
-            : null}
-          ${canEnd
-            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
-            : null}
-          ${asking
-            ? html`<${ConfirmCost}
-                id="forfeit"
-                text=${costs[asking]}
-                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
-                onConfirm=${confirmed}
-                onCancel=${() => setConfirming(null)}
-              />`
-            : null}
-          ${inviteLink && !solo
-            ? html`<div class="invite">
-                <label for="invite-link">Invite link</label>
-                <div class="row">
-                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
-                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
-                </div>
-              </div>`
-            : null}
-        </section>
-        <section class="panel">
-          <div class="tabs" role="tablist" aria-label="Hand log and chat">
-            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
-            ${small
-              ? null
-              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
-                </button>`}
-          </div>
-          ${tab === 'chat' && !small
-            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
-            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log">
-                <${HandLog} log=${log} />
-              </div>`}
-        </section>
-      </aside>
+      <${TableSide}
+        title="Euchre"
+        about=${html`Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a>`}
+        model=${model}
+        view=${view}
+        inPlay=${model.inHand}
+        unit="hand"
+        feed=${feed}
+        invite=${invite}
+        small=${small}
+      />
     </div>
     ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
     <${TableVoice} live=${live} toast=${toast} />

@@ -8,12 +8,15 @@ import { cents, derive, drawOption, historySince, signed, wordHistory, wordView 
 import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
 import { AwayBanner, ChatOpener, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { FairPill } from '../shell/head.js';
 import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
 import { AddBot, LEVELS } from '../shell/seats.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
+// The fair-deal pill's shield.
+const SHIELD = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" /><path d="M8 12l3 3 5-6" stroke="#0b3d2a" stroke-width="2.2" fill="none" stroke-linecap="round" /></svg>`;
 const TRICK_FLASH_MS = 2200;
 const LEAD_FLASH_MS = 1000;
 const RESULT_MS = 9000;
@@ -756,15 +759,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
           ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
           ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
           <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >
-                <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" /><path d="M8 12l3 3 5-6" stroke="#0b3d2a" stroke-width="2.2" fill="none" stroke-linecap="round" /></svg>
-                Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
+          <${FairPill} model=${model} icon=${SHIELD} focusable=${false} />
           <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
         </div>
         <div class="felt-wrap">

@@ -1,25 +1,24 @@
 // The Contract Whist table: 2 to 5 seats round the felt, each with its bid and the tricks it
 // took this round; the decisions (bids, trump, cards) on the plaque above it; the bidding panel
 // with the hook's forbidden bid; the score sheet in a dialog. What to show comes from
-// js/whist-state.js (derive); the socket, chat, log and seats work as on the Euchre table,
-// whose pieces are reused from pages/euchre.js and pages/table.js.
+// js/whist-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go } from '../context.js';
-import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
 import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
-import { AddBot } from '../shell/seats.js';
-import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
+import { DecisionPlaque, LiftedButtons, WaitingPlaque, cardPicker, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
+import { TableSide } from '../shell/side.js';
+import { ChatSheet, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
-import { AwayBanner, ChatOpener, SeedLinks, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { AwayBanner, ChatOpener, GameOverFrame, ResultFrame, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { FairPill, LastTrick } from '../shell/head.js';
 import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
-import { spokenLines } from '../shell/words.js';
-import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
-import { HandLog, LastTrick } from './euchre.js';
+import { spokenLines, whoIs } from '../shell/words.js';
+import { CardFace, ShownCard, SuitIcon, useTicker } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -56,10 +55,7 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['wh-seat', `spot-${seat.spot}-of-${model.n}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.empty ? 'empty' : '', seat.winner ? 'winner' : ''].join(' ');
   return html`<div class=${classes} data-seat=${seat.seat}>
     <div class="eu-plate" data-motion="plate">
-      <span class="eu-name">
-        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
-        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
-      </span>
+      <${PlateName} seat=${seat} />
       <span class="eu-tags">
         <span class="wh-score" title="Total points" data-score=${seat.score} data-motion-score=${seat.seat}>${seat.score} pts</span>
         ${seat.firstBidder ? html`<span class="eu-dealer" title="Bids first and leads the first trick" data-tip="Bids first and leads the first trick">First</span>` : null}
@@ -68,13 +64,10 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
         ${seat.winner ? html`<span class="eu-maker">Winner</span>` : null}
       </span>
       <${BidTally} seat=${seat} model=${model} />
-      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />` : null}
-      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
-      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="eu-seat-bot" />` : null}
+      <${PlateFoot} seat=${seat} model=${model} fallbackMs=${30000} onJoin=${onJoin} onAddBot=${onAddBot} />
     </div>
     ${!seat.isMe && seat.cards
-      ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" data-motion="back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+      ? html`<${HeldBacks} seat=${seat} className="eu-backs wh-backs" most=${10} />`
       : null}
   </div>`;
 }
@@ -114,27 +107,13 @@ function BiddingPanel({ model }) {
 /** The plaque above the table: what you decide now (or whom the table waits for). */
 function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
   const d = model.decision;
-  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
-    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />`
-    : null;
-  if (!d) {
-    const empty = model.seats.some((s) => s.empty);
-    return html`<div class="plaque waiting" data-decision="none">
-      ${timer}
-      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-      ${model.isHost && model.phase === 'lobby'
-        ? html`<button type="button" class="primary" disabled=${empty} title=${empty ? 'Every seat must be taken: add bots to the empty seats, or invite someone' : 'Deal the first round'} onClick=${onStart}>Start the game</button>`
-        : null}
-      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
-    </div>`;
-  }
+  const timer = plaqueTimer(model, 30000);
+  if (!d) return html`<${WaitingPlaque} model=${model} timer=${timer} startTitle=${(empty) => (empty ? 'Every seat must be taken: add bots to the empty seats, or invite someone' : 'Deal the first round')} onStart=${onStart} onJoin=${onJoin} />`;
   let buttons;
   let detail = '';
   if (d.kind === 'play') {
-    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
-    buttons = html`<button type="button" class="primary" disabled=${!card || !card.legal} onClick=${() => card && act({ kind: 'play', card: card.code })}>${card ? `Play ${label(card.code)}` : 'Play'}</button>
-      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
-    detail = lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.';
+    buttons = html`<${LiftedButtons} kind="play" lifted=${lifted} model=${model} act=${act} onClear=${onClear} />`;
+    detail = liftDetail(lifted);
   } else if (d.kind === 'bid') {
     buttons = html`<div class="wh-bid-buttons" role="group" aria-label="Your bid">${d.choices.map(
       (c) => html`<button
@@ -166,16 +145,7 @@ function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
     );
     if (d.kind === 'trump') detail = `Bids: ${model.bidding.totalText}.`;
   }
-  return html`<div class="plaque wh-plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
-    <div class="plaque-text">
-      ${timer}
-      <div>
-        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
-        ${detail ? html`<p class="detail wh-detail">${detail}</p>` : null}
-      </div>
-    </div>
-    <div class="plaque-buttons">${buttons}</div>
-  </div>`;
+  return html`<${DecisionPlaque} kind=${d.kind} className="wh-plaque" timer=${timer} prompt=${d.prompt} detail=${detail} detailClass="detail wh-detail">${buttons}</${DecisionPlaque}>`;
 }
 
 function Hand({ model, lifted, onCard, onKey, handRef }) {
@@ -284,8 +254,7 @@ function ScoreSheet({ model, onClose, opener }) {
 function ResultPanel({ model }) {
   const r = model.result;
   if (!r) return null;
-  return html`<section class="eu-result panel wh-result" aria-labelledby="wh-result-title" role="status">
-    <h2 id="wh-result-title">Round ${r.roundNo}: ${r.sheet.cards} cards, ${r.sheet.trump}</h2>
+  return html`<${ResultFrame} id="wh-result-title" className="wh-result" title=${`Round ${r.roundNo}: ${r.sheet.cards} cards, ${r.sheet.trump}`}>
     <table class="eu-result-table">
       <thead><tr><th scope="col">Player</th><th scope="col">Bid</th><th scope="col">Took</th><th scope="col">Points</th><th scope="col">Total</th></tr></thead>
       <tbody>
@@ -295,20 +264,16 @@ function ResultPanel({ model }) {
         </tr>`)}
       </tbody>
     </table>
-  </section>`;
+  </${ResultFrame}>`;
 }
 
 function GameOver({ model, table, onStart }) {
-  return html`<section class="eu-result panel game-over wh-over" aria-labelledby="wh-over-title">
-    <h2 id="wh-over-title">Game over</h2>
-    <p class="eu-winner">${model.winnersText || 'The game ended.'}</p>
-    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
-    ${model.stake && model.payouts.some((p) => p)
-      ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${s.isMe ? 'You' : s.name} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
+  const paid = model.stake && model.payouts.some((p) => p);
+  return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart}>
+    ${paid
+      ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${whoIs(s)} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
-    <${SeedLinks} table=${table} gameNo=${model.gameNo} seed=${model.seed} dealt="re-deal every round from the seed." />
-    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
-  </section>`;
+  </${GameOverFrame}>`;
 }
 
 /** Contract Whist's words for the table's feed (shell/feed.js). */
@@ -329,8 +294,6 @@ const whistWords = {
 
 export function WhistPage({ table, invite, autoJoin, onGame }) {
   const [lifted, setLifted] = useState(null);
-  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
-  const [confirming, setConfirming] = useState(null);
   const [sheet, setSheet] = useState(false);
   const handRef = useRef(null);
   const lastTrick = useRef(null);
@@ -362,41 +325,10 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
 
   const banner = connectionBanner(app, view, ts.resync);
   if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
-  const onCard = (card) => {
-    const d = model.decision;
-    if (!d || d.kind !== 'play') return;
-    if (card.legal === false) {
-      showToast(card.reason || 'That card cannot be played now', 'info');
-      return;
-    }
-    if (card.legal !== true) return;
-    if (lifted === card.code) act({ kind: 'play', card: card.code });
-    else setLifted(card.code);
-  };
-  const onHandKey = (event) => {
-    if (event.key === 'Escape') setLifted(null);
-  };
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !model.inRound) go('/');
-  };
-  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
-  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
-  const endGame = () => act({ kind: 'end_game' });
-  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
-  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
-  const confirmed = () => {
-    const what = asking;
-    setConfirming(null);
-    if (what === 'leave') leave();
-    else if (what === 'end') endGame();
-  };
-  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
+  const { onCard, onHandKey } = cardPicker({ model, kinds: ['play'], lifted, setLifted, act, showToast });
   const flashTrick = !model.trick.cards.length && flash
     ? placeTrick(flash.cards.map(({ seat, code }) => [seat, code]), model.me, model.n, model.trump, true, flash.winner)
     : null;
-  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
-  const solo = model.seats.every((s) => s.isMe || s.bot);
   // One notice at a time: the connection's comes first.
   const awayBanner = model.away && !banner
     ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
@@ -419,14 +351,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
           <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
           <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                tabindex="0"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
+          <${FairPill} model=${model} />
         </div>
         <div class="plaque-dock">
           <${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${() => act({ kind: 'start_game' })} onJoin=${join} />
@@ -456,49 +381,17 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
         </div>
       </section>
-      <aside class="side-panel eu-side" aria-label="Table details">
-        <section class="panel info">
-          <h2>Contract Whist</h2>
-          <p class="small muted">${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}</p>
-          ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inRound ? 'Leave after this round' : 'Leave table'}</button>`
-            : null}
-          ${canEnd
-            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
-            : null}
-          ${asking
-            ? html`<${ConfirmCost}
-                id="forfeit"
-                text=${costs[asking]}
-                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
-                onConfirm=${confirmed}
-                onCancel=${() => setConfirming(null)}
-              />`
-            : null}
-          ${inviteLink && !solo
-            ? html`<div class="invite">
-                <label for="invite-link">Invite link</label>
-                <div class="row">
-                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
-                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
-                </div>
-              </div>`
-            : null}
-        </section>
-        <section class="panel">
-          <div class="tabs" role="tablist" aria-label="Hand log and chat">
-            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
-            ${small
-              ? null
-              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
-                </button>`}
-          </div>
-          ${tab === 'chat' && !small
-            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
-            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log"><${HandLog} log=${log} /></div>`}
-        </section>
-      </aside>
+      <${TableSide}
+        title="Contract Whist"
+        about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
+        model=${model}
+        view=${view}
+        inPlay=${model.inRound}
+        unit="round"
+        feed=${feed}
+        invite=${invite}
+        small=${small}
+      />
     </div>
     ${chatOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
     ${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
