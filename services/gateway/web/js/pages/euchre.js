@@ -2,21 +2,19 @@
 // above it, the trick in the middle, the pegboard score. What to show comes from
 // js/euchre-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
-import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { html, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
-import { useTableMotion } from '../shell/motion.js';
+import { GameOverFrame, ResultFrame } from '../shell/frame.js';
+import { LastTrick } from '../shell/head.js';
+import { useHandKeys } from '../shell/keys.js';
 import { tableSight } from '../shell/moves.js';
-import { DecisionPlaque, LiftedButtons, WaitingPlaque, cardPicker, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { DecisionPlaque, LiftedButtons, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { ChatSheet, useSmallScreen } from '../shell/chat.js';
-import { useTableFeed } from '../shell/feed.js';
-import { AwayBanner, ChatOpener, GameOverFrame, ResultFrame, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
-import { FairPill, LastTrick } from '../shell/head.js';
-import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { spokenLines } from '../shell/words.js';
-import { CardBack, CardFace, ShownCard, SuitIcon, useTicker } from '../ui.js';
+import { CardBack, CardFace, ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -256,53 +254,22 @@ const euchreWords = {
 };
 
 export function EuchrePage({ table, invite, autoJoin, onGame }) {
-  const [lifted, setLifted] = useState(null);
   const [alone, setAlone] = useState(false);
-  const handRef = useRef(null);
-  const lastTrick = useRef(null);
-  const feed = useTableFeed({
+  const at = usePlaqueTable({
     table,
     invite,
     autoJoin,
     onGame,
-    game: {
-      ...euchreWords,
-      acted: () => {
-        setLifted(null);
-        setAlone(false);
-      },
-    },
+    words: euchreWords,
+    derive,
+    sight: euchreSight,
+    decisionKey: (model, view) => `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}`,
+    kinds: ['play', 'discard'],
+    reset: () => setAlone(false),
   });
-  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
-
-  const model = view ? derive(view, Date.now()) : null;
-  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
-  useTicker(Boolean(view && view.deadline), 250);
-  useTableKeys({ decision: '.plaque', hand: '.eu-hand', onChat: () => setTab('chat') });
-
-  const decisionKey = model ? `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}` : '';
-  useEffect(() => {
-    setLifted(null);
-    setAlone(false);
-  }, [decisionKey]);
-  // Your turn: focus goes to the decision (the first bright card, or the plaque's first button)
-  // unless you are typing.
-  const myTurn = Boolean(model && model.myTurn);
-  useTurnFocus(
-    decisionKey,
-    myTurn,
-    () => document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])'),
-    '.plaque, .eu-hand',
-  );
-  const small = useSmallScreen();
-  const openerRef = useRef(null);
-  const mainRef = useRef(null);
-  // The deal, the play, the trick going to its winner and the pegs: motion over the view shown.
-  useTableMotion(model ? euchreSight(model, flash) : null, mainRef);
-
-  const banner = connectionBanner(app, view, ts.resync);
-  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
-  const { onCard, onHandKey } = cardPicker({ model, kinds: ['play', 'discard'], lifted, setLifted, act, showToast });
+  const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
+  if (!view) return html`<${PlaqueTablePage} at=${at} />`;
+  const { act, join } = feed;
   const flashTrick = !model.trick.cards.length && flash
     ? {
         cards: flash.cards.map(({ seat, code }) => ({
@@ -314,74 +281,36 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         done: true,
       }
     : null;
-  // One notice at a time: the connection's comes first.
-  const awayBanner = model.away && !banner
-    ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
-    : null;
-  const sheetOpen = small && tab === 'chat';
-  const resultShown = model.phase === 'interlude' && model.result;
-  const me = app.session && app.session.id;
-  return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre" ref=${mainRef}>
-    ${banner}
-    ${awayBanner}
-    <h1 class="visually-hidden">Euchre table</h1>
-    <div class="eu-layout">
-      <section class="eu-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
-          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
-          <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />
-          <${FairPill} model=${model} />
-        </div>
-        <div class="plaque-dock">
-          <${Plaque}
-            model=${model}
-            lifted=${lifted}
-            act=${act}
-            onClear=${() => setLifted(null)}
-            alone=${alone}
-            setAlone=${setAlone}
-            onStart=${() => act({ kind: 'start_game' })}
-            onJoin=${join}
-          />
-        </div>
-        <${Pegboard} model=${model} />
-        <div class="eu-felt" data-motion="felt">
-          ${model.seats.map((seat) => html`<${SeatPlate}
-            key=${seat.seat}
-            seat=${seat}
-            model=${model}
-            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
-            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
-          />`)}
-          <${Kitty} model=${model} />
-          <div class="eu-centre" data-motion="centre">
-            ${flashTrick
-              ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
-              : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
-          </div>
-          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
-          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-        </div>
-        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${small ? html`<${ChatOpener} className="chat-opener small" chat=${chat} open=${sheetOpen} opener=${openerRef} onToggle=${() => setTab(sheetOpen ? 'log' : 'chat')} />` : null}
-          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-        </div>
-      </section>
-      <${TableSide}
-        title="Euchre"
-        about=${html`Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a>`}
-        model=${model}
-        view=${view}
-        inPlay=${model.inHand}
-        unit="hand"
-        feed=${feed}
-        invite=${invite}
-        small=${small}
-      />
-    </div>
-    ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    <${TableVoice} live=${live} toast=${toast} />
-  </main>`;
+  const start = () => act({ kind: 'start_game' });
+  return html`<${PlaqueTablePage}
+    at=${at}
+    game="euchre"
+    title="Euchre table"
+    head=${html`${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+      ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+      <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />`}
+    plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} alone=${alone} setAlone=${setAlone} onStart=${start} onJoin=${join} />`}
+    above=${html`<${Pegboard} model=${model} />`}
+    felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
+      <${Kitty} model=${model} />
+      <div class="eu-centre" data-motion="centre">
+        ${flashTrick
+          ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
+      </div>
+      ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+    hand=${html`<${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />`}
+    side=${html`<${TableSide}
+      title="Euchre"
+      about=${html`Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a>`}
+      model=${model}
+      view=${view}
+      inPlay=${model.inHand}
+      unit="hand"
+      feed=${feed}
+      invite=${invite}
+      small=${small}
+    />`}
+  />`;
 }

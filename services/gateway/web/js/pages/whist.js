@@ -7,18 +7,16 @@ import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1
 import { label } from '../cards.js';
 import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
-import { useTableMotion } from '../shell/motion.js';
+import { GameOverFrame, ResultFrame } from '../shell/frame.js';
+import { LastTrick } from '../shell/head.js';
+import { useHandKeys } from '../shell/keys.js';
 import { tableSight } from '../shell/moves.js';
-import { DecisionPlaque, LiftedButtons, WaitingPlaque, cardPicker, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { DecisionPlaque, LiftedButtons, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { ChatSheet, useSmallScreen } from '../shell/chat.js';
-import { useTableFeed } from '../shell/feed.js';
-import { AwayBanner, ChatOpener, GameOverFrame, ResultFrame, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
-import { FairPill, LastTrick } from '../shell/head.js';
-import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { spokenLines, whoIs } from '../shell/words.js';
-import { CardFace, ShownCard, SuitIcon, useTicker } from '../ui.js';
+import { CardFace, ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
 
@@ -293,108 +291,66 @@ const whistWords = {
 };
 
 export function WhistPage({ table, invite, autoJoin, onGame }) {
-  const [lifted, setLifted] = useState(null);
   const [sheet, setSheet] = useState(false);
-  const handRef = useRef(null);
-  const lastTrick = useRef(null);
   const sheetOpener = useRef(null);
-  const feed = useTableFeed({ table, invite, autoJoin, onGame, game: { ...whistWords, acted: () => setLifted(null) } });
-  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
-
-  const model = view ? derive(view, Date.now()) : null;
-  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
-  useTicker(Boolean(view && view.deadline), 250);
-  useTableKeys({ decision: '.plaque', hand: '.eu-hand', onChat: () => setTab('chat'), keys: { s: () => setSheet((open) => !open) } });
-
-  const decisionKey = model ? `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}` : '';
-  useEffect(() => {
-    setLifted(null);
-  }, [decisionKey]);
-  const myTurn = Boolean(model && model.myTurn);
-  useTurnFocus(
-    decisionKey,
-    myTurn,
-    () => document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])'),
-    '.plaque, .eu-hand',
-  );
-  const small = useSmallScreen();
-  const openerRef = useRef(null);
-  const mainRef = useRef(null);
-  // The deal, the play, the trick going to its winner and the scores: motion over the view shown.
-  useTableMotion(model ? whistSight(model, flash) : null, mainRef);
-
-  const banner = connectionBanner(app, view, ts.resync);
-  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
-  const { onCard, onHandKey } = cardPicker({ model, kinds: ['play'], lifted, setLifted, act, showToast });
+  const at = usePlaqueTable({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    words: whistWords,
+    derive,
+    sight: whistSight,
+    decisionKey: (model, view) =>
+      `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}`,
+    kinds: ['play'],
+    keys: { s: () => setSheet((open) => !open) },
+  });
+  const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
+  if (!view) return html`<${PlaqueTablePage} at=${at} />`;
+  const { act, join } = feed;
   const flashTrick = !model.trick.cards.length && flash
     ? placeTrick(flash.cards.map(({ seat, code }) => [seat, code]), model.me, model.n, model.trump, true, flash.winner)
     : null;
-  // One notice at a time: the connection's comes first.
-  const awayBanner = model.away && !banner
-    ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
-    : null;
-  const chatOpen = small && tab === 'chat';
-  const resultShown = model.phase === 'interlude' && model.result;
-  const me = app.session && app.session.id;
   const mine = model.seats.find((s) => s.isMe);
-  return html`<main id="main" class="table-page euchre-page whist-page" tabindex="-1" data-game="contract-whist" ref=${mainRef}>
-    ${banner}
-    ${awayBanner}
-    <h1 class="visually-hidden">Contract Whist table</h1>
-    <div class="eu-layout">
-      <section class="eu-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span>` : null}
-          ${model.cardsText ? html`<span class="wh-cards muted">${model.cardsText}</span>` : null}
-          <${TrumpBadge} model=${model} />
-          ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
-          <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
-          <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />
-          <${FairPill} model=${model} />
-        </div>
-        <div class="plaque-dock">
-          <${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${() => act({ kind: 'start_game' })} onJoin=${join} />
-        </div>
-        <${BiddingPanel} model=${model} />
-        <div class=${`eu-felt wh-felt seats-${model.n}`} data-motion="felt">
-          ${model.seats.map((seat) => html`<${SeatPlate}
-            key=${seat.seat}
-            seat=${seat}
-            model=${model}
-            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
-            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
-          />`)}
-          <div class="eu-centre wh-centre" data-motion="centre">
-            ${flashTrick
-              ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
-              : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
-          </div>
-          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
-          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-        </div>
-        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${mine && model.inRound
-            ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
-            : null}
-          ${small ? html`<${ChatOpener} className="chat-opener small" chat=${chat} open=${chatOpen} opener=${openerRef} onToggle=${() => setTab(chatOpen ? 'log' : 'chat')} />` : null}
-          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-        </div>
-      </section>
-      <${TableSide}
-        title="Contract Whist"
-        about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
-        model=${model}
-        view=${view}
-        inPlay=${model.inRound}
-        unit="round"
-        feed=${feed}
-        invite=${invite}
-        small=${small}
-      />
-    </div>
-    ${chatOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    ${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
-    <${TableVoice} live=${live} toast=${toast} />
-  </main>`;
+  const start = () => act({ kind: 'start_game' });
+  return html`<${PlaqueTablePage}
+    at=${at}
+    className="whist-page"
+    game="contract-whist"
+    title="Contract Whist table"
+    head=${html`${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span>` : null}
+      ${model.cardsText ? html`<span class="wh-cards muted">${model.cardsText}</span>` : null}
+      <${TrumpBadge} model=${model} />
+      ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
+      <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
+      <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />`}
+    plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${start} onJoin=${join} />`}
+    above=${html`<${BiddingPanel} model=${model} />`}
+    feltClass=${`wh-felt seats-${model.n}`}
+    felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
+      <div class="eu-centre wh-centre" data-motion="centre">
+        ${flashTrick
+          ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
+      </div>
+      ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+    dock=${mine && model.inRound
+      ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
+      : null}
+    hand=${html`<${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />`}
+    side=${html`<${TableSide}
+      title="Contract Whist"
+      about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
+      model=${model}
+      view=${view}
+      inPlay=${model.inRound}
+      unit="round"
+      feed=${feed}
+      invite=${invite}
+      small=${small}
+    />`}
+    after=${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
+  />`;
 }
