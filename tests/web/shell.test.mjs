@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { chipCount, gatherDelay, movesBetween, tableSight } from '../../services/gateway/web/js/shell/moves.js';
-import { SOUNDS, foreignGame, logEntries, spokenLines, whoIs } from '../../services/gateway/web/js/shell/words.js';
+import { SOUNDS, foreignGame, logEntries, sentenceWords, spokenLines, whoIs } from '../../services/gateway/web/js/shell/words.js';
 
 const dealt = tableSight({
   deal: '1:1',
@@ -129,4 +129,30 @@ test('your turn is announced and sounded, not logged; a trick taken sounds a win
 test('a seat is "You" to its player and its name to everyone else', () => {
   assert.equal(whoIs({ isMe: true, name: 'Ava' }), 'You');
   assert.equal(whoIs({ isMe: false, name: 'Ava' }), 'Ava');
+});
+
+test('a game that speaks in sentences: nothing said twice, a trick taken kept on show', () => {
+  const words = sentenceWords({
+    name: 'euchre',
+    describe: (prev, next) => (prev ? [`Step ${next.seq}.`] : ['The table.']),
+    sameDeal: (prev, next) => prev.hand_no === next.hand_no,
+    taker: (view) => view.winners[view.winners.length - 1],
+    flashMs: 1600,
+  });
+  const one = { game_no: 1, seq: 4, hand_no: 1, played: [], winners: [] };
+  const two = { game_no: 1, seq: 5, hand_no: 1, played: [[[0, 'AS'], [1, 'KS'], [2, 'QS'], [3, 'JS']]], winners: [2] };
+  assert.equal(words.name, 'euchre');
+  assert.deepEqual(words.said(null, one), [{ text: 'The table.', sound: 'card' }]);
+  assert.deepEqual(words.said(one, two), [{ text: 'Step 5.', sound: 'card' }]);
+  // The same view again (the socket's snapshot and the watch's) says nothing.
+  assert.deepEqual(words.said(two, { ...two }), []);
+  // A new game starts its seq again: it is worded.
+  assert.equal(words.said(two, { ...one, game_no: 2, seq: 1 }).length, 1);
+  assert.deepEqual(words.trickTaken(one, two), {
+    cards: [{ seat: 0, code: 'AS' }, { seat: 1, code: 'KS' }, { seat: 2, code: 'QS' }, { seat: 3, code: 'JS' }],
+    winner: 2,
+    ms: 1600,
+  });
+  assert.equal(words.trickTaken(two, { ...two, seq: 6 }), null);
+  assert.equal(words.trickTaken(one, { ...two, hand_no: 2 }), null);
 });

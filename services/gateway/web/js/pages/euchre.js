@@ -7,16 +7,16 @@ import { label } from '../cards.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
 import { GameOverFrame, ResultFrame } from '../shell/frame.js';
 import { LastTrick } from '../shell/head.js';
-import { useHandKeys } from '../shell/keys.js';
 import { tableSight } from '../shell/moves.js';
-import { DecisionPlaque, LiftedButtons, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
 import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { spokenLines } from '../shell/words.js';
+import { sentenceWords } from '../shell/words.js';
 import { CardBack, CardFace, ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
+const CARD_KINDS = ['play', 'discard'];
 
 /** What the Euchre table holds, for the table's motion (shell/moves.js). */
 const euchreSight = (model, flash) =>
@@ -124,55 +124,15 @@ function Pegboard({ model }) {
   </div>`;
 }
 
-function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const cards = model.hand;
-  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
-  const kind = model.decision ? model.decision.kind : null;
-  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand empty" aria-hidden="true"></div>`;
-  const cardKind = kind === 'play' || kind === 'discard' ? kind : null;
-  return html`<div
-    class=${`eu-hand ${cardKind ? `deciding decide-${cardKind}` : ''}`}
-    role="group"
-    aria-label=${`Your hand: ${cards.length} cards${cardKind ? '. Arrow keys to choose, Enter to lift, Enter again to ' + (cardKind === 'play' ? 'play' : 'discard') : ''}`}
-    ref=${handRef}
-    onKeyDown=${keyDown}
-    style=${`--n:${cards.length}`}
-    data-motion="hand"
-  >
-    ${cards.map((card, k) => {
-      const isLifted = lifted === card.code;
-      const state = cardKind ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
-      const verb = cardKind === 'discard' ? 'discard' : 'play';
-      const what = cardKind
-        ? card.legal
-          ? isLifted
-            ? `lifted: press Enter again to ${verb} it`
-            : cardKind === 'play' ? 'playable' : 'can be discarded'
-          : `cannot be played: ${card.reason}`
-        : '';
-      return html`<button
-        type="button"
-        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.bower ? `bower-${card.bower}` : ''}`}
-        tabindex=${k === clamped ? 0 : -1}
-        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
-        aria-pressed=${cardKind ? (isLifted ? 'true' : 'false') : undefined}
-        aria-disabled=${cardKind && card.legal === false ? 'true' : undefined}
-        title=${card.tip}
-        data-tip=${card.tip}
-        data-card=${card.code}
-        data-bower=${card.bower || undefined}
-        style=${`--k:${k}`}
-        onFocus=${() => setFocus(k)}
-        onClick=${() => onCard(card)}
-      >
-        <${CardFace} code=${card.code} size="lg" />
-        ${card.bower
-          ? html`<span class=${`bower-tab ${card.bower}`} aria-hidden="true">${card.bower === 'right' ? 'Right' : 'Left'}</span>`
-          : null}
-      </button>`;
-    })}
-  </div>`;
-}
+/** A bower is marked as the right or the left one. */
+const bowerMark = (card) =>
+  card.bower
+    ? {
+        className: `bower-${card.bower}`,
+        data: { 'data-bower': card.bower },
+        badge: html`<span class=${`bower-tab ${card.bower}`} aria-hidden="true">${card.bower === 'right' ? 'Right' : 'Left'}</span>`,
+      }
+    : {};
 
 /** The plaque above the table: what you decide now (or whom the table waits for). */
 function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin }) {
@@ -238,20 +198,13 @@ function GameOver({ model, table, onStart }) {
 }
 
 /** Euchre's words for the table's feed (shell/feed.js). */
-const euchreWords = {
+const euchreWords = sentenceWords({
   name: 'euchre',
-  // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
-  said: (prev, next) =>
-    prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describeChanges(prev, next)),
-  trickTaken: (prev, next) =>
-    prev.hand_no === next.hand_no && next.played.length > prev.played.length
-      ? {
-          cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })),
-          winner: next.winners[next.winners.length - 1],
-          ms: TRICK_FLASH_MS,
-        }
-      : null,
-};
+  describe: describeChanges,
+  sameDeal: (prev, next) => prev.hand_no === next.hand_no,
+  taker: (view) => view.winners[view.winners.length - 1],
+  flashMs: TRICK_FLASH_MS,
+});
 
 export function EuchrePage({ table, invite, autoJoin, onGame }) {
   const [alone, setAlone] = useState(false);
@@ -264,7 +217,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
     derive,
     sight: euchreSight,
     decisionKey: (model, view) => `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}`,
-    kinds: ['play', 'discard'],
+    kinds: CARD_KINDS,
     reset: () => setAlone(false),
   });
   const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
@@ -300,7 +253,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
       </div>
       ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
       ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
-    hand=${html`<${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />`}
+    hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} mark=${bowerMark} />`}
     side=${html`<${TableSide}
       title="Euchre"
       about=${html`Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a>`}

@@ -9,16 +9,16 @@ import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
 import { GameOverFrame, ResultFrame } from '../shell/frame.js';
 import { LastTrick } from '../shell/head.js';
-import { useHandKeys } from '../shell/keys.js';
 import { tableSight } from '../shell/moves.js';
-import { DecisionPlaque, LiftedButtons, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
 import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { spokenLines, whoIs } from '../shell/words.js';
-import { CardFace, ShownCard, SuitIcon } from '../ui.js';
+import { sentenceWords, whoIs } from '../shell/words.js';
+import { ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
+const CARD_KINDS = ['play'];
 
 /** What the Contract Whist table holds, for the table's motion (shell/moves.js). */
 const whistSight = (model, flash) =>
@@ -146,43 +146,8 @@ function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
   return html`<${DecisionPlaque} kind=${d.kind} className="wh-plaque" timer=${timer} prompt=${d.prompt} detail=${detail} detailClass="detail wh-detail">${buttons}</${DecisionPlaque}>`;
 }
 
-function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const cards = model.hand;
-  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
-  const playing = model.decision && model.decision.kind === 'play';
-  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand wh-hand empty" aria-hidden="true"></div>`;
-  return html`<div
-    class=${`eu-hand wh-hand ${playing ? 'deciding decide-play' : ''}`}
-    role="group"
-    aria-label=${`Your hand: ${cards.length} cards${playing ? '. Arrow keys to choose, Enter to lift, Enter again to play' : ''}`}
-    ref=${handRef}
-    onKeyDown=${keyDown}
-    style=${`--n:${cards.length}`}
-    data-motion="hand"
-  >
-    ${cards.map((card, k) => {
-      const isLifted = lifted === card.code;
-      const state = playing ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
-      const what = playing
-        ? card.legal ? (isLifted ? 'lifted: press Enter again to play it' : 'playable') : `cannot be played: ${card.reason}`
-        : '';
-      return html`<button
-        type="button"
-        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.trump ? 'is-trump' : ''}`}
-        tabindex=${k === clamped ? 0 : -1}
-        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
-        aria-pressed=${playing ? (isLifted ? 'true' : 'false') : undefined}
-        aria-disabled=${playing && card.legal === false ? 'true' : undefined}
-        title=${card.tip}
-        data-tip=${card.tip}
-        data-card=${card.code}
-        style=${`--k:${k}`}
-        onFocus=${() => setFocus(k)}
-        onClick=${() => onCard(card)}
-      ><${CardFace} code=${card.code} size="lg" /></button>`;
-    })}
-  </div>`;
-}
+/** A trump in hand is marked as one. */
+const trumpMark = (card) => (card.trump ? { className: 'is-trump' } : {});
 
 /** The score sheet: one line per scored round with every seat's bid, tricks, points and total. */
 function ScoreSheet({ model, onClose, opener }) {
@@ -275,20 +240,13 @@ function GameOver({ model, table, onStart }) {
 }
 
 /** Contract Whist's words for the table's feed (shell/feed.js). */
-const whistWords = {
+const whistWords = sentenceWords({
   name: 'contract-whist',
-  // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
-  said: (prev, next) =>
-    prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describeChanges(prev, next)),
-  trickTaken: (prev, next) =>
-    prev.round_no === next.round_no && prev.game_no === next.game_no && next.played.length > prev.played.length
-      ? {
-          cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })),
-          winner: next.takers[next.takers.length - 1],
-          ms: TRICK_FLASH_MS,
-        }
-      : null,
-};
+  describe: describeChanges,
+  sameDeal: (prev, next) => prev.round_no === next.round_no && prev.game_no === next.game_no,
+  taker: (view) => view.takers[view.takers.length - 1],
+  flashMs: TRICK_FLASH_MS,
+});
 
 export function WhistPage({ table, invite, autoJoin, onGame }) {
   const [sheet, setSheet] = useState(false);
@@ -303,7 +261,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     sight: whistSight,
     decisionKey: (model, view) =>
       `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}`,
-    kinds: ['play'],
+    kinds: CARD_KINDS,
     keys: { s: () => setSheet((open) => !open) },
   });
   const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
@@ -339,7 +297,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     dock=${mine && model.inRound
       ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
       : null}
-    hand=${html`<${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />`}
+    hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} className="wh-hand" mark=${trumpMark} />`}
     side=${html`<${TableSide}
       title="Contract Whist"
       about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}

@@ -1,9 +1,10 @@
 // The plaque above a plaque table (Euchre, Contract Whist): what you decide now, with its timer,
-// or whom the table waits for; and the hand's cards lifted, then played, from it.
+// or whom the table waits for; and your hand, whose cards are lifted, then played, from it.
 
 import { html } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { Countdown } from '../ui.js';
+import { CardFace, Countdown } from '../ui.js';
+import { useHandKeys } from './keys.js';
 
 /** The decision's countdown, on your turn and between hands. */
 export function plaqueTimer(model, fallbackMs) {
@@ -70,4 +71,58 @@ export function LiftedButtons({ kind, lifted, model, act, onClear }) {
 /** The detail under a card decision's prompt. */
 export function liftDetail(lifted) {
   return lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.';
+}
+
+/**
+ * Your hand on a plaque table, one tab stop (shell/keys.js): while the decision is one of
+ * `kinds` its cards are bright or dimmed with the reason, and a card is lifted, then played
+ * (or discarded). `className` marks the game's hand; `mark(card)` gives a card's own class,
+ * data and badge (`{ className, data, badge }`).
+ */
+export function PlaqueHand({ model, lifted, onCard, onKey, handRef, kinds, className = '', mark = () => ({}) }) {
+  const cards = model.hand;
+  const { focused, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
+  const kind = model.decision && kinds.includes(model.decision.kind) ? model.decision.kind : null;
+  if (!cards.length) return model.spectator ? null : html`<div class=${`eu-hand ${className} empty`} aria-hidden="true"></div>`;
+  const verb = kind === 'discard' ? 'discard' : 'play';
+  return html`<div
+    class=${`eu-hand ${className} ${kind ? `deciding decide-${kind}` : ''}`}
+    role="group"
+    aria-label=${`Your hand: ${cards.length} cards${kind ? `. Arrow keys to choose, Enter to lift, Enter again to ${verb}` : ''}`}
+    ref=${handRef}
+    onKeyDown=${keyDown}
+    style=${`--n:${cards.length}`}
+    data-motion="hand"
+  >
+    ${cards.map((card, k) => {
+      const isLifted = lifted === card.code;
+      const state = kind ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
+      const what = !kind
+        ? ''
+        : !card.legal
+          ? `cannot be played: ${card.reason}`
+          : isLifted
+            ? `lifted: press Enter again to ${verb} it`
+            : kind === 'play' ? 'playable' : 'can be discarded';
+      const own = mark(card);
+      return html`<button
+        type="button"
+        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${own.className || ''}`}
+        tabindex=${k === focused ? 0 : -1}
+        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
+        aria-pressed=${kind ? (isLifted ? 'true' : 'false') : undefined}
+        aria-disabled=${kind && card.legal === false ? 'true' : undefined}
+        title=${card.tip}
+        data-tip=${card.tip}
+        data-card=${card.code}
+        style=${`--k:${k}`}
+        onFocus=${() => setFocus(k)}
+        onClick=${() => onCard(card)}
+        ...${own.data || {}}
+      >
+        <${CardFace} code=${card.code} size="lg" />
+        ${own.badge || null}
+      </button>`;
+    })}
+  </div>`;
 }

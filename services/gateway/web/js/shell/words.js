@@ -30,6 +30,23 @@ export function spokenLines(texts) {
   );
 }
 
+/**
+ * The words of a game that says its changes in sentences (Euchre, Contract Whist):
+ * `describe(prev, next)` says them, `sameDeal(prev, next)` whether two views are of one deal,
+ * `taker(view)` who took its last trick, and a trick taken stays on show for `flashMs`.
+ */
+export function sentenceWords({ name, describe, sameDeal, taker, flashMs }) {
+  return {
+    name,
+    // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
+    said: (prev, next) => (prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describe(prev, next))),
+    trickTaken: (prev, next) =>
+      sameDeal(prev, next) && next.played.length > prev.played.length
+        ? { cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })), winner: taker(next), ms: flashMs }
+        : null,
+  };
+}
+
 /** A seat as the table names it to you. */
 export function whoIs(seat) {
   return seat.isMe ? 'You' : seat.name;
