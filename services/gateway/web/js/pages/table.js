@@ -5,14 +5,15 @@ import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-pre
 import { label, sortHand, spoken } from '../cards.js';
 import { go } from '../context.js';
 import { cents, derive, drawOption, historySince, signed, wordHistory, wordView } from '../state.js';
-import { Chat, ChatSheet, useSmallScreen } from '../shell/chat.js';
+import { Chat, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
-import { AwayBanner, ChatOpener, TableGate, TableVoice, connectionBanner } from '../shell/frame.js';
+import { TableGate, connectionBanner } from '../shell/frame.js';
 import { FairPill } from '../shell/head.js';
 import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { useTableMotion } from '../shell/motion.js';
 import { tableSight } from '../shell/moves.js';
 import { AddBot, LEVELS } from '../shell/seats.js';
+import { TableFrame, useDockHeight } from '../shell/table-frame.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
 // The fair-deal pill's shield.
@@ -652,7 +653,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
       },
     },
   });
-  const { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat } = feed;
+  const { app, ts, view, missing, log, chat, tab, setTab, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   // The last finished trick stays reviewable after the next deal clears the table's tricks.
@@ -680,23 +681,12 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
   const [helpOpen, setHelpOpen] = useState(false);
   useTableKeys({ decision: '.my-area [data-decision]', hand: '.hand', onChat: () => setTab('chat'), keys: { '?': () => setHelpOpen((open) => !open) } });
 
-  // On a small screen the hand and the decision are docked at the bottom: the page keeps room
-  // for the dock's height (--dock-h), and the chat sheet sits above it.
+  // On a small screen the hand and the decision are docked at the bottom.
   const small = useSmallScreen();
   const mainRef = useRef(null);
   const dockRef = useRef(null);
   const openerRef = useRef(null);
-  const shown = Boolean(view);
-  useEffect(() => {
-    const main = mainRef.current;
-    const dock = dockRef.current;
-    if (!main || !dock || typeof ResizeObserver === 'undefined') return undefined;
-    const measure = () => main.style.setProperty('--dock-h', `${Math.ceil(dock.getBoundingClientRect().height)}px`);
-    const observer = new ResizeObserver(measure);
-    observer.observe(dock);
-    measure();
-    return () => observer.disconnect();
-  }, [shown]);
+  useDockHeight(mainRef, dockRef, Boolean(view), true);
   // The deal, the play, the trick going to its winner and the chips: motion over the view shown.
   useTableMotion(model ? swickSight(model, flash) : null, mainRef);
 
@@ -743,25 +733,25 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
   const canJoin = new Set(model.canJoin);
-  // One notice at a time: the connection's comes first.
-  const awayBanner = model.away && !banner ? html`<${AwayBanner} graceMs=${model.graceMs} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />` : null;
-  const sheetOpen = small && tab === 'chat';
-  return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1" ref=${mainRef}>
-    ${banner}
-    ${awayBanner}
-    ${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
-    <h1 class="visually-hidden">Swick table</h1>
-    <div class="table-layout">
-      <section class="table-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
+  return html`<${TableFrame}
+    feed=${feed}
+    model=${model}
+    refs=${{ main: mainRef, dock: dockRef, opener: openerRef }}
+    small=${small}
+    className=${`seats-${n}`}
+    game="swick"
+    title="Swick table"
+    layout="table-layout"
+    area="table-area"
+    over=${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
+    head=${html`
           ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
           ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
           ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
           <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
           <${FairPill} model=${model} icon=${SHIELD} focusable=${false} />
-          <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
-        </div>
+          <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>`}
+    felt=${html`
         <div class="felt-wrap">
           <div class="felt" data-motion="felt">
             <div class="felt-logo" aria-hidden="true">SWICK</div>
@@ -779,9 +769,9 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
             ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
             ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
           </div>
-        </div>
-        <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`} ref=${dockRef}>
-          ${small ? html`<${ChatOpener} chat=${chat} open=${sheetOpen} opener=${openerRef} onToggle=${() => setTab(sheetOpen ? 'log' : 'chat')} />` : null}
+        </div>`}
+    dockClass="my-area"
+    dock=${html`
           <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
           ${model.myTurn
             ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
@@ -803,9 +793,8 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
                   ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
                   : null}
                 ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
-              </div>`}
-        </div>
-      </section>
+              </div>`}`}
+    side=${html`
       <${SidePanel}
         model=${model}
         table=${table}
@@ -819,11 +808,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
         setTab=${setTab}
         onLeave=${leave}
         small=${small}
-      />
-    </div>
-    ${sheetOpen
-      ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${app.session && app.session.id} opener=${openerRef} onClose=${() => setTab('log')} />`
-      : null}
-    <${TableVoice} live=${live} toast=${toast} />
-  </main>`;
+      />`}
+    graceMs=${model.graceMs}
+  />`;
 }

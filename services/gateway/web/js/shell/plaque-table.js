@@ -4,13 +4,14 @@
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { useTicker } from '../ui.js';
-import { ChatSheet, useSmallScreen } from './chat.js';
+import { useSmallScreen } from './chat.js';
 import { useTableFeed } from './feed.js';
-import { AwayBanner, ChatOpener, TableGate, TableVoice, connectionBanner } from './frame.js';
+import { TableGate, connectionBanner } from './frame.js';
 import { FairPill } from './head.js';
 import { useTableKeys, useTurnFocus } from './keys.js';
 import { useTableMotion } from './motion.js';
 import { cardPicker } from './plaque.js';
+import { TableFrame } from './table-frame.js';
 
 const FIRST_CHOICE = () =>
   document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
@@ -27,6 +28,7 @@ export function usePlaqueTable({ table, invite, autoJoin, onGame, words, derive,
   const lastTrick = useRef(null);
   const openerRef = useRef(null);
   const mainRef = useRef(null);
+  const dockRef = useRef(null);
   const clear = () => {
     setLifted(null);
     if (reset) reset();
@@ -45,51 +47,38 @@ export function usePlaqueTable({ table, invite, autoJoin, onGame, words, derive,
   // The deal, the play, the trick going to its winner and the score: motion over the view shown.
   useTableMotion(model ? sight(model, flash) : null, mainRef);
   const picker = cardPicker({ model, kinds, lifted, setLifted, act: feed.act, showToast: feed.showToast });
-  return { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, openerRef, mainRef, small, ...picker };
+  return { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, openerRef, mainRef, dockRef, small, ...picker };
 }
 
 /**
- * The page round a plaque table: `at` is usePlaqueTable's answer; `game` and `title` name it;
- * `head` goes in the table's head, `plaque` above the felt (`above` under it), `felt` on it,
- * `dock` (with `hand`) below it, `side` beside it and `after` over the page (a dialog).
+ * The page round a plaque table (shell/table-frame.js): `at` is usePlaqueTable's answer; `game`
+ * and `title` name it; `head` goes in the table's head, `plaque` above the felt (`above` under
+ * it), `felt` on it, `dock` (with `hand`) below it, `side` beside it and `after` over the page.
  */
 export function PlaqueTablePage({ at, className = '', game, title, head, plaque, above, feltClass = '', felt, dock = null, hand, side, after = null }) {
-  const { feed, view, model, small, openerRef, mainRef } = at;
-  const { app, ts, missing, chat, tab, setTab, sendChat, live, toast, act } = feed;
-  const banner = connectionBanner(app, view, ts.resync);
-  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
-  // One notice at a time: the connection's comes first.
-  const away = model.away && !banner
-    ? html`<${AwayBanner} graceMs=${view.config && view.config.away_grace_ms} onBack=${() => act({ kind: 'sit_out', sitting_out: false })} />`
-    : null;
-  const sheetOpen = small && tab === 'chat';
-  const me = app.session && app.session.id;
-  return html`<main id="main" class=${`table-page euchre-page ${className}`} tabindex="-1" data-game=${game} ref=${mainRef}>
-    ${banner}
-    ${away}
-    <h1 class="visually-hidden">${title}</h1>
-    <div class="eu-layout">
-      <section class="eu-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${head}
-          <${FairPill} model=${model} />
-        </div>
-        <div class="plaque-dock">${plaque}</div>
-        ${above}
-        <div class=${`eu-felt ${feltClass}`} data-motion="felt">${felt}</div>
-        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${dock}
-          ${small ? html`<${ChatOpener} className="chat-opener small" chat=${chat} open=${sheetOpen} opener=${openerRef} onToggle=${() => setTab(sheetOpen ? 'log' : 'chat')} />` : null}
-          ${hand}
-        </div>
-      </section>
-      ${side}
-    </div>
-    ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    ${after}
-    <${TableVoice} live=${live} toast=${toast} />
-  </main>`;
+  const { feed, view, model, small, openerRef, mainRef, dockRef } = at;
+  if (!view) return html`<${TableGate} missing=${feed.missing} banner=${connectionBanner(feed.app, view, feed.ts.resync)} />`;
+  return html`<${TableFrame}
+    feed=${feed}
+    model=${model}
+    refs=${{ main: mainRef, dock: dockRef, opener: openerRef }}
+    small=${small}
+    className=${`euchre-page ${className}`}
+    game=${game}
+    title=${title}
+    layout="eu-layout"
+    area="eu-area"
+    head=${html`${head}<${FairPill} model=${model} />`}
+    top=${html`<div class="plaque-dock">${plaque}</div>${above}`}
+    felt=${html`<div class=${`eu-felt ${feltClass}`} data-motion="felt">${felt}</div>`}
+    dockClass="eu-dock"
+    dockTop=${dock}
+    dock=${hand}
+    openerClass="chat-opener small"
+    side=${side}
+    after=${after}
+    graceMs=${view.config && view.config.away_grace_ms}
+  />`;
 }
 
 /** What an empty seat offers: sitting in it, and (the host's, between hands) a bot for it. */
