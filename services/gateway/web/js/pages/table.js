@@ -745,69 +745,69 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     area="table-area"
     over=${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
     head=${html`
-          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
-          ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
-          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
-          <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
-          <${FairPill} model=${model} icon=${SHIELD} focusable=${false} />
-          <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>`}
+      ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+      ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
+      ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+      <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
+      <${FairPill} model=${model} icon=${SHIELD} focusable=${false} />
+      <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>`}
     felt=${html`
-        <div class="felt-wrap">
-          <div class="felt" data-motion="felt">
-            <div class="felt-logo" aria-hidden="true">SWICK</div>
-            <${Centre} model=${model} flash=${flash} />
-            ${model.seats.map(
-              (seat) => html`<${Seat}
-                key=${seat.seat}
-                seat=${seat}
-                n=${n}
-                model=${model}
-                onAddBot=${seat.empty ? addBot : null}
-                onJoin=${seat.empty && canJoin.has(seat.seat) ? () => join(seat.seat) : null}
-              />`,
-            )}
-            ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
-            ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-          </div>
-        </div>`}
+      <div class="felt-wrap">
+      <div class="felt" data-motion="felt">
+        <div class="felt-logo" aria-hidden="true">SWICK</div>
+        <${Centre} model=${model} flash=${flash} />
+        ${model.seats.map(
+          (seat) => html`<${Seat}
+            key=${seat.seat}
+            seat=${seat}
+            n=${n}
+            model=${model}
+            onAddBot=${seat.empty ? addBot : null}
+            onJoin=${seat.empty && canJoin.has(seat.seat) ? () => join(seat.seat) : null}
+          />`,
+        )}
+        ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
+        ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+      </div>
+      </div>`}
     dockClass="my-area"
     dock=${html`
-          <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-          ${model.myTurn
-            ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
-                setLifted(null);
-                setSelected([]);
-              }} />`
-            : html`<div class="decision waiting-bar">
-                <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-                ${model.host_controls && model.host_controls.start && model.phase === 'lobby'
-                  ? html`<button
-                      type="button"
-                      class="primary"
-                      disabled=${!model.host_controls.start.legal}
-                      title=${model.host_controls.start.reason || 'Deal the first hand'}
-                      onClick=${() => act({ kind: 'start_game' })}
-                    >Start the game</button>`
-                  : null}
-                ${model.spectator && model.canJoin.length
-                  ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
-                  : null}
-                ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
-              </div>`}`}
+      <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
+      ${model.myTurn
+        ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
+            setLifted(null);
+            setSelected([]);
+          }} />`
+        : html`<div class="decision waiting-bar">
+            <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+            ${model.host_controls && model.host_controls.start && model.phase === 'lobby'
+              ? html`<button
+                  type="button"
+                  class="primary"
+                  disabled=${!model.host_controls.start.legal}
+                  title=${model.host_controls.start.reason || 'Deal the first hand'}
+                  onClick=${() => act({ kind: 'start_game' })}
+                >Start the game</button>`
+              : null}
+            ${model.spectator && model.canJoin.length
+              ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
+              : null}
+            ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
+          </div>`}`}
     side=${html`
       <${SidePanel}
-        model=${model}
-        table=${table}
-        invite=${invite}
-        log=${log}
-        chat=${chat}
-        sendChat=${sendChat}
-        me=${app.session && app.session.id}
-        act=${act}
-        tab=${tab}
-        setTab=${setTab}
-        onLeave=${leave}
-        small=${small}
+      model=${model}
+      table=${table}
+      invite=${invite}
+      log=${log}
+      chat=${chat}
+      sendChat=${sendChat}
+      me=${app.session && app.session.id}
+      act=${act}
+      tab=${tab}
+      setTab=${setTab}
+      onLeave=${leave}
+      small=${small}
       />`}
     graceMs=${model.graceMs}
   />`;
