@@ -1,13 +1,19 @@
 """Card art and table motion: every card face is drawn (the suit pips in their printed places, a
 big ace, a portrait on each court card) and stays readable small; the deal, the play, the trick
-going to its winner and the chips move, each in 400 ms at most, and nothing moves for someone
-who asks for reduced motion."""
+going to its winner and the chips move, each in 400 ms at most, at every game's table (Swick,
+Euchre, Contract Whist: the score moves too), and nothing moves for someone who asks for
+reduced motion."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import re
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.support import (
     DESKTOP,
@@ -24,6 +30,9 @@ from tests.browser.support import (
     sign_up,
     start_game,
 )
+from tests.browser.test_euchre_table import plaque_kind, take_decision
+from tests.browser.test_quickplay import bots_running
+from tests.browser.test_whist_table import bid, choose_trump, play_card
 from tests.services.cluster import Cluster
 
 # Every animation the page starts through the Web Animations API, as it starts.
@@ -218,4 +227,104 @@ async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Brow
         assert await page.locator(".flying-chip").count() == 0
         errors.check()
         await seats.stop()
+        await context.close()
+
+
+async def quick_play(page: Page, base: str, name: str, game: str) -> None:
+    """Sign up, pick `game` in the lobby and open a quick-play table with bots."""
+    await sign_up(page, base, name)
+    await page.locator(".game-picker").get_by_text(game, exact=True).click()
+    async with page.expect_response("**/api/quickplay") as answer:
+        await page.get_by_role("button", name=re.compile("Quick play")).click()
+    reply = await answer.value
+    if reply.status in (404, 422):
+        pytest.skip(f"the gateway refuses quick play at {game}: {await reply.text()}")
+    await page.wait_for_url("**/#/table/*")
+    await page.locator(".eu-hand .hand-card").first.wait_for(timeout=20_000)
+
+
+async def play_on(page: Page, game: str, seen: dict[str, int]) -> None:
+    """Take the decision the plaque offers now, by the mouse, if there is one."""
+    kind = await plaque_kind(page)
+    with contextlib.suppress(AssertionError, PlaywrightTimeout):
+        if kind == "next_hand":
+            await page.locator(".plaque button.primary").first.click()
+        elif game == "Euchre" and kind is not None:
+            await take_decision(page, kind, False, seen)
+        elif kind == "bid":
+            await bid(page, False, seen)
+        elif kind == "trump":
+            await choose_trump(page, False, seen)
+        elif kind == "play":
+            await play_card(page, False, seen)
+
+
+# What moves on the Euchre and Contract Whist tables: the deal ("card", the hand's cards), each
+# card's flight from its player ("shown-card"), the trick gathered to its winner (the trick's
+# items) and the score.
+TABLE_MOTION = {
+    "Euchre": {"card", "shown-card", "eu-played", "peg-score"},
+    "Contract Whist": {"shown-card", "wh-played"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(TABLE_MOTION))
+async def test_euchre_and_whist_tables_move_as_swick_does(
+    cluster: Cluster, browser: Browser, game: str
+) -> None:
+    with bots_running(cluster):
+        context = await recording_context(browser)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await quick_play(page, cluster.base, "Moe", game)
+        wanted = TABLE_MOTION[game]
+        seen: dict[str, int] = {}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 180
+        while True:
+            recorded = await motion(page)
+            kinds = {entry["what"].split()[0] for entry in recorded if entry["what"]}
+            if wanted <= kinds:
+                break
+            assert loop.time() < deadline, (kinds, seen)
+            await play_on(page, game, seen)
+            await asyncio.sleep(0.1)
+        assert all(0 < entry["duration"] <= 400 for entry in recorded), recorded
+        # The trick rests where it was played before it goes: its gathering waits a while.
+        gathered = [
+            entry for entry in recorded if entry["what"].split()[0] in {"eu-played", "wh-played"}
+        ]
+        assert any(entry["delay"] >= 300 for entry in gathered), gathered
+        # A card that flew landed in the trick: nothing is left running once it is done.
+        await page.wait_for_timeout(1000)
+        flights = await page.evaluate(
+            "document.getAnimations().filter(a => a.effect.target.matches('.shown-card')).length"
+        )
+        assert flights == 0
+        errors.check()
+        await context.close()
+
+
+@pytest.mark.parametrize("game", sorted(TABLE_MOTION))
+async def test_euchre_and_whist_tables_keep_still_with_reduced_motion(
+    cluster: Cluster, browser: Browser, game: str
+) -> None:
+    with bots_running(cluster):
+        context = await recording_context(browser, reduce=True)
+        page = await context.new_page()
+        errors = PageErrors()
+        errors.attach(page)
+        await quick_play(page, cluster.base, "Ned", game)
+        seen: dict[str, int] = {}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        while seen.get("play", 0) < 3:
+            assert loop.time() < deadline, seen
+            await play_on(page, game, seen)
+            running = await page.evaluate(RUNNING)
+            assert all(item["duration"] == 0 for item in running), running
+            await asyncio.sleep(0.1)
+        assert await motion(page) == []
+        errors.check()
         await context.close()

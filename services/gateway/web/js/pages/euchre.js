@@ -1,20 +1,33 @@
 // The Euchre table: four seats in two partnerships around the felt, the decisions on a plaque
 // above it, the trick in the middle, the pegboard score. What to show comes from
-// js/euchre-state.js (derive); the socket, chat and seats work as on the Swick table.
+// js/euchre-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
-import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
+import { html, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go, useApp } from '../context.js';
-import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
-import { play as playSound } from '../sound.js';
-import { applyFrame, markStale, mergeChat, newTableState } from '../state.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
-import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
-import { Chat, ChatSheet, useSmallScreen } from './table.js';
+import { GameOverFrame, ResultFrame } from '../shell/frame.js';
+import { LastTrick } from '../shell/head.js';
+import { tableSight } from '../shell/moves.js';
+import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
+import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
+import { TableSide } from '../shell/side.js';
+import { sentenceWords } from '../shell/words.js';
+import { CardBack, CardFace, ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
-const WATCH_TRIES = 40;
+const CARD_KINDS = ['play', 'discard'];
+
+/** What the Euchre table holds, for the table's motion (shell/moves.js). */
+const euchreSight = (model, flash) =>
+  tableSight({
+    deal: `${model.gameNo}:${model.handNo}`,
+    hand: model.hand.map((c) => c.code),
+    held: model.seats.map((s) => [s.seat, s.resting ? 0 : s.cards || 0]),
+    trick: model.trick.cards,
+    flash,
+    scores: [0, 1].map((team) => [team, model.pegs[team].score]),
+  });
 
 /** The carved token that shows trump, beside the dealer for the whole hand. */
 function TrumpToken({ token, size = '' }) {
@@ -38,28 +51,12 @@ function TakenTricks({ seat }) {
   </span>`;
 }
 
-const LEVELS = ['easy', 'medium', 'hard'];
-
-export function AddBot({ seat, onAdd }) {
-  const [level, setLevel] = useState('medium');
-  return html`<span class="add-bot">
-    <label class="visually-hidden" for=${`eu-seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
-    <select id=${`eu-seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
-      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
-    </select>
-    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
-  </span>`;
-}
-
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
   const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
-    <div class="eu-plate">
-      <span class="eu-name">
-        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
-        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
-      </span>
+    <div class="eu-plate" data-motion="plate">
+      <${PlateName} seat=${seat} />
       <span class="eu-tags">
         <span class=${`eu-team team-${seat.team}`}>${role}</span>
         ${seat.dealer ? html`<span class="eu-dealer" title="The dealer" data-tip="The dealer">Dealer</span>` : null}
@@ -68,14 +65,11 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
         ${seat.resting ? html`<span class="eu-resting" title="Sits out this hand: the partner goes alone">Sits out</span>` : null}
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
       </span>
-      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />` : null}
-      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
-      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+      <${PlateFoot} seat=${seat} model=${model} fallbackMs=${20000} onJoin=${onJoin} onAddBot=${onAddBot} />
     </div>
     <div class="eu-seat-cards">
       ${!seat.isMe && seat.cards && !seat.resting
-        ? html`<span class="eu-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: seat.cards }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+        ? html`<${HeldBacks} seat=${seat} />`
         : null}
       <${TakenTricks} seat=${seat} />
     </div>
@@ -87,7 +81,7 @@ function Kitty({ model }) {
   if (!t || !model.inHand) return null;
   const showFace = t.at === 'up' || t.at === 'kitty';
   return html`<div class="eu-kitty">
-    <span class="eu-kitty-stack" role="img" tabindex="0" aria-label=${model.kittyTip} title=${model.kittyTip} data-tip=${model.kittyTip}>
+    <span class="eu-kitty-stack" data-motion="deck" role="img" tabindex="0" aria-label=${model.kittyTip} title=${model.kittyTip} data-tip=${model.kittyTip}>
       <${CardBack} size="sm" />
     </span>
     ${showFace || t.at === 'down'
@@ -99,7 +93,7 @@ function Kitty({ model }) {
 }
 
 function TrickArea({ trick, caption }) {
-  return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
+  return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard}
@@ -118,116 +112,36 @@ function Pegboard({ model }) {
   return html`<div class="pegboard" role="img" aria-label=${text} title=${text}>
     ${order.map((team) => {
       const p = model.pegs[team];
-      return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team}>
+      return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team} data-motion-pegs=${team}>
         <span class="peg-name">${p.name}</span>
         <span class="peg-holes" aria-hidden="true">
-          ${Array.from({ length: 10 }, (_, k) => html`<span class=${`peg-hole ${k < p.pegged ? 'pegged' : ''} ${k + 1 === model.target ? 'goal' : ''}`}></span>`)}
+          ${Array.from({ length: 10 }, (_, k) => html`<span data-motion="peg" class=${`peg-hole ${k < p.pegged ? 'pegged' : ''} ${k + 1 === model.target ? 'goal' : ''}`}></span>`)}
         </span>
-        <span class="peg-score" data-score=${p.score}>${p.score}</span>
+        <span class="peg-score" data-score=${p.score} data-motion-score=${team}>${p.score}</span>
         ${model.inHand ? html`<span class="peg-tricks" title="Tricks this hand">${p.tricks} tr.</span>` : null}
       </div>`;
     })}
   </div>`;
 }
 
-function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const [focus, setFocus] = useState(0);
-  const cards = model.hand;
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
-  const kind = model.decision ? model.decision.kind : null;
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
-  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand empty" aria-hidden="true"></div>`;
-  const cardKind = kind === 'play' || kind === 'discard' ? kind : null;
-  return html`<div
-    class=${`eu-hand ${cardKind ? `deciding decide-${cardKind}` : ''}`}
-    role="group"
-    aria-label=${`Your hand: ${cards.length} cards${cardKind ? '. Arrow keys to choose, Enter to lift, Enter again to ' + (cardKind === 'play' ? 'play' : 'discard') : ''}`}
-    ref=${handRef}
-    onKeyDown=${keyDown}
-    style=${`--n:${cards.length}`}
-  >
-    ${cards.map((card, k) => {
-      const isLifted = lifted === card.code;
-      const state = cardKind ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
-      const verb = cardKind === 'discard' ? 'discard' : 'play';
-      const what = cardKind
-        ? card.legal
-          ? isLifted
-            ? `lifted: press Enter again to ${verb} it`
-            : cardKind === 'play' ? 'playable' : 'can be discarded'
-          : `cannot be played: ${card.reason}`
-        : '';
-      return html`<button
-        type="button"
-        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.bower ? `bower-${card.bower}` : ''}`}
-        tabindex=${k === clamped ? 0 : -1}
-        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
-        aria-pressed=${cardKind ? (isLifted ? 'true' : 'false') : undefined}
-        aria-disabled=${cardKind && card.legal === false ? 'true' : undefined}
-        title=${card.tip}
-        data-tip=${card.tip}
-        data-card=${card.code}
-        data-bower=${card.bower || undefined}
-        style=${`--k:${k}`}
-        onFocus=${() => setFocus(k)}
-        onClick=${() => onCard(card)}
-      >
-        <${CardFace} code=${card.code} size="lg" />
-        ${card.bower
-          ? html`<span class=${`bower-tab ${card.bower}`} aria-hidden="true">${card.bower === 'right' ? 'Right' : 'Left'}</span>`
-          : null}
-      </button>`;
-    })}
-  </div>`;
-}
+/** A bower is marked as the right or the left one. */
+const bowerMark = (card) =>
+  card.bower
+    ? {
+        className: `bower-${card.bower}`,
+        data: { 'data-bower': card.bower },
+        badge: html`<span class=${`bower-tab ${card.bower}`} aria-hidden="true">${card.bower === 'right' ? 'Right' : 'Left'}</span>`,
+      }
+    : {};
 
 /** The plaque above the table: what you decide now (or whom the table waits for). */
 function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin }) {
   const d = model.decision;
-  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
-    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 20000} />`
-    : null;
-  if (!d) {
-    return html`<div class="plaque waiting" data-decision="none">
-      ${timer}
-      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-      ${model.isHost && model.phase === 'lobby'
-        ? html`<button
-            type="button"
-            class="primary"
-            disabled=${model.seats.some((s) => s.empty)}
-            title=${model.seats.some((s) => s.empty) ? 'Four players are needed: add a bot to the empty seat, or invite someone' : 'Deal the first hand'}
-            onClick=${onStart}
-          >Start the game</button>`
-        : null}
-      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
-    </div>`;
-  }
+  const timer = plaqueTimer(model, 20000);
+  if (!d) return html`<${WaitingPlaque} model=${model} timer=${timer} startTitle=${(empty) => (empty ? 'Four players are needed: add a bot to the empty seat, or invite someone' : 'Deal the first hand')} onStart=${onStart} onJoin=${onJoin} />`;
   let buttons;
   if (d.kind === 'play' || d.kind === 'discard') {
-    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
-    const verb = d.kind === 'play' ? 'Play' : 'Discard';
-    buttons = html`<button
-        type="button"
-        class="primary"
-        disabled=${!card || !card.legal}
-        onClick=${() => card && act({ kind: d.kind, card: card.code })}
-      >${card ? `${verb} ${label(card.code)}` : verb}</button>
-      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
+    buttons = html`<${LiftedButtons} kind=${d.kind} lifted=${lifted} model=${model} act=${act} onClear=${onClear} />`;
   } else {
     const toggle = d.canAlone
       ? html`<button
@@ -252,26 +166,16 @@ function Plaque({ model, lifted, act, onClear, alone, setAlone, onStart, onJoin 
   const detail = d.kind === 'name' && d.barred && d.barred.length
     ? `${SUIT_SYMBOLS[d.barred[0].suit]} was turned down: it can't be named.`
     : d.kind === 'play' || d.kind === 'discard'
-      ? lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.'
+      ? liftDetail(lifted)
       : '';
-  return html`<div class="plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
-    <div class="plaque-text">
-      ${timer}
-      <div>
-        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
-        ${detail ? html`<p class="detail">${detail}</p>` : null}
-      </div>
-    </div>
-    <div class="plaque-buttons">${buttons}</div>
-  </div>`;
+  return html`<${DecisionPlaque} kind=${d.kind} timer=${timer} prompt=${d.prompt} detail=${detail}>${buttons}</${DecisionPlaque}>`;
 }
 
 function ResultPanel({ model }) {
   const r = model.result;
   if (!r) return null;
   const order = [model.us, 1 - model.us];
-  return html`<section class="eu-result panel" aria-labelledby="eu-result-title" role="status">
-    <h2 id="eu-result-title">Hand ${r.handNo}</h2>
+  return html`<${ResultFrame} id="eu-result-title" title=${`Hand ${r.handNo}`}>
     <p>${r.line}</p>
     <table class="eu-result-table">
       <thead><tr><th scope="col">Team</th><th scope="col">Tricks</th><th scope="col">Points</th><th scope="col">Score</th></tr></thead>
@@ -284,327 +188,44 @@ function ResultPanel({ model }) {
         </tr>`)}
       </tbody>
     </table>
-  </section>`;
+  </${ResultFrame}>`;
 }
 
 function GameOver({ model, table, onStart }) {
-  return html`<section class="eu-result panel game-over" aria-labelledby="eu-over-title">
-    <h2 id="eu-over-title">Game over</h2>
-    <p class="eu-winner">${model.winnerText || 'The game ended.'}</p>
-    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
+  return html`<${GameOverFrame} id="eu-over-title" winner=${model.winnerText} model=${model} table=${table} dealt="re-deal every hand, turn-up and kitty from the seed." onStart=${onStart}>
     ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
-    ${model.seed
-      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
-          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every hand, turn-up and kitty from the seed.</p>
-          <p class="small"><a href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>: every step, every hand shown.</p>`
-      : null}
-    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
-  </section>`;
+  </${GameOverFrame}>`;
 }
 
-export function LastTrick({ last, unit = 'hand' }) {
-  const [open, setOpen] = useState(false);
-  if (!last) return null;
-  const key = (event) => {
-    if (event.key === 'Escape' && open) {
-      event.preventDefault();
-      setOpen(false);
-    }
-  };
-  return html`<span class="eu-last" onKeyDown=${key}>
-    <button type="button" class="small" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>Last trick</button>
-    ${open
-      ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of ${unit} ${last.handNo ?? last.roundNo}`}>
-          <ol class="eu-last-cards">
-            ${last.cards.map((c) => html`<li class=${c.winning ? 'winning' : ''}>
-              <span class="muted small">Seat ${c.seat + 1}</span>
-              <${ShownCard} code=${c.code} size="sm" tip=${`${label(c.code)}${c.winning ? ': took the trick' : ''}`} />
-            </li>`)}
-          </ol>
-        </div>`
-      : null}
-  </span>`;
-}
-
-export function HandLog({ log }) {
-  const ref = useRef(null);
-  useEffect(() => {
-    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
-  }, [log.length]);
-  return html`<ol class="eu-log" tabindex="0" aria-label="Hand log" ref=${ref}>
-    ${log.length ? log.slice(-80).map((e) => html`<li key=${e.id}>${e.text}</li>`) : html`<li class="muted">Nothing yet.</li>`}
-  </ol>`;
-}
-
-export function useDecisionShortcuts() {
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      const digit = /^[0-9]$/.test(event.key) ? Number(event.key) : -1;
-      if (digit >= 0) {
-        // A button that carries its digit (a Contract Whist bid) takes it; otherwise the
-        // plaque's buttons by number: 1 the first (Go alone, Order it up, a suit...).
-        const own = document.querySelector(`.plaque button[data-digit="${digit}"]`);
-        if (own) {
-          event.preventDefault();
-          if (!own.disabled) own.click();
-          return;
-        }
-        const button = digit ? document.querySelectorAll('.plaque button:not([disabled])')[digit - 1] : null;
-        if (button) {
-          event.preventDefault();
-          button.click();
-        }
-        return;
-      }
-      if (event.key === 'h' || event.key === 'H') {
-        const card = document.querySelector('.eu-hand .hand-card.legal') || document.querySelector('.eu-hand .hand-card');
-        if (card) {
-          event.preventDefault();
-          card.focus();
-        }
-      } else if (event.key === 'd' || event.key === 'D') {
-        const button = document.querySelector('.plaque button:not([disabled])');
-        if (button) {
-          event.preventDefault();
-          button.focus();
-        }
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
-}
+/** Euchre's words for the table's feed (shell/feed.js). */
+const euchreWords = sentenceWords({
+  name: 'euchre',
+  describe: describeChanges,
+  sameDeal: (prev, next) => prev.hand_no === next.hand_no,
+  taker: (view) => view.winners[view.winners.length - 1],
+  flashMs: TRICK_FLASH_MS,
+});
 
 export function EuchrePage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
-  const [lifted, setLifted] = useState(null);
-  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
-  const [confirming, setConfirming] = useState(null);
   const [alone, setAlone] = useState(false);
-  const [joining, setJoining] = useState(autoJoin);
-  const handRef = useRef(null);
-  const logId = useRef(0);
-  const lastTrick = useRef(null);
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
-
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        if (frame.view && frame.view.game !== 'euchre' && onGame) {
-          onGame(frame.view.game || 'swick');
-          return;
-        }
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        tsRef.current = r.state;
-        if (!r.changed) return;
-        setTs(r.state);
-        setMissing('');
-        const prev = before.view;
-        const next = r.state.view;
-        // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
-        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
-        const said = repeat ? [] : describeChanges(prev, next);
-        if (said.length) {
-          const stamp = (text) => ({ id: (logId.current += 1), text });
-          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
-          setLive(said.join(' '));
-          if (said.includes('Your turn.')) playSound('turn');
-          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
-          else playSound('card');
-        }
-        if (prev && prev.hand_no === next.hand_no && next.played.length > prev.played.length) {
-          const trick = next.played[next.played.length - 1];
-          setFlash({ trick, winner: next.winners[next.winners.length - 1], until: Date.now() + TRICK_FLASH_MS });
-        }
-      }),
-    [table],
-  );
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const seq = tsRef.current.seq || 0;
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack' || answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (action) => {
-      if (!action) return null;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          setAlone(false);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
-    },
-    [table],
-  );
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
-
-  const model = view ? derive(view, Date.now()) : null;
-  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
-  useTicker(Boolean(view && view.deadline), 250);
-  useDecisionShortcuts();
-
-  const decisionKey = model ? `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}` : '';
-  useEffect(() => {
-    setLifted(null);
-    setAlone(false);
-  }, [decisionKey]);
-  // Your turn: focus goes to the decision (the first bright card, or the plaque's first button)
-  // unless you are typing.
-  const myTurn = Boolean(model && model.myTurn);
-  useEffect(() => {
-    if (!myTurn) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
-      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
-      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
-      if (target) target.focus();
-    });
-  }, [decisionKey, myTurn]);
-  useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
-  const small = useSmallScreen();
-  const openerRef = useRef(null);
-
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = offline
-    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
-    : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
-  const onCard = (card) => {
-    const d = model.decision;
-    if (!d || (d.kind !== 'play' && d.kind !== 'discard')) return;
-    if (card.legal === false) {
-      showToast(card.reason || 'That card cannot be played now', 'info');
-      return;
-    }
-    if (card.legal !== true) return;
-    if (lifted === card.code) act({ kind: d.kind, card: card.code });
-    else setLifted(card.code);
-  };
-  const onHandKey = (event) => {
-    if (event.key === 'Escape') setLifted(null);
-  };
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !model.inHand) go('/');
-  };
-  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
-  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
-  const endGame = () => act({ kind: 'end_game' });
-  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
-  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
-  const confirmed = () => {
-    const what = asking;
-    setConfirming(null);
-    if (what === 'leave') leave();
-    else if (what === 'end') endGame();
-  };
-  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
+  const at = usePlaqueTable({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    words: euchreWords,
+    derive,
+    sight: euchreSight,
+    decisionKey: (model, view) => `${model.handNo}:${model.phase}:${model.myTurn}:${view.played.length}:${view.trick.length}`,
+    kinds: CARD_KINDS,
+    reset: () => setAlone(false),
+  });
+  const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
+  if (!view) return html`<${PlaqueTablePage} at=${at} />`;
+  const { act, join } = feed;
   const flashTrick = !model.trick.cards.length && flash
     ? {
-        cards: flash.trick.map(([seat, code]) => ({
+        cards: flash.cards.map(({ seat, code }) => ({
           seat,
           code,
           pos: POSITIONS[(seat - (model.me ?? 0) + 4) % 4],
@@ -613,125 +234,36 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
         done: true,
       }
     : null;
-  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
-  // Alone with bots, an invite is clutter.
-  const solo = model.seats.every((s) => s.isMe || s.bot);
-  const awayBanner = model.away && !banner
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
-    : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
-  const sheetOpen = small && tab === 'chat';
-  const resultShown = model.phase === 'interlude' && model.result;
-  const me = app.session && app.session.id;
-  return html`<main id="main" class="table-page euchre-page" tabindex="-1" data-game="euchre">
-    ${banner}
-    ${awayBanner}
-    <h1 class="visually-hidden">Euchre table</h1>
-    <div class="eu-layout">
-      <section class="eu-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
-          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
-          <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                tabindex="0"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
-        </div>
-        <div class="plaque-dock">
-          <${Plaque}
-            model=${model}
-            lifted=${lifted}
-            act=${act}
-            onClear=${() => setLifted(null)}
-            alone=${alone}
-            setAlone=${setAlone}
-            onStart=${() => act({ kind: 'start_game' })}
-            onJoin=${join}
-          />
-        </div>
-        <${Pegboard} model=${model} />
-        <div class="eu-felt">
-          ${model.seats.map((seat) => html`<${SeatPlate}
-            key=${seat.seat}
-            seat=${seat}
-            model=${model}
-            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
-            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
-          />`)}
-          <${Kitty} model=${model} />
-          <div class="eu-centre">
-            ${flashTrick
-              ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
-              : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
-          </div>
-          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
-          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-        </div>
-        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${small
-            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${sheetOpen ? 'true' : 'false'} onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}>
-                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
-          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-        </div>
-      </section>
-      <aside class="side-panel eu-side" aria-label="Table details">
-        <section class="panel info">
-          <h2>Euchre</h2>
-          <p class="small muted">Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a></p>
-          ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inHand ? 'Leave after this hand' : 'Leave table'}</button>`
-            : null}
-          ${canEnd
-            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
-            : null}
-          ${asking
-            ? html`<${ConfirmCost}
-                id="forfeit"
-                text=${costs[asking]}
-                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
-                onConfirm=${confirmed}
-                onCancel=${() => setConfirming(null)}
-              />`
-            : null}
-          ${inviteLink && !solo
-            ? html`<div class="invite">
-                <label for="invite-link">Invite link</label>
-                <div class="row">
-                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
-                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
-                </div>
-              </div>`
-            : null}
-        </section>
-        <section class="panel">
-          <div class="tabs" role="tablist" aria-label="Hand log and chat">
-            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
-            ${small
-              ? null
-              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
-                </button>`}
-          </div>
-          ${tab === 'chat' && !small
-            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
-            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log">
-                <${HandLog} log=${log} />
-              </div>`}
-        </section>
-      </aside>
-    </div>
-    ${sheetOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
-  </main>`;
+  const start = () => act({ kind: 'start_game' });
+  return html`<${PlaqueTablePage}
+    at=${at}
+    game="euchre"
+    title="Euchre table"
+    head=${html`${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+      ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+      <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />`}
+    plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} alone=${alone} setAlone=${setAlone} onStart=${start} onJoin=${join} />`}
+    above=${html`<${Pegboard} model=${model} />`}
+    felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
+      <${Kitty} model=${model} />
+      <div class="eu-centre" data-motion="centre">
+        ${flashTrick
+          ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
+      </div>
+      ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+    hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} mark=${bowerMark} />`}
+    side=${html`<${TableSide}
+      title="Euchre"
+      about=${html`Two teams of two, partners opposite; first to ${model.target} point${model.target === 1 ? '' : 's'}. <a href="#/rules/euchre">How to play Euchre</a>`}
+      model=${model}
+      view=${view}
+      inPlay=${model.inHand}
+      unit="hand"
+      feed=${feed}
+      invite=${invite}
+      small=${small}
+    />`}
+  />`;
 }

@@ -1,33 +1,38 @@
 // The card room: seats around an oval table, the trump card, stock, pot and trick in the
 // middle, your hand and your decision at the bottom, the hand log and chat at the side.
 
-import { html, useCallback, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
-import { label, sortHand, spoken, suitIndex } from '../cards.js';
-import { go, useApp } from '../context.js';
-import { play as playSound } from '../sound.js';
-import {
-  applyFrame,
-  cents,
-  derive,
-  drawOption,
-  historySince,
-  markStale,
-  mergeChat,
-  mergeLog,
-  newTableState,
-  signed,
-  wordHistory,
-  wordView,
-} from '../state.js';
-import { useTableMotion } from '../motion.js';
+import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { label, sortHand, spoken } from '../cards.js';
+import { go } from '../context.js';
+import { cents, derive, drawOption, historySince, signed, wordHistory, wordView } from '../state.js';
+import { Chat, useSmallScreen } from '../shell/chat.js';
+import { useTableFeed } from '../shell/feed.js';
+import { TableGate, connectionBanner } from '../shell/frame.js';
+import { FairPill } from '../shell/head.js';
+import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
+import { useTableMotion } from '../shell/motion.js';
+import { tableSight } from '../shell/moves.js';
+import { AddBot, LEVELS } from '../shell/seats.js';
+import { TableFrame, useDockHeight } from '../shell/table-frame.js';
 import { BotIcon, CardBack, CardFace, Chips, Countdown, ShownCard, useTicker } from '../ui.js';
 
-const LEVELS = ['easy', 'medium', 'hard'];
+// The fair-deal pill's shield.
+const SHIELD = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" /><path d="M8 12l3 3 5-6" stroke="#0b3d2a" stroke-width="2.2" fill="none" stroke-linecap="round" /></svg>`;
 const TRICK_FLASH_MS = 2200;
 const LEAD_FLASH_MS = 1000;
 const RESULT_MS = 9000;
-const WATCH_TRIES = 40;
+
+/** What the Swick table holds, for the table's motion (shell/moves.js). */
+const swickSight = (model, flash) =>
+  tableSight({
+    deal: model.handNo,
+    hand: model.hand.filter((c) => !c.hidden).map((c) => c.code),
+    hidden: model.hand.filter((c) => c.hidden).length,
+    held: model.seats.map((s) => [s.seat, s.cards || 0]),
+    trick: model.trick,
+    flash,
+    stacks: model.seats.filter((s) => !s.empty).map((s) => [s.seat, s.stack]),
+  });
 
 const randomEntropy = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -52,11 +57,11 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   const style = `--x:${x}%;--y:${y}%`;
   if (seat.empty) {
     return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
-      <div class="plate">
+      <div class="plate" data-motion="plate">
         <span class="seat-name">Seat ${seat.seat + 1}</span>
         <span class="seat-status">Empty</span>
         ${onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-        ${onAddBot ? html`<${AddBotButton} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+        ${onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} id="seat-bot" />` : null}
       </div>
     </div>`;
   }
@@ -76,10 +81,10 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   return html`<div class=${classes} style=${style} data-seat=${seat.seat}>
     ${!seat.isMe && seat.cards
       ? html`<div class="held" aria-hidden="true">
-          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
+          ${Array.from({ length: seat.cards }, (_, k) => html`<span class="held-card" data-motion="back" style=${`--k:${k};--n:${seat.cards}`}><${CardBack} size="xs" /></span>`)}
         </div>`
       : null}
-    <div class="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
+    <div class="plate" data-motion="plate" title=${tip} data-tip=${tip} role="group" aria-label=${tip}>
       <div class="avatar-wrap">
         ${acting && model.remaining !== null
           ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} small=${true} />`
@@ -112,17 +117,6 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   </div>`;
 }
 
-function AddBotButton({ seat, onAdd }) {
-  const [level, setLevel] = useState('medium');
-  return html`<span class="add-bot">
-    <label class="visually-hidden" for=${`seat-bot-${seat}`}>Bot level for seat ${seat + 1}</label>
-    <select id=${`seat-bot-${seat}`} value=${level} onChange=${(e) => setLevel(e.target.value)}>
-      ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
-    </select>
-    <button type="button" class="small" onClick=${() => onAdd(seat, level)}>Add bot</button>
-  </span>`;
-}
-
 function TrickCards({ cards, n, model, caption, winner = null }) {
   const positions = new Map(model.seats.map((s) => [s.seat, s.pos]));
   // Each card lies in front of its player, named, so six seats' cards stay apart and readable.
@@ -137,6 +131,7 @@ function TrickCards({ cards, n, model, caption, winner = null }) {
         style=${`--x:${x}%;--y:${y}%;--r:${(k - 1) * 4}deg;z-index:${k + 1}`}
         aria-label=${said}
         data-seat=${seat}
+        data-card=${code}
       >
         <${ShownCard} code=${code} size="sm" tip=${said} />
         <span class="trick-name" aria-hidden="true">${who.isMe ? 'You' : who.name}</span>
@@ -182,7 +177,7 @@ function Centre({ model, flash }) {
   const winner = showFlash ? model.seats[flash.winner] : null;
   const caption = winner ? `${winner.isMe ? 'You win' : `${winner.name} wins`} the trick` : '';
   return html`${caption ? html`<span class="trick-caption" aria-hidden="true">${caption}</span>` : null}
-  <div class="centre-hub">
+  <div class="centre-hub" data-motion="centre">
     <div class="deck-area">
       ${model.trump
         ? html`<div class=${`trump ${model.trump.kept ? 'kept' : ''}`} title=${trumpTip} data-tip=${trumpTip}>
@@ -192,19 +187,19 @@ function Centre({ model, flash }) {
         : null}
       ${model.stock
         ? html`<div class="stock" title=${`The stock: ${model.stock} cards, drawn from the top`} data-tip=${`The stock: ${model.stock} cards left to draw`}>
-            <span class="stock-pile" aria-hidden="true"><${CardBack} size="sm" /><${CardBack} size="sm" /></span>
+            <span class="stock-pile" data-motion="deck" aria-hidden="true"><${CardBack} size="sm" /><${CardBack} size="sm" /></span>
             <span class="stock-count"><span class="visually-hidden">Stock: </span>${model.stock}<span class="visually-hidden"> cards</span></span>
           </div>`
         : null}
     </div>
-    <div class="play-area">
+    <div class="play-area" data-motion="trick">
       ${model.trick.length
         ? html`<${TrickCards} cards=${model.trick} n=${n} model=${model} />`
         : showFlash
           ? html`<${TrickCards} cards=${flash.cards} n=${n} model=${model} caption=${caption} winner=${flash.winner} />`
           : null}
     </div>
-    <div class="money-area">
+    <div class="money-area" data-motion="pot">
       ${!model.between || model.pot
         ? html`<${Chips} amount=${model.between ? model.carry : model.pot} label=${model.between ? 'Carry' : 'Pot'} tip=${potTip} />`
         : null}
@@ -277,29 +272,13 @@ function GameOver({ model, table, onStart }) {
 
 function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
   const decision = model.decision;
-  const [focus, setFocus] = useState(0);
   const trumpSuit = model.trump ? model.trump.suit : null;
   const cards = useMemo(() => {
     if (model.hand.some((c) => c.hidden)) return model.hand;
     const order = sortHand(model.hand.map((c) => c.code), trumpSuit);
     return order.map((code) => model.hand.find((c) => c.code === code));
   }, [model.hand, trumpSuit]);
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
+  const { focused: clamped, setFocus, keyDown } = useHandKeys(cards.length, handRef, onKey);
   if (!cards.length) {
     return model.spectator ? null : html`<div class="hand empty-hand" aria-hidden="true"></div>`;
   }
@@ -311,6 +290,7 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
     ref=${handRef}
     onKeyDown=${keyDown}
     style=${`--n:${cards.length}`}
+    data-motion="hand"
   >
     ${cards.map((card, k) => {
       if (card.hidden) {
@@ -498,88 +478,6 @@ function HostMenu({ model, act }) {
   </details>`;
 }
 
-export function Chat({ lines, send, me }) {
-  const [text, setText] = useState('');
-  const [error, setError] = useState('');
-  const logRef = useRef(null);
-  useEffect(() => {
-    if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
-  }, [lines.length]);
-  const submit = async (event) => {
-    event.preventDefault();
-    const clean = text.trim();
-    if (!clean) return;
-    const answer = await send(clean);
-    if (answer.type === 'reject') setError(answer.message);
-    else {
-      setError('');
-      setText('');
-    }
-  };
-  return html`<div class="chat">
-    <div class="chat-log" role="log" aria-label="Table chat" tabindex="0" ref=${logRef}><ol class="chat-lines">
-      ${lines.length
-        ? lines.map(
-            (line) => html`<li class=${line.player === me ? 'mine' : ''}>
-              <span class="chat-name">${line.name}</span> <span class="chat-text">${line.text}</span>
-            </li>`,
-          )
-        : html`<li class="muted">No messages yet. Be nice!</li>`}
-    </ol></div>
-    <form class="chat-form" onSubmit=${submit}>
-      <label class="visually-hidden" for="chat-input">Message the table</label>
-      <input id="chat-input" maxlength="280" value=${text} placeholder="Say something…" autocomplete="off" onInput=${(e) => setText(e.target.value)} />
-      <button type="submit" class="small">Send</button>
-    </form>
-    ${error ? html`<p class="error small" role="alert">${error}</p>` : null}
-    <p class="hint">Up to 280 characters; a few messages at a time.</p>
-  </div>`;
-}
-
-// Phones, upright or on their side: the decision bar is docked at the bottom of the screen and
-// chat opens as a sheet above it (styles.css uses the same query).
-const SMALL_SCREEN = '(max-width: 760px), (max-height: 500px)';
-
-export function useSmallScreen() {
-  const [small, setSmall] = useState(() => window.matchMedia(SMALL_SCREEN).matches);
-  useEffect(() => {
-    const query = window.matchMedia(SMALL_SCREEN);
-    const change = () => setSmall(query.matches);
-    query.addEventListener('change', change);
-    change();
-    return () => query.removeEventListener('change', change);
-  }, []);
-  return small;
-}
-
-/** Chat on a small screen: a sheet above the decision bar, so the decision stays in reach.
- * Focus moves into it, and back to where it was (or the Chat button) when it closes. */
-export function ChatSheet({ chat, send, me, onClose, opener }) {
-  useEffect(() => {
-    const before = document.activeElement;
-    const input = document.getElementById('chat-input');
-    if (input) input.focus();
-    return () => {
-      const back = before && before !== document.body && before.isConnected ? before : opener.current;
-      if (back && back.focus) back.focus();
-    };
-  }, []);
-  const key = (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onClose();
-    }
-  };
-  return html`<div class="chat-sheet" role="dialog" aria-labelledby="chat-sheet-title" onKeyDown=${key}>
-    <div class="chat-sheet-head">
-      <h2 id="chat-sheet-title">Chat</h2>
-      <button type="button" class="icon-button small" aria-label="Close the chat" onClick=${onClose}>×</button>
-    </div>
-    <${Chat} lines=${chat.lines} send=${send} me=${me} />
-  </div>`;
-}
-
 function SidePanel({ model, table, invite, log, chat, sendChat, me, act, tab, setTab, onLeave, small }) {
   const link = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
   const [copied, setCopied] = useState('');
@@ -704,194 +602,58 @@ function Shortcuts({ onClose }) {
 }
 
 export function TablePage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
   const heard = useRef(new Set());
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
   const [closed, setClosed] = useState({});
   const [lifted, setLifted] = useState(null);
   const [selected, setSelected] = useState([]);
-  const [joining, setJoining] = useState(autoJoin);
   const handRef = useRef(null);
-  const logId = useRef(0);
-  const toEntry = (s) => ({ id: (logId.current += 1), text: s.text, base: s.base });
   const cover = useRef(null); // what the log has worded so far (state.js wordView)
   const resultAt = useRef(new Map()); // hand number -> when its result arrived
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-
-  const showToast = useCallback((text, kind = 'error') => {
-    setToast({ text, kind, at: Date.now() });
-  }, []);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-
-  // Frames from the socket.
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        // Another game's table (Euchre) has a page of its own.
-        const other = (v) => v && v.game && v.game !== 'swick';
-        const foreign = frame.type === 'history' ? (frame.views || []).find(other) : other(frame.view) ? frame.view : null;
-        if (foreign && onGame) {
-          onGame(foreign.game);
-          return;
-        }
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          // After a reload or a reconnect: the chat and the hand log so far, each line once.
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          const words = wordHistory(cover.current, frame.views || [], heard.current);
-          cover.current = words.cover;
-          if (words.before.length || words.after.length) setLog((entries) => mergeLog(entries, words, toEntry));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        if (!r.changed) {
-          tsRef.current = r.state;
-          return;
-        }
-        tsRef.current = r.state;
-        setTs(r.state);
-        setMissing('');
-        const worded = wordView(cover.current, r.state.view, heard.current);
+  // Swick's words for the table's feed (shell/feed.js): the log worded once a view, and again
+  // from the history after a reload.
+  const feed = useTableFeed({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    game: {
+      name: 'swick',
+      said: (prev, next) => {
+        const worded = wordView(cover.current, next, heard.current);
         cover.current = worded.cover;
-        const said = worded.said;
-        if (said.length) {
-          setLog((entries) => [...entries.slice(-200), ...said.map(toEntry)]);
-          setLive(said.map((s) => s.text).join(' '));
-          const sound = ['turn', 'win', 'set', 'deal', 'card'].find((cue) => said.some((s) => s.sound === cue));
-          if (sound) playSound(sound);
-        }
-        const prevView = before.view;
-        const nextView = r.state.view;
-        if (nextView.result && !resultAt.current.has(nextView.result.hand_no)) {
-          resultAt.current.set(nextView.result.hand_no, prevView ? Date.now() : 0);
-        }
-        if (prevView && nextView.hand_no === prevView.hand_no && nextView.played.length > prevView.played.length) {
-          const trick = nextView.played[nextView.played.length - 1];
-          const trumpSuit = nextView.trump_card ? suitIndex(nextView.trump_card) : null;
-          const derived = derive(nextView);
-          setFlash({
-            cards: trick.map(([seat, code]) => ({ seat, code })),
-            winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
-            // Shown long enough to see who won; shorter when you lead next, so your lead is
-            // not played beside the old trick.
-            until: Date.now() + (nextView.to_act.includes(nextView.seat) ? LEAD_FLASH_MS : TRICK_FLASH_MS),
-            trumpSuit,
-          });
-        }
-      }),
-    [table],
-  );
-
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  // Watch the table whenever the socket (re)opens; the snapshot follows.
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        // With the table named, retries while a new table is created are not wrong guesses.
-        // `seq`: the history leaves out the views this page has worded.
-        const seq = historySince(cover.current);
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack') return;
-        if (answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250)); // a new table may be on its way
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-
-  // Leaving the page: stop watching (a seat stays a seat).
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (chosen) => {
+        return worded.said;
+      },
+      history: (views) => {
+        const words = wordHistory(cover.current, views, heard.current);
+        cover.current = words.cover;
+        return words;
+      },
+      // `seq`: the history leaves out the views this page has worded.
+      since: () => historySince(cover.current),
+      changed: (prev, next) => {
+        if (next.result && !resultAt.current.has(next.result.hand_no)) resultAt.current.set(next.result.hand_no, prev ? Date.now() : 0);
+      },
+      trickTaken: (prev, next) => {
+        if (next.hand_no !== prev.hand_no || next.played.length <= prev.played.length) return null;
+        const trick = next.played[next.played.length - 1];
+        const derived = derive(next);
+        return {
+          cards: trick.map(([seat, code]) => ({ seat, code })),
+          winner: derived.lastTrick ? derived.lastTrick.winner : trick[0][0],
+          // Shown long enough to see who won; shorter when you lead next, so your lead is
+          // not played beside the old trick.
+          ms: next.to_act.includes(next.seat) ? LEAD_FLASH_MS : TRICK_FLASH_MS,
+        };
+      },
       // Readying up (or setting the ante) adds this browser's own randomness to the shuffle.
-      const seeds = chosen.kind === 'ready' || chosen.kind === 'ante';
-      const action = seeds && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        // "duplicate": a move sent again after a reconnect had been made the first time.
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          setSelected([]);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        // Offline: the connection banner says so already; a toast would cover it.
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
+      prepare: (chosen) => ((chosen.kind === 'ready' || chosen.kind === 'ante') && !chosen.entropy ? { ...chosen, entropy: randomEntropy() } : chosen),
+      acted: () => {
+        setLifted(null);
+        setSelected([]);
+      },
     },
-    [table],
-  );
-
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-
-  // Arriving from "Join" or an invite's "Take a seat": sit down once the table is in view.
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
+  });
+  const { app, ts, view, missing, log, chat, tab, setTab, showToast, flash, act, join, sendChat } = feed;
 
   const model = view ? derive(view, Date.now()) : null;
   // The last finished trick stays reviewable after the next deal clears the table's tricks.
@@ -912,122 +674,24 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
   // dialog is open; focus placed there that falls to the page because its element was
   // re-rendered away goes back.
   const myTurn = Boolean(model && model.myTurn);
-  const focusWanted = useRef(false);
-  const focusPlaced = useRef(null);
-  useEffect(() => {
-    focusWanted.current = myTurn;
-  }, [decisionKey, myTurn]);
-  useEffect(() => {
-    const moved = (event) => {
-      if (event.target !== focusPlaced.current) focusPlaced.current = null;
-    };
-    document.addEventListener('focusin', moved);
-    return () => document.removeEventListener('focusin', moved);
-  }, []);
-  useEffect(() => {
-    if (!myTurn) return;
-    const placed = focusPlaced.current;
-    const fell = placed && !placed.isConnected && document.activeElement === document.body;
-    if (!focusWanted.current && !fell) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      const inside = (selector) => Boolean(active && active.closest && active.closest(selector));
-      if (inside('input, textarea, select')) {
-        focusWanted.current = false; // typing: this decision leaves the focus where it is
-        return;
-      }
-      if (inside('[role="dialog"]')) return; // asked again once the dialog closes
-      const target = document.querySelector('.hand .hand-card.legal') || decisionControls()[0];
-      if (!target) return;
-      target.focus();
-      focusWanted.current = false;
-      focusPlaced.current = target;
-    });
-  });
+  useTurnFocus(decisionKey, myTurn, () => document.querySelector('.hand .hand-card.legal') || decisionControls()[0]);
 
   // Shortcuts (listed by "?"): digits take the decision's buttons, H the hand, D the decision,
   // C the chat.
   const [helpOpen, setHelpOpen] = useState(false);
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === '?') {
-        event.preventDefault();
-        setHelpOpen((open) => !open);
-        return;
-      }
-      if (document.querySelector('.shortcuts[role="dialog"]')) return;
-      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
-      const pick = digit ? decisionControls()[digit - 1] : null;
-      const target =
-        pick ||
-        (event.key === 'h' || event.key === 'H' ? document.querySelector('.hand .hand-card') : null) ||
-        (event.key === 'd' || event.key === 'D' ? decisionControls()[0] : null);
-      if (target) {
-        event.preventDefault();
-        if (digit) target.click();
-        else target.focus();
-      } else if (event.key === 'c' || event.key === 'C') {
-        event.preventDefault();
-        setTab('chat');
-        requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
+  useTableKeys({ decision: '.my-area [data-decision]', hand: '.hand', onChat: () => setTab('chat'), keys: { '?': () => setHelpOpen((open) => !open) } });
 
-  useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
-
-  // On a small screen the hand and the decision are docked at the bottom: the page keeps room
-  // for the dock's height (--dock-h), and the chat sheet sits above it.
+  // On a small screen the hand and the decision are docked at the bottom.
   const small = useSmallScreen();
   const mainRef = useRef(null);
   const dockRef = useRef(null);
   const openerRef = useRef(null);
-  const shown = Boolean(view);
-  useEffect(() => {
-    const main = mainRef.current;
-    const dock = dockRef.current;
-    if (!main || !dock || typeof ResizeObserver === 'undefined') return undefined;
-    const measure = () => main.style.setProperty('--dock-h', `${Math.ceil(dock.getBoundingClientRect().height)}px`);
-    const observer = new ResizeObserver(measure);
-    observer.observe(dock);
-    measure();
-    return () => observer.disconnect();
-  }, [shown]);
+  useDockHeight(mainRef, dockRef, Boolean(view), true);
   // The deal, the play, the trick going to its winner and the chips: motion over the view shown.
-  useTableMotion(model, flash, mainRef);
+  useTableMotion(model ? swickSight(model, flash) : null, mainRef);
 
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  // The first connection is no loss; a later one shows the banner until the table is back.
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = app.status.state === 'replaced'
-    ? html`<div class="banner" role="alert">
-        <span>This table is open in another tab or window.</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Use it here</button>
-      </div>`
-    : offline
-    ? html`<div class="banner" role="alert">
-        <span>Connection lost. ${app.status.retryAt ? `Reconnecting in ${Math.max(0, Math.ceil((app.status.retryAt - Date.now()) / 1000))} s…` : 'Reconnecting…'}</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button>
-      </div>`
-    : view && ts.resync
-      ? html`<div class="banner ok" role="status">Reconnected: catching up with the table…</div>`
-      : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
+  const banner = connectionBanner(app, view, ts.resync);
+  if (!view) return html`<${TableGate} missing=${missing} banner=${banner} />`;
   const n = model.seats.length;
   const onCard = (card) => {
     const d = model.decision;
@@ -1069,109 +733,82 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
     ? (seat, level) => act({ kind: 'add_bot', seat, bot: level })
     : null;
   const canJoin = new Set(model.canJoin);
-  const awayBanner = model.away && !banner // one notice at a time: the connection's comes first
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round((model.graceMs || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
-    : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
-  const sheetOpen = small && tab === 'chat';
-  return html`<main id="main" class=${`table-page seats-${n}`} tabindex="-1" ref=${mainRef}>
-    ${banner}
-    ${awayBanner}
-    ${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
-    <h1 class="visually-hidden">Swick table</h1>
-    <div class="table-layout">
-      <section class="table-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
-          ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
-          ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
-          <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >
-                <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" /><path d="M8 12l3 3 5-6" stroke="#0b3d2a" stroke-width="2.2" fill="none" stroke-linecap="round" /></svg>
-                Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
-          <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>
-        </div>
-        <div class="felt-wrap">
-          <div class="felt">
-            <div class="felt-logo" aria-hidden="true">SWICK</div>
-            <${Centre} model=${model} flash=${flash} />
-            ${model.seats.map(
-              (seat) => html`<${Seat}
-                key=${seat.seat}
-                seat=${seat}
-                n=${n}
-                model=${model}
-                onAddBot=${seat.empty ? addBot : null}
-                onJoin=${seat.empty && canJoin.has(seat.seat) ? () => join(seat.seat) : null}
-              />`,
-            )}
-            ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
-            ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-          </div>
-        </div>
-        <div class=${`my-area ${model.myTurn ? 'my-turn' : ''}`} ref=${dockRef}>
-          ${small
-            ? html`<button
-                type="button"
-                class="chat-opener"
-                ref=${openerRef}
-                aria-expanded=${sheetOpen ? 'true' : 'false'}
-                onClick=${() => setTab(sheetOpen ? 'log' : 'chat')}
-              >Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
-          <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-          ${model.myTurn
-            ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
-                setLifted(null);
-                setSelected([]);
-              }} />`
-            : html`<div class="decision waiting-bar">
-                <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-                ${model.host_controls && model.host_controls.start && model.phase === 'lobby'
-                  ? html`<button
-                      type="button"
-                      class="primary"
-                      disabled=${!model.host_controls.start.legal}
-                      title=${model.host_controls.start.reason || 'Deal the first hand'}
-                      onClick=${() => act({ kind: 'start_game' })}
-                    >Start the game</button>`
-                  : null}
-                ${model.spectator && model.canJoin.length
-                  ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
-                  : null}
-                ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
-              </div>`}
-        </div>
-      </section>
+  return html`<${TableFrame}
+    feed=${feed}
+    model=${model}
+    refs=${{ main: mainRef, dock: dockRef, opener: openerRef }}
+    small=${small}
+    className=${`seats-${n}`}
+    game="swick"
+    title="Swick table"
+    layout="table-layout"
+    area="table-area"
+    over=${helpOpen ? html`<${Shortcuts} onClose=${() => setHelpOpen(false)} />` : null}
+    head=${html`
+      ${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
+      ${model.freeRide && !model.between ? html`<span class="tag ride">Free ride</span>` : null}
+      ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
+      <${LastTrick} model=${model} last=${model.lastTrick || lastTrick.current} />
+      <${FairPill} model=${model} icon=${SHIELD} focusable=${false} />
+      <span class="waiting" aria-hidden=${model.myTurn ? 'true' : 'false'}>${model.myTurn ? 'Your turn' : model.waiting}</span>`}
+    felt=${html`
+      <div class="felt-wrap">
+      <div class="felt" data-motion="felt">
+        <div class="felt-logo" aria-hidden="true">SWICK</div>
+        <${Centre} model=${model} flash=${flash} />
+        ${model.seats.map(
+          (seat) => html`<${Seat}
+            key=${seat.seat}
+            seat=${seat}
+            n=${n}
+            model=${model}
+            onAddBot=${seat.empty ? addBot : null}
+            onJoin=${seat.empty && canJoin.has(seat.seat) ? () => join(seat.seat) : null}
+          />`,
+        )}
+        ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
+        ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+      </div>
+      </div>`}
+    dockClass="my-area"
+    dock=${html`
+      <${Hand} model=${model} lifted=${lifted} selected=${selected} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
+      ${model.myTurn
+        ? html`<${Decision} model=${model} view=${view} lifted=${lifted} selected=${selected} act=${act} onClear=${() => {
+            setLifted(null);
+            setSelected([]);
+          }} />`
+        : html`<div class="decision waiting-bar">
+            <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
+            ${model.host_controls && model.host_controls.start && model.phase === 'lobby'
+              ? html`<button
+                  type="button"
+                  class="primary"
+                  disabled=${!model.host_controls.start.legal}
+                  title=${model.host_controls.start.reason || 'Deal the first hand'}
+                  onClick=${() => act({ kind: 'start_game' })}
+                >Start the game</button>`
+              : null}
+            ${model.spectator && model.canJoin.length
+              ? html`<button type="button" class="primary" onClick=${() => join(null)}>Take a seat</button>`
+              : null}
+            ${model.spectator && !model.canJoin.length ? html`<p class="detail">Seats open between hands when a player leaves.</p>` : null}
+          </div>`}`}
+    side=${html`
       <${SidePanel}
-        model=${model}
-        table=${table}
-        invite=${invite}
-        log=${log}
-        chat=${chat}
-        sendChat=${sendChat}
-        me=${app.session && app.session.id}
-        act=${act}
-        tab=${tab}
-        setTab=${setTab}
-        onLeave=${leave}
-        small=${small}
-      />
-    </div>
-    ${sheetOpen
-      ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${app.session && app.session.id} opener=${openerRef} onClose=${() => setTab('log')} />`
-      : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
-  </main>`;
+      model=${model}
+      table=${table}
+      invite=${invite}
+      log=${log}
+      chat=${chat}
+      sendChat=${sendChat}
+      me=${app.session && app.session.id}
+      act=${act}
+      tab=${tab}
+      setTab=${setTab}
+      onLeave=${leave}
+      small=${small}
+      />`}
+    graceMs=${model.graceMs}
+  />`;
 }

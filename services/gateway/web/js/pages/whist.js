@@ -1,23 +1,35 @@
 // The Contract Whist table: 2 to 5 seats round the felt, each with its bid and the tricks it
 // took this round; the decisions (bids, trump, cards) on the plaque above it; the bidding panel
 // with the hook's forbidden bid; the score sheet in a dialog. What to show comes from
-// js/whist-state.js (derive); the socket, chat, log and seats work as on the Euchre table,
-// whose pieces are reused from pages/euchre.js and pages/table.js.
+// js/whist-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
-import { html, useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { rememberInvite } from '../api.js';
+import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label } from '../cards.js';
-import { go, useApp } from '../context.js';
-import { ConfirmCost, endCost, forfeitText, leaveCost } from '../forfeit.js';
-import { play as playSound } from '../sound.js';
-import { applyFrame, cents, markStale, mergeChat, newTableState } from '../state.js';
+import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
-import { BotIcon, CardBack, CardFace, Countdown, ShownCard, SuitIcon, useTicker } from '../ui.js';
-import { Chat, ChatSheet, useSmallScreen } from './table.js';
-import { AddBot, HandLog, LastTrick, useDecisionShortcuts } from './euchre.js';
+import { GameOverFrame, ResultFrame } from '../shell/frame.js';
+import { LastTrick } from '../shell/head.js';
+import { tableSight } from '../shell/moves.js';
+import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, plaqueTimer } from '../shell/plaque.js';
+import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
+import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
+import { TableSide } from '../shell/side.js';
+import { sentenceWords, whoIs } from '../shell/words.js';
+import { ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
-const WATCH_TRIES = 40;
+const CARD_KINDS = ['play'];
+
+/** What the Contract Whist table holds, for the table's motion (shell/moves.js). */
+const whistSight = (model, flash) =>
+  tableSight({
+    deal: `${model.gameNo}:${model.roundNo}`,
+    hand: model.hand.map((c) => c.code),
+    held: model.seats.map((s) => [s.seat, s.cards || 0]),
+    trick: model.trick.cards,
+    flash,
+    scores: model.seats.map((s) => [s.seat, s.score]),
+  });
 
 function TrumpBadge({ model, size = '' }) {
   if (!model.trumpText) return null;
@@ -40,32 +52,26 @@ function BidTally({ seat, model }) {
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['wh-seat', `spot-${seat.spot}-of-${model.n}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.empty ? 'empty' : '', seat.winner ? 'winner' : ''].join(' ');
   return html`<div class=${classes} data-seat=${seat.seat}>
-    <div class="eu-plate">
-      <span class="eu-name">
-        ${seat.bot ? html`<span class="eu-bot" title=${`${seat.name} is a bot (${seat.bot})`} data-tip=${`${seat.name} is a bot (${seat.bot})`}><${BotIcon} /><span class="bot-badge">Bot</span></span>` : null}
-        <span class="eu-name-text">${seat.isMe ? `${seat.name} (you)` : seat.name}</span>
-      </span>
+    <div class="eu-plate" data-motion="plate">
+      <${PlateName} seat=${seat} />
       <span class="eu-tags">
-        <span class="wh-score" title="Total points" data-score=${seat.score}>${seat.score} pts</span>
+        <span class="wh-score" title="Total points" data-score=${seat.score} data-motion-score=${seat.seat}>${seat.score} pts</span>
         ${seat.firstBidder ? html`<span class="eu-dealer" title="Bids first and leads the first trick" data-tip="Bids first and leads the first trick">First</span>` : null}
         ${seat.chooser && model.trumpText ? html`<span class="eu-maker" title="Bid highest and chose trump">Chose</span>` : null}
         ${seat.away && !seat.bot ? html`<span class="eu-away">Away</span>` : null}
         ${seat.winner ? html`<span class="eu-maker">Winner</span>` : null}
       </span>
       <${BidTally} seat=${seat} model=${model} />
-      ${seat.acting && !seat.isMe && model.remaining !== null ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />` : null}
-      ${seat.empty ? html`<span class="eu-empty">Empty seat</span>` : null}
-      ${seat.empty && onJoin ? html`<button type="button" class="small primary" onClick=${() => onJoin(seat.seat)}>Sit here</button>` : null}
-      ${seat.empty && onAddBot ? html`<${AddBot} seat=${seat.seat} onAdd=${onAddBot} />` : null}
+      <${PlateFoot} seat=${seat} model=${model} fallbackMs=${30000} onJoin=${onJoin} onAddBot=${onAddBot} />
     </div>
     ${!seat.isMe && seat.cards
-      ? html`<span class="eu-backs wh-backs" aria-label=${`${seat.name} holds ${seat.cards} card${seat.cards === 1 ? '' : 's'}`} role="img">${Array.from({ length: Math.min(seat.cards, 10) }, (_, k) => html`<span class="eu-back" style=${`--k:${k}`}><${CardBack} size="xs" /></span>`)}</span>`
+      ? html`<${HeldBacks} seat=${seat} className="eu-backs wh-backs" most=${10} />`
       : null}
   </div>`;
 }
 
 function TrickArea({ trick, n, caption }) {
-  return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} role="group" aria-label=${caption}>
+  return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`wh-played spot-${c.spot}-of-${n} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard} code=${c.code} size="md" tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`} />
@@ -99,27 +105,13 @@ function BiddingPanel({ model }) {
 /** The plaque above the table: what you decide now (or whom the table waits for). */
 function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
   const d = model.decision;
-  const timer = model.remaining !== null && (model.myTurn || model.phase === 'interlude')
-    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || 30000} />`
-    : null;
-  if (!d) {
-    const empty = model.seats.some((s) => s.empty);
-    return html`<div class="plaque waiting" data-decision="none">
-      ${timer}
-      <p class="prompt">${model.spectator ? 'You are watching this table.' : model.waiting}</p>
-      ${model.isHost && model.phase === 'lobby'
-        ? html`<button type="button" class="primary" disabled=${empty} title=${empty ? 'Every seat must be taken: add bots to the empty seats, or invite someone' : 'Deal the first round'} onClick=${onStart}>Start the game</button>`
-        : null}
-      ${model.spectator && model.canJoin.length ? html`<button type="button" class="primary" onClick=${() => onJoin(null)}>Take a seat</button>` : null}
-    </div>`;
-  }
+  const timer = plaqueTimer(model, 30000);
+  if (!d) return html`<${WaitingPlaque} model=${model} timer=${timer} startTitle=${(empty) => (empty ? 'Every seat must be taken: add bots to the empty seats, or invite someone' : 'Deal the first round')} onStart=${onStart} onJoin=${onJoin} />`;
   let buttons;
   let detail = '';
   if (d.kind === 'play') {
-    const card = lifted ? model.hand.find((c) => c.code === lifted) : null;
-    buttons = html`<button type="button" class="primary" disabled=${!card || !card.legal} onClick=${() => card && act({ kind: 'play', card: card.code })}>${card ? `Play ${label(card.code)}` : 'Play'}</button>
-      ${card ? html`<button type="button" class="link" onClick=${onClear}>Put it back</button>` : null}`;
-    detail = lifted ? 'Tap the card again, or the button, to confirm.' : 'Tap a bright card to lift it.';
+    buttons = html`<${LiftedButtons} kind="play" lifted=${lifted} model=${model} act=${act} onClear=${onClear} />`;
+    detail = liftDetail(lifted);
   } else if (d.kind === 'bid') {
     buttons = html`<div class="wh-bid-buttons" role="group" aria-label="Your bid">${d.choices.map(
       (c) => html`<button
@@ -151,70 +143,11 @@ function Plaque({ model, lifted, act, onClear, onStart, onJoin }) {
     );
     if (d.kind === 'trump') detail = `Bids: ${model.bidding.totalText}.`;
   }
-  return html`<div class="plaque wh-plaque" role="group" aria-labelledby="plaque-prompt" data-decision=${d.kind}>
-    <div class="plaque-text">
-      ${timer}
-      <div>
-        <p id="plaque-prompt" class="prompt">${d.prompt}</p>
-        ${detail ? html`<p class="detail wh-detail">${detail}</p>` : null}
-      </div>
-    </div>
-    <div class="plaque-buttons">${buttons}</div>
-  </div>`;
+  return html`<${DecisionPlaque} kind=${d.kind} className="wh-plaque" timer=${timer} prompt=${d.prompt} detail=${detail} detailClass="detail wh-detail">${buttons}</${DecisionPlaque}>`;
 }
 
-function Hand({ model, lifted, onCard, onKey, handRef }) {
-  const [focus, setFocus] = useState(0);
-  const cards = model.hand;
-  const clamped = Math.min(focus, Math.max(0, cards.length - 1));
-  const playing = model.decision && model.decision.kind === 'play';
-  const keyDown = (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let next = null;
-    if (event.key in moves) next = (clamped + moves[event.key] + cards.length) % cards.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = cards.length - 1;
-    if (next !== null) {
-      event.preventDefault();
-      setFocus(next);
-      const buttons = handRef.current ? handRef.current.querySelectorAll('.hand-card') : [];
-      if (buttons[next]) buttons[next].focus();
-      return;
-    }
-    onKey(event);
-  };
-  if (!cards.length) return model.spectator ? null : html`<div class="eu-hand wh-hand empty" aria-hidden="true"></div>`;
-  return html`<div
-    class=${`eu-hand wh-hand ${playing ? 'deciding decide-play' : ''}`}
-    role="group"
-    aria-label=${`Your hand: ${cards.length} cards${playing ? '. Arrow keys to choose, Enter to lift, Enter again to play' : ''}`}
-    ref=${handRef}
-    onKeyDown=${keyDown}
-    style=${`--n:${cards.length}`}
-  >
-    ${cards.map((card, k) => {
-      const isLifted = lifted === card.code;
-      const state = playing ? (card.legal === true ? 'legal' : card.legal === false ? 'illegal' : 'idle') : 'idle';
-      const what = playing
-        ? card.legal ? (isLifted ? 'lifted: press Enter again to play it' : 'playable') : `cannot be played: ${card.reason}`
-        : '';
-      return html`<button
-        type="button"
-        class=${`hand-card ${state} ${isLifted ? 'lifted' : ''} ${card.trump ? 'is-trump' : ''}`}
-        tabindex=${k === clamped ? 0 : -1}
-        aria-label=${`${card.spoken}${what ? `, ${what}` : ''}`}
-        aria-pressed=${playing ? (isLifted ? 'true' : 'false') : undefined}
-        aria-disabled=${playing && card.legal === false ? 'true' : undefined}
-        title=${card.tip}
-        data-tip=${card.tip}
-        data-card=${card.code}
-        style=${`--k:${k}`}
-        onFocus=${() => setFocus(k)}
-        onClick=${() => onCard(card)}
-      ><${CardFace} code=${card.code} size="lg" /></button>`;
-    })}
-  </div>`;
-}
+/** A trump in hand is marked as one. */
+const trumpMark = (card) => (card.trump ? { className: 'is-trump' } : {});
 
 /** The score sheet: one line per scored round with every seat's bid, tricks, points and total. */
 function ScoreSheet({ model, onClose, opener }) {
@@ -284,8 +217,7 @@ function ScoreSheet({ model, onClose, opener }) {
 function ResultPanel({ model }) {
   const r = model.result;
   if (!r) return null;
-  return html`<section class="eu-result panel wh-result" aria-labelledby="wh-result-title" role="status">
-    <h2 id="wh-result-title">Round ${r.roundNo}: ${r.sheet.cards} cards, ${r.sheet.trump}</h2>
+  return html`<${ResultFrame} id="wh-result-title" className="wh-result" title=${`Round ${r.roundNo}: ${r.sheet.cards} cards, ${r.sheet.trump}`}>
     <table class="eu-result-table">
       <thead><tr><th scope="col">Player</th><th scope="col">Bid</th><th scope="col">Took</th><th scope="col">Points</th><th scope="col">Total</th></tr></thead>
       <tbody>
@@ -295,376 +227,88 @@ function ResultPanel({ model }) {
         </tr>`)}
       </tbody>
     </table>
-  </section>`;
+  </${ResultFrame}>`;
 }
 
 function GameOver({ model, table, onStart }) {
-  return html`<section class="eu-result panel game-over wh-over" aria-labelledby="wh-over-title">
-    <h2 id="wh-over-title">Game over</h2>
-    <p class="eu-winner">${model.winnersText || 'The game ended.'}</p>
-    ${forfeitText(model.view, model.me) ? html`<p class="forfeit">${forfeitText(model.view, model.me)}</p>` : null}
-    ${model.stake && model.payouts.some((p) => p)
-      ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${s.isMe ? 'You' : s.name} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
+  const paid = model.stake && model.payouts.some((p) => p);
+  return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart}>
+    ${paid
+      ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${whoIs(s)} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
-    ${model.seed
-      ? html`<p class="small">Seed: <code class="wrap seed">${model.seed}</code></p>
-          <p class="small"><a href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>: re-deal every round from the seed.</p>
-          <p class="small"><a href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>: every step, every hand shown.</p>`
-      : null}
-    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
-  </section>`;
+  </${GameOverFrame}>`;
 }
 
+/** Contract Whist's words for the table's feed (shell/feed.js). */
+const whistWords = sentenceWords({
+  name: 'contract-whist',
+  describe: describeChanges,
+  sameDeal: (prev, next) => prev.round_no === next.round_no && prev.game_no === next.game_no,
+  taker: (view) => view.takers[view.takers.length - 1],
+  flashMs: TRICK_FLASH_MS,
+});
+
 export function WhistPage({ table, invite, autoJoin, onGame }) {
-  const app = useApp();
-  const [ts, setTs] = useState(() => newTableState(table));
-  const tsRef = useRef(ts);
-  const [missing, setMissing] = useState('');
-  const [log, setLog] = useState([]);
-  const [live, setLive] = useState('');
-  const [chat, setChat] = useState({ lines: [], unread: 0 });
-  const [tab, setTab] = useState('log');
-  const [toast, setToast] = useState(null);
-  const [flash, setFlash] = useState(null);
-  const [lifted, setLifted] = useState(null);
-  // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
-  const [confirming, setConfirming] = useState(null);
   const [sheet, setSheet] = useState(false);
-  const [joining, setJoining] = useState(autoJoin);
-  const handRef = useRef(null);
-  const logId = useRef(0);
-  const lastTrick = useRef(null);
   const sheetOpener = useRef(null);
-  const tabRef = useRef(tab);
-  tabRef.current = tab;
-  const view = ts.view;
-
-  useEffect(() => {
-    if (invite) rememberInvite(table, invite);
-  }, [table, invite]);
-  useEffect(() => {
-    if (!toast) return undefined;
-    const timer = setTimeout(() => setToast(null), 4500);
-    return () => clearTimeout(timer);
-  }, [toast]);
-  const showToast = useCallback((text, kind = 'error') => setToast({ text, kind, at: Date.now() }), []);
-
-  useEffect(
-    () =>
-      app.onFrame((frame) => {
-        if (frame.table !== table) return;
-        if (frame.type === 'chat') {
-          setChat((c) => {
-            const merged = mergeChat(c.lines, [frame]);
-            return merged.added ? { lines: merged.lines, unread: tabRef.current === 'chat' ? 0 : c.unread + merged.added } : c;
-          });
-          return;
-        }
-        if (frame.type === 'history') {
-          setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          return;
-        }
-        if (frame.type !== 'snapshot' && frame.type !== 'update') return;
-        if (frame.view && frame.view.game !== 'contract-whist' && onGame) {
-          onGame(frame.view.game || 'swick');
-          return;
-        }
-        const before = tsRef.current;
-        const r = applyFrame(before, frame);
-        if (r.sync) app.send({ type: 'sync', table, seq: before.seq });
-        tsRef.current = r.state;
-        if (!r.changed) return;
-        setTs(r.state);
-        setMissing('');
-        const prev = before.view;
-        const next = r.state.view;
-        const repeat = prev && prev.game_no === next.game_no && prev.seq >= next.seq;
-        const said = repeat ? [] : describeChanges(prev, next);
-        if (said.length) {
-          const stamp = (text) => ({ id: (logId.current += 1), text });
-          setLog((entries) => [...entries.slice(-200), ...said.filter((t) => t !== 'Your turn.').map(stamp)]);
-          setLive(said.join(' '));
-          if (said.includes('Your turn.')) playSound('turn');
-          else if (said.some((t) => t.includes('take') && t.includes('trick'))) playSound('win');
-          else playSound('card');
-        }
-        if (prev && prev.round_no === next.round_no && prev.game_no === next.game_no && next.played.length > prev.played.length) {
-          const trick = next.played[next.played.length - 1];
-          setFlash({ trick, winner: next.takers[next.takers.length - 1], until: Date.now() + TRICK_FLASH_MS });
-        }
-      }),
-    [table],
-  );
-  useEffect(() => {
-    if (!flash) return undefined;
-    const timer = setTimeout(() => setFlash(null), Math.max(0, flash.until - Date.now()));
-    return () => clearTimeout(timer);
-  }, [flash]);
-
-  useEffect(() => {
-    if (app.status.state !== 'open') {
-      if (tsRef.current.view) {
-        tsRef.current = markStale(tsRef.current);
-        setTs(tsRef.current);
-      }
-      return undefined;
-    }
-    let cancelled = false;
-    (async () => {
-      for (let attempt = 0; attempt < WATCH_TRIES && !cancelled; attempt++) {
-        const seq = tsRef.current.seq || 0;
-        const message = invite ? { type: 'watch', table, invite, seq } : { type: 'watch', table, seq };
-        const answer = await app.send(message);
-        if (answer.type === 'ack' || answer.code === 'offline') return;
-        if (answer.code !== 'no_table' && answer.code !== 'rate_limited') {
-          setMissing(answer.message);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      if (!cancelled) setMissing('There is no such table (or the invite is wrong).');
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [app.status.state, app.status.welcome, table, invite]);
-  useEffect(() => () => app.send({ type: 'unwatch', table }), [table]);
-
-  const act = useCallback(
-    async (action) => {
-      if (!action) return null;
-      for (let tries = 0; tries < 5; tries++) {
-        const answer = await app.send({ type: 'act', table, seq: tsRef.current.seq, action });
-        if (answer.type === 'ack' || answer.code === 'duplicate') {
-          setLifted(null);
-          return answer;
-        }
-        if (answer.code === 'rate_limited') {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          continue;
-        }
-        if (answer.code !== 'offline') showToast(answer.message);
-        return answer;
-      }
-      return null;
-    },
-    [table],
-  );
-  const join = useCallback(
-    async (seat = null) => {
-      const answer = await app.send({ type: 'join', table, seat });
-      if (answer.type === 'reject' && !['duplicate', 'offline'].includes(answer.code)) showToast(answer.message);
-      return answer;
-    },
-    [table],
-  );
-  useEffect(() => {
-    if (!joining || !view) return;
-    setJoining(false);
-    if (view.seat === null) join(null);
-  }, [joining, view]);
-
-  const model = view ? derive(view, Date.now()) : null;
-  if (model && model.lastTrick) lastTrick.current = model.lastTrick;
-  useTicker(Boolean(view && view.deadline), 250);
-  useDecisionShortcuts();
-
-  const decisionKey = model ? `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}` : '';
-  useEffect(() => {
-    setLifted(null);
-  }, [decisionKey]);
-  const myTurn = Boolean(model && model.myTurn);
-  useEffect(() => {
-    if (!myTurn) return;
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (active && active.closest && active.closest('input, textarea, select, [role="dialog"]')) return;
-      if (active && active.closest && active.closest('.plaque, .eu-hand') && active.isConnected) return;
-      const target = document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
-      if (target) target.focus();
-    });
-  }, [decisionKey, myTurn]);
-  useEffect(() => {
-    if (tab === 'chat') setChat((c) => (c.unread ? { ...c, unread: 0 } : c));
-  }, [tab]);
-  useEffect(() => {
-    const key = (event) => {
-      const typing = event.target.closest && event.target.closest('input, textarea, select, [contenteditable]');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 's' || event.key === 'S') {
-        event.preventDefault();
-        setSheet((open) => !open);
-      }
-    };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, []);
-  const small = useSmallScreen();
-  const openerRef = useRef(null);
-
-  if (missing && !view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      <section class="panel gate-panel"><h1>Table not found</h1><p class="error">${missing}</p><a class="button" href="#/">Back to the lobby</a></section>
-    </main>`;
-  }
-  const offline = app.status.state === 'offline' || (app.status.state === 'connecting' && view !== null);
-  const banner = offline
-    ? html`<div class="banner" role="alert"><span>Connection lost. Reconnecting…</span>
-        <button type="button" class="small" onClick=${() => app.conn() && app.conn().retry()}>Retry now</button></div>`
-    : null;
-  if (!view) {
-    return html`<main id="main" class="table-page" tabindex="-1">
-      ${banner}
-      <div class="loading"><span class="spinner" aria-hidden="true"></span> Joining the table…</div>
-    </main>`;
-  }
-  const onCard = (card) => {
-    const d = model.decision;
-    if (!d || d.kind !== 'play') return;
-    if (card.legal === false) {
-      showToast(card.reason || 'That card cannot be played now', 'info');
-      return;
-    }
-    if (card.legal !== true) return;
-    if (lifted === card.code) act({ kind: 'play', card: card.code });
-    else setLifted(card.code);
-  };
-  const onHandKey = (event) => {
-    if (event.key === 'Escape') setLifted(null);
-  };
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !model.inRound) go('/');
-  };
-  // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
-  const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };
-  const endGame = () => act({ kind: 'end_game' });
-  const ask = (what, run) => () => (costs[what] ? setConfirming({ what, gameNo: view.game_no }) : run());
-  const asking = confirming && confirming.gameNo === view.game_no && costs[confirming.what] ? confirming.what : null;
-  const confirmed = () => {
-    const what = asking;
-    setConfirming(null);
-    if (what === 'leave') leave();
-    else if (what === 'end') endGame();
-  };
-  const canEnd = model.isHost && (model.phase === 'interlude' || model.phase === 'waiting');
+  const at = usePlaqueTable({
+    table,
+    invite,
+    autoJoin,
+    onGame,
+    words: whistWords,
+    derive,
+    sight: whistSight,
+    decisionKey: (model, view) =>
+      `${model.gameNo}:${model.roundNo}:${model.phase}:${model.myTurn}:${view.bids.length}:${view.played.length}:${view.trick.length}`,
+    kinds: CARD_KINDS,
+    keys: { s: () => setSheet((open) => !open) },
+  });
+  const { feed, view, model, flash, lifted, setLifted, lastTrick, handRef, small, onCard, onHandKey } = at;
+  if (!view) return html`<${PlaqueTablePage} at=${at} />`;
+  const { act, join } = feed;
   const flashTrick = !model.trick.cards.length && flash
-    ? placeTrick(flash.trick, model.me, model.n, model.trump, true, flash.winner)
+    ? placeTrick(flash.cards.map(({ seat, code }) => [seat, code]), model.me, model.n, model.trump, true, flash.winner)
     : null;
-  const inviteLink = invite ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite)}` : '';
-  const solo = model.seats.every((s) => s.isMe || s.bot);
-  const awayBanner = model.away && !banner
-    ? html`<div class="banner away-banner" role="alert">
-        <span>You are away: on your turn the table plays the default for you after ${Math.round(((view.config && view.config.away_grace_ms) || 3000) / 1000)} s.</span>
-        <button type="button" class="primary" onClick=${() => act({ kind: 'sit_out', sitting_out: false })}>I'm back</button>
-      </div>`
-    : null;
-  const sendChat = (text) => app.send({ type: 'chat', table, text });
-  const chatOpen = small && tab === 'chat';
-  const resultShown = model.phase === 'interlude' && model.result;
-  const me = app.session && app.session.id;
   const mine = model.seats.find((s) => s.isMe);
-  return html`<main id="main" class="table-page euchre-page whist-page" tabindex="-1" data-game="contract-whist">
-    ${banner}
-    ${awayBanner}
-    <h1 class="visually-hidden">Contract Whist table</h1>
-    <div class="eu-layout">
-      <section class="eu-area" aria-label="The table">
-        <div class="table-head">
-          <span class="phase-pill">${model.phaseText}</span>
-          ${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span>` : null}
-          ${model.cardsText ? html`<span class="wh-cards muted">${model.cardsText}</span>` : null}
-          <${TrumpBadge} model=${model} />
-          ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
-          <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
-          <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />
-          ${model.fingerprint && model.phase !== 'lobby'
-            ? html`<span
-                class="fair-pill"
-                tabindex="0"
-                title=${`Provably fair: the seed of game ${model.gameNo} has SHA-256 fingerprint ${model.fingerprint}. It is revealed when the game ends.`}
-                data-tip=${`Seed fingerprint ${model.fingerprint}: the seed is revealed when the game ends, so every deal can be checked.`}
-              >Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`
-            : null}
-        </div>
-        <div class="plaque-dock">
-          <${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${() => act({ kind: 'start_game' })} onJoin=${join} />
-        </div>
-        <${BiddingPanel} model=${model} />
-        <div class=${`eu-felt wh-felt seats-${model.n}`}>
-          ${model.seats.map((seat) => html`<${SeatPlate}
-            key=${seat.seat}
-            seat=${seat}
-            model=${model}
-            onJoin=${seat.empty && model.canJoin.includes(seat.seat) ? join : null}
-            onAddBot=${seat.empty && model.isHost && model.between ? (at, level) => act({ kind: 'add_bot', seat: at, bot: level }) : null}
-          />`)}
-          <div class="eu-centre wh-centre">
-            ${flashTrick
-              ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
-              : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
-          </div>
-          ${resultShown ? html`<${ResultPanel} model=${model} />` : null}
-          ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
-        </div>
-        <div class=${`eu-dock ${model.myTurn ? 'my-turn' : ''}`}>
-          ${mine && model.inRound
-            ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
-            : null}
-          ${small
-            ? html`<button type="button" class="chat-opener small" ref=${openerRef} aria-expanded=${chatOpen ? 'true' : 'false'} onClick=${() => setTab(chatOpen ? 'log' : 'chat')}>
-                Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}</button>`
-            : null}
-          <${Hand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} />
-        </div>
-      </section>
-      <aside class="side-panel eu-side" aria-label="Table details">
-        <section class="panel info">
-          <h2>Contract Whist</h2>
-          <p class="small muted">${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}</p>
-          ${!model.spectator
-            ? html`<button type="button" class="small" onClick=${ask('leave', leave)}>${model.inRound ? 'Leave after this round' : 'Leave table'}</button>`
-            : null}
-          ${canEnd
-            ? html`<button type="button" class="small" onClick=${ask('end', endGame)}>End game</button>`
-            : null}
-          ${asking
-            ? html`<${ConfirmCost}
-                id="forfeit"
-                text=${costs[asking]}
-                confirmLabel=${asking === 'leave' ? 'Leave and forfeit' : 'End and forfeit'}
-                onConfirm=${confirmed}
-                onCancel=${() => setConfirming(null)}
-              />`
-            : null}
-          ${inviteLink && !solo
-            ? html`<div class="invite">
-                <label for="invite-link">Invite link</label>
-                <div class="row">
-                  <input id="invite-link" readonly value=${inviteLink} onFocus=${(e) => e.target.select()} />
-                  <button type="button" class="small" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(inviteLink).catch(() => {})}>Copy</button>
-                </div>
-              </div>`
-            : null}
-        </section>
-        <section class="panel">
-          <div class="tabs" role="tablist" aria-label="Hand log and chat">
-            <button type="button" role="tab" id="eu-tab-log" aria-controls="eu-pane-log" aria-selected=${small || tab === 'log' ? 'true' : 'false'} onClick=${() => setTab('log')}>Log</button>
-            ${small
-              ? null
-              : html`<button type="button" role="tab" id="eu-tab-chat" aria-controls="eu-pane-chat" aria-selected=${tab === 'chat' ? 'true' : 'false'} onClick=${() => setTab('chat')}>
-                  Chat${chat.unread ? html` <span class="unread">${chat.unread}<span class="visually-hidden"> unread</span></span>` : null}
-                </button>`}
-          </div>
-          ${tab === 'chat' && !small
-            ? html`<div role="tabpanel" id="eu-pane-chat" aria-labelledby="eu-tab-chat"><${Chat} lines=${chat.lines} send=${sendChat} me=${me} /></div>`
-            : html`<div role="tabpanel" id="eu-pane-log" aria-labelledby="eu-tab-log"><${HandLog} log=${log} /></div>`}
-        </section>
-      </aside>
-    </div>
-    ${chatOpen ? html`<${ChatSheet} chat=${chat} send=${sendChat} me=${me} opener=${openerRef} onClose=${() => setTab('log')} />` : null}
-    ${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">${live}</div>
-    ${toast ? html`<div class=${`toast ${toast.kind}`} role=${toast.kind === 'error' ? 'alert' : 'status'}>${toast.text}</div>` : null}
-  </main>`;
+  const start = () => act({ kind: 'start_game' });
+  return html`<${PlaqueTablePage}
+    at=${at}
+    className="whist-page"
+    game="contract-whist"
+    title="Contract Whist table"
+    head=${html`${model.roundNo ? html`<span class="wh-round" data-round=${model.roundNo}>${model.roundText}</span>` : null}
+      ${model.cardsText ? html`<span class="wh-cards muted">${model.cardsText}</span>` : null}
+      <${TrumpBadge} model=${model} />
+      ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
+      <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
+      <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />`}
+    plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${start} onJoin=${join} />`}
+    above=${html`<${BiddingPanel} model=${model} />`}
+    feltClass=${`wh-felt seats-${model.n}`}
+    felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
+      <div class="eu-centre wh-centre" data-motion="centre">
+        ${flashTrick
+          ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
+      </div>
+      ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+    dock=${mine && model.inRound
+      ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
+      : null}
+    hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} className="wh-hand" mark=${trumpMark} />`}
+    side=${html`<${TableSide}
+      title="Contract Whist"
+      about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
+      model=${model}
+      view=${view}
+      inPlay=${model.inRound}
+      unit="round"
+      feed=${feed}
+      invite=${invite}
+      small=${small}
+    />`}
+    after=${sheet ? html`<${ScoreSheet} model=${model} opener=${sheetOpener} onClose=${() => setSheet(false)} />` : null}
+  />`;
 }

@@ -1,0 +1,53 @@
+// The table's words, the same for every game: which game a frame belongs to, which lines of a
+// change go to the hand log, which sound a change makes. Pure (tests/web/shell.test.mjs).
+
+/** The cues a change may sound, the first that any line of it asks for winning. */
+export const SOUNDS = ['turn', 'win', 'set', 'deal', 'card'];
+
+const gameOf = (view) => view.game || 'swick';
+
+/** The game of another table a frame speaks of (a page of its own shows it), or null. */
+export function foreignGame(frame, game) {
+  const views = frame.type === 'history' ? frame.views || [] : frame.view ? [frame.view] : [];
+  const other = views.find((view) => view && gameOf(view) !== game);
+  return other ? gameOf(other) : null;
+}
+
+/** The lines of a change the hand log keeps (some are only announced, as "Your turn."). */
+export function logEntries(said) {
+  return said.filter((line) => line.logged !== false);
+}
+
+/**
+ * The lines of a game that words its changes as plain sentences (Euchre, Contract Whist): your
+ * turn is announced, not logged, and sounds as such; a trick taken sounds a win; the rest a card.
+ */
+export function spokenLines(texts) {
+  return texts.map((text) =>
+    text === 'Your turn.'
+      ? { text, sound: 'turn', logged: false }
+      : { text, sound: text.includes('take') && text.includes('trick') ? 'win' : 'card' },
+  );
+}
+
+/**
+ * The words of a game that says its changes in sentences (Euchre, Contract Whist):
+ * `describe(prev, next)` says them, `sameDeal(prev, next)` whether two views are of one deal,
+ * `taker(view)` who took its last trick, and a trick taken stays on show for `flashMs`.
+ */
+export function sentenceWords({ name, describe, sameDeal, taker, flashMs }) {
+  return {
+    name,
+    // A snapshot of what was shown already (the socket's own and the watch's) says nothing.
+    said: (prev, next) => (prev && prev.game_no === next.game_no && prev.seq >= next.seq ? [] : spokenLines(describe(prev, next))),
+    trickTaken: (prev, next) =>
+      sameDeal(prev, next) && next.played.length > prev.played.length
+        ? { cards: next.played[next.played.length - 1].map(([seat, code]) => ({ seat, code })), winner: taker(next), ms: flashMs }
+        : null,
+  };
+}
+
+/** A seat as the table names it to you. */
+export function whoIs(seat) {
+  return seat.isMe ? 'You' : seat.name;
+}
