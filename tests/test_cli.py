@@ -108,26 +108,27 @@ def test_the_floor_benchmark_times_each_bare_hop_and_leaves_nothing_behind() -> 
     assert "swick.floor." not in queues  # both queues went with their consumers
 
 
-def euchre_game_log(target: int = 3) -> list[Any]:
-    """A whole Euchre game's events as a table logs them (JSON), played by medium bots."""
-    rng = random.Random(9)
-    state = EUCHRE.new_table(EUCHRE.make_config({"target": target, "private": True}))
+def bots_game_log(
+    game: Any, settings: dict[str, Any], seats: int, seed: str, bot: Any
+) -> list[Any]:
+    """A whole game's events as a table logs them (JSON): ``seats`` people sit, the first
+    starts it with ``seed``, and ``bot`` makes every decision to the game's end."""
+    state = game.new_table(game.make_config({**settings, "private": True}))
     log: list[Any] = []
     actions: list[tuple[int | None, Any]] = [
-        (None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat}"), 0)) for seat in range(4)
+        (None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat}"), 0)) for seat in range(seats)
     ]
-    actions.append((0, StartGame("ab" * 32)))
-    bot = EuchreMedium(rng)
+    actions.append((0, StartGame(seed)))
     n = 0
-    while EUCHRE.phase(state) != "ended":
+    while game.phase(state) != "ended":
         actor, action = actions.pop(0) if actions else (None, None)
         if action is None:
-            actor = EUCHRE.to_act(state)[0]
-            legal = [o.action for o in EUCHRE.legal_actions(state, actor) if o.legal]
-            action = bot.choose(EUCHRE.view_for(state, actor), legal)
+            actor = game.to_act(state)[0]
+            legal = [o.action for o in game.legal_actions(state, actor) if o.legal]
+            action = bot.choose(game.view_for(state, actor), legal)
         command = Command(actor=actor, action=action, action_id=f"a{n}", seq=state.seq)
-        state, events = EUCHRE.step(state, command)
-        log.extend(EUCHRE.dump_event(event) for event in events)
+        state, events = game.step(state, command)
+        log.extend(game.dump_event(event) for event in events)
         n += 1
     return log
 
@@ -135,7 +136,9 @@ def euchre_game_log(target: int = 3) -> list[Any]:
 def test_verify_checks_a_euchre_record_by_its_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    built = build_record("t-euchre", euchre_game_log(), 4, 1, "euchre")
+    # A whole game to 3 points, played by medium bots.
+    euchre_log = bots_game_log(EUCHRE, {"target": 3}, 4, "ab" * 32, EuchreMedium(random.Random(9)))
+    built = build_record("t-euchre", euchre_log, 4, 1, "euchre")
     assert built is not None
     good = tmp_path / "euchre.json"
     good.write_text(built.data)
@@ -151,34 +154,13 @@ def test_verify_checks_a_euchre_record_by_its_game(
     assert "MISMATCH" in capsys.readouterr().out
 
 
-def whist_game_log(rounds: int = 3) -> list[Any]:
-    """A whole Contract Whist game's events as a table logs them (JSON), by medium bots."""
-    game = CONTRACT_WHIST
-    state = game.new_table(game.make_config({"seats": 3, "rounds": rounds, "private": True}))
-    log: list[Any] = []
-    actions: list[tuple[int | None, Any]] = [
-        (None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat}"), 0)) for seat in range(3)
-    ]
-    actions.append((0, StartGame("cd" * 32)))
-    bot = WhistMedium(random.Random(4))
-    n = 0
-    while game.phase(state) != "ended":
-        actor, action = actions.pop(0) if actions else (None, None)
-        if action is None:
-            actor = game.to_act(state)[0]
-            legal = [o.action for o in game.legal_actions(state, actor) if o.legal]
-            action = bot.choose(game.view_for(state, actor), legal)
-        command = Command(actor=actor, action=action, action_id=f"a{n}", seq=state.seq)
-        state, events = game.step(state, command)
-        log.extend(game.dump_event(event) for event in events)
-        n += 1
-    return log
-
-
 def test_verify_checks_a_contract_whist_record_by_its_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    built = build_record("t-whist", whist_game_log(), 3, 1, "contract-whist")
+    # A whole game of 3 rounds at 3 seats, played by medium bots.
+    settings = {"seats": 3, "rounds": 3}
+    whist_log = bots_game_log(CONTRACT_WHIST, settings, 3, "cd" * 32, WhistMedium(random.Random(4)))
+    built = build_record("t-whist", whist_log, 3, 1, "contract-whist")
     assert built is not None
     good = tmp_path / "whist.json"
     good.write_text(built.data)

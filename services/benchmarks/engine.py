@@ -47,6 +47,39 @@ class EngineFigures:
 HAND_ENDS = {"euchre": "HandScored", "contract-whist": "RoundScored"}
 
 
+def run_figures(
+    game: str,
+    seats: int,
+    played: int,
+    commands: int,
+    started: tuple[float, float],
+    in_step: float,
+    in_views: float,
+    in_spliced: float,
+    measured: int,
+) -> EngineFigures:
+    """A run's figures, now that it is over: it ``started`` at (``perf_counter``,
+    ``process_time``), played ``commands`` in ``in_step`` seconds, and measured its views
+    ``measured`` times."""
+    seconds = time.perf_counter() - started[0]
+    cpu_seconds = time.process_time() - started[1]
+    views = max(measured, 1)
+    return EngineFigures(
+        seats,
+        played,
+        commands,
+        seconds,
+        cpu_seconds,
+        played / seconds,
+        in_step / commands * 1e6,
+        in_views / views * 1e6,
+        in_spliced / views * 1e6,
+        game,
+        commands / seconds,
+        in_views / views / (seats + 1) * 1e6,
+    )
+
+
 def seated_table(seats: int, stack: int = 10**12, seed: int = 0) -> State:
     """A started game with ``seats`` players who can afford any hand; ``seed`` picks the
     game's shuffle seed."""
@@ -84,7 +117,7 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
     played = commands = 0
     in_step = in_views = in_spliced = 0.0
     measured = 0
-    started, started_cpu = clock(), time.process_time()
+    started = clock(), time.process_time()
     while played < hands:
         pending = to_act(state)
         if not pending:  # set money grew past the stacks: the table waits; deal a fresh one
@@ -113,20 +146,8 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
         if any(type(event) is HandSettled for event in events):
             played += 1
             progress.advance()
-    seconds, cpu_seconds = clock() - started, time.process_time() - started_cpu
-    return EngineFigures(
-        seats,
-        played,
-        commands,
-        seconds,
-        cpu_seconds,
-        played / seconds,
-        in_step / commands * 1e6,
-        in_views / max(measured, 1) * 1e6,
-        in_spliced / max(measured, 1) * 1e6,
-        "swick",
-        commands / seconds,
-        in_views / max(measured, 1) / (seats + 1) * 1e6,
+    return run_figures(
+        "swick", seats, played, commands, started, in_step, in_views, in_spliced, measured
     )
 
 
@@ -158,7 +179,7 @@ def run_game(name: str, hands: int, seed: int = 1, progress: Progress = SILENT) 
     played = commands = games = 0
     in_step = in_views = in_spliced = 0.0
     measured = 0
-    started, started_cpu = clock(), time.process_time()
+    started = clock(), time.process_time()
     while played < hands:
         pending = g.to_act(state)
         if not pending:  # the game ended: the host starts the next one
@@ -186,20 +207,8 @@ def run_game(name: str, hands: int, seed: int = 1, progress: Progress = SILENT) 
         if ended:
             played += ended
             progress.advance(ended)
-    seconds, cpu_seconds = clock() - started, time.process_time() - started_cpu
-    return EngineFigures(
-        seats,
-        played,
-        commands,
-        seconds,
-        cpu_seconds,
-        played / seconds,
-        in_step / commands * 1e6,
-        in_views / max(measured, 1) * 1e6,
-        in_spliced / max(measured, 1) * 1e6,
-        name,
-        commands / seconds,
-        in_views / max(measured, 1) / (seats + 1) * 1e6,
+    return run_figures(
+        name, seats, played, commands, started, in_step, in_views, in_spliced, measured
     )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.table.presence import Presence
-from services.table.storage import TableRow, TableStorage
+from services.table.storage import Stored, TableRow, TableStorage
 from shared.games.registry import AnyGame, game
 
 log = logging.getLogger("swick.table")
@@ -35,6 +35,17 @@ async def load(
     if stored is None:
         return None
     g = game(stored.row.game)
+    state = replayed(stored)
+    table = LiveTable(stored.row, g, state)
+    if g.phase(state) != "closed":  # a closed table is only read, never kept
+        tables[table_id] = table
+    log.info("loaded", extra={"table": table_id, "seq": g.seq(state)})
+    return table
+
+
+def replayed(stored: Stored) -> Any:
+    """The table's state: its snapshot (or a new table) with the log after it applied."""
+    g = game(stored.row.game)
     state = (
         g.load_state(stored.snapshot)
         if stored.snapshot is not None
@@ -43,11 +54,7 @@ async def load(
     for _, events in stored.batches:
         for data in events:
             state = g.evolve(state, g.load_event(data))
-    table = LiveTable(stored.row, g, state)
-    if g.phase(state) != "closed":  # a closed table is only read, never kept
-        tables[table_id] = table
-    log.info("loaded", extra={"table": table_id, "seq": g.seq(state)})
-    return table
+    return state
 
 
 def seat_of(table: LiveTable, player_id: str) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 import aio_pika
 import pytest
@@ -13,11 +14,14 @@ from shared.bus import Bus, RabbitBus, Topology, UpdatesQueue, shard_of, url_use
 from shared.memory_bus import MemoryBus
 from shared.settings import Settings
 
+BUSES = ["rabbitmq", "memory"]
 
-@pytest.fixture(params=["rabbitmq", "memory"])
-async def bus(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[Bus]:
-    topology = Topology(f"contract-{secrets.token_hex(4)}", shards=4)
-    if request.param == "memory":
+
+@asynccontextmanager
+async def open_bus(backend: str, settings: Settings, topology: Topology) -> AsyncIterator[Bus]:
+    """The bus of ``backend`` (one of ``BUSES``) on ``topology``: RabbitMQ's declared for the
+    block and deleted after it."""
+    if backend == "memory":
         yield MemoryBus(topology).as_user(url_user(settings.amqp_url))
         return
     rabbit = await RabbitBus.connect(settings.amqp_url, topology, declare=True)
@@ -26,6 +30,13 @@ async def bus(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterat
     finally:
         await rabbit.close()
         await delete(settings.amqp_url, topology)
+
+
+@pytest.fixture(params=BUSES)
+async def bus(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[Bus]:
+    topology = Topology(f"contract-{secrets.token_hex(4)}", shards=4)
+    async with open_bus(request.param, settings, topology) as bus:
+        yield bus
 
 
 async def delete(url: str, t: Topology) -> None:

@@ -9,26 +9,19 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from shared.bus import Bus, QueueFull, RabbitBus, Topology, shard_of, url_user
+from shared.bus import Bus, QueueFull, Topology, shard_of
 from shared.memory_bus import MemoryBus
 from shared.settings import Settings
-from tests.contract.test_bus import delete, take
+from tests.contract.test_bus import BUSES, open_bus, take
 
 LIMIT = 5
 
 
-@pytest.fixture(params=["rabbitmq", "memory"])
+@pytest.fixture(params=BUSES)
 async def bus(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[Bus]:
     topology = Topology(f"bounds-{secrets.token_hex(4)}", shards=2, shard_limit=LIMIT)
-    if request.param == "memory":
-        yield MemoryBus(topology).as_user(url_user(settings.amqp_url))
-        return
-    rabbit = await RabbitBus.connect(settings.amqp_url, topology, declare=True)
-    try:
-        yield rabbit
-    finally:
-        await rabbit.close()
-        await delete(settings.amqp_url, topology)
+    async with open_bus(request.param, settings, topology) as bus:
+        yield bus
 
 
 async def test_a_full_shard_queue_refuses_the_next_request_and_keeps_the_rest(bus: Bus) -> None:

@@ -30,6 +30,7 @@ from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
 from tests.contract.conftest import BACKENDS, leg, posting, sit, uid
+from tests.postgres_ledger import migrated_ledger
 
 GRANT = 4000
 
@@ -39,13 +40,8 @@ GRANT = 4000
 
 @pytest.fixture(scope="session")
 async def postgres_ledger(settings: Settings) -> AsyncIterator[LedgerStorage]:
-    pool = await connect_pool(settings.database_url, size=4)
-    try:
-        ledger = Ledger(pool, GRANT)
-        await ledger.migrate()
+    async with migrated_ledger(settings.database_url, GRANT, pool_size=4) as ledger:
         yield ledger
-    finally:
-        await pool.close()
 
 
 @pytest.fixture

@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from services.ledger.ledger import Ledger
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.rules import wallet
 from services.ledger.storage import LedgerStorage
-from services.load.platform import fresh_database
-from services.table.store import connect_pool
 from shared.messages import HOUSE, UNSTAKE
 from shared.settings import Settings
 from tests.contract.conftest import BACKENDS, leg, posting, sit
+from tests.postgres_ledger import fresh_ledger
 
 GRANT = 4000
 TABLE = "t-stakes"
@@ -32,14 +30,8 @@ async def books(
     request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
 ) -> AsyncIterator[LedgerStorage]:
     if request.param == "postgres":
-        async with fresh_database(settings.database_url, "stakes") as dsn:
-            pool = await connect_pool(dsn, size=2)
-            try:
-                ledger = Ledger(pool, GRANT)
-                await ledger.migrate()
-                yield ledger
-            finally:
-                await pool.close()
+        async with fresh_ledger(settings, GRANT, label="stakes", pool_size=2) as ledger:
+            yield ledger
     else:
         sqlite = await SqliteLedger.open(tmp_path / "stakes.db", GRANT)
         try:

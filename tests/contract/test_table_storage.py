@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -50,28 +51,44 @@ TTL = 30.0
 # Stores.
 
 
-@pytest.fixture(scope="module")
-async def postgres_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
+@asynccontextmanager
+async def postgres_store(
+    settings: Settings, shards: int, pool_size: int
+) -> AsyncIterator[TableStore]:
+    """A migrated PostgreSQL store (``shards`` lease rows) in a database of its own."""
     async with fresh_database(settings.database_url) as dsn:
-        pool = await connect_pool(dsn, size=4)
+        pool = await connect_pool(dsn, size=pool_size)
         try:
             store = TableStore(pool)
-            await store.migrate(8)
-            await store.migrate(8)  # again: nothing to do
+            await store.migrate(shards)
             yield store
         finally:
             await pool.close()
 
 
-@pytest.fixture
-async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
-    store = await SqliteTableStore.open(tmp_path / "swick.db")
+@asynccontextmanager
+async def sqlite_store(path: Path, shards: int) -> AsyncIterator[SqliteTableStore]:
+    """A migrated SQLite store (``shards`` lease rows) in the file at ``path``."""
+    store = await SqliteTableStore.open(path)
     try:
-        await store.migrate(8)
-        await store.migrate(8)  # again: nothing to do
+        await store.migrate(shards)
         yield store
     finally:
         await store.close()
+
+
+@pytest.fixture(scope="module")
+async def postgres_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
+    async with postgres_store(settings, 8, pool_size=4) as store:
+        await store.migrate(8)  # again: nothing to do
+        yield store
+
+
+@pytest.fixture
+async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
+    async with sqlite_store(tmp_path / "swick.db", 8) as store:
+        await store.migrate(8)  # again: nothing to do
+        yield store
 
 
 @pytest.fixture(params=BACKENDS)
@@ -84,24 +101,14 @@ def store(request: pytest.FixtureRequest) -> TableStorage:
 
 @pytest.fixture
 async def postgres_own_table_store(settings: Settings) -> AsyncIterator[TableStorage]:
-    async with fresh_database(settings.database_url) as dsn:
-        pool = await connect_pool(dsn, size=2)
-        try:
-            store = TableStore(pool)
-            await store.migrate(4)
-            yield store
-        finally:
-            await pool.close()
+    async with postgres_store(settings, 4, pool_size=2) as store:
+        yield store
 
 
 @pytest.fixture
 async def sqlite_own_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
-    store = await SqliteTableStore.open(tmp_path / "own.db")
-    try:
-        await store.migrate(4)
+    async with sqlite_store(tmp_path / "own.db", 4) as store:
         yield store
-    finally:
-        await store.close()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -23,7 +23,6 @@ import asyncio
 import random
 from collections import Counter
 from collections.abc import AsyncIterator, Coroutine, Sequence
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -46,6 +45,7 @@ from services.table.store import connect_pool
 from shared.messages import HOUSE, Leg, Posting
 from shared.settings import Settings
 from tests.contract.conftest import leg, posting, uid
+from tests.postgres_ledger import fresh_ledger, migrated_ledger
 
 T = TypeVar("T")
 GRANT = 4000
@@ -54,29 +54,11 @@ GRANT = 4000
 # Helpers.
 
 
-@asynccontextmanager
-async def fresh_ledger(settings: Settings, grant: int = GRANT) -> AsyncIterator[Ledger]:
-    """A migrated ledger in a database of its own (for tests that leave the ledger unhealthy)."""
-    async with fresh_database(settings.database_url) as dsn:
-        pool = await connect_pool(dsn)
-        try:
-            ledger = Ledger(pool, grant)
-            await ledger.migrate()
-            yield ledger
-        finally:
-            await pool.close()
-
-
 @pytest.fixture(scope="session")
 async def ledger(settings: Settings) -> AsyncIterator[Ledger]:
     """A ledger in the session's database, shared by the tests (and their unique ids)."""
-    pool = await connect_pool(settings.database_url)
-    try:
-        ledger = Ledger(pool, GRANT)
-        await ledger.migrate()
+    async with migrated_ledger(settings.database_url, GRANT) as ledger:
         yield ledger
-    finally:
-        await pool.close()
 
 
 async def assert_books_balance(ledger: Ledger) -> None:
@@ -540,7 +522,7 @@ async def test_a_tables_postings_delivered_all_at_once_all_apply_in_order(ledger
 
 
 async def test_a_reconciliation_mismatch_fails_the_check(settings: Settings) -> None:
-    async with fresh_ledger(settings) as ledger:
+    async with fresh_ledger(settings, GRANT) as ledger:
         table, a = uid("off"), uid("off-a")
         await ledger.seat(a, "", False, None, table)
         pot = f"pot:{table}"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,75 +25,15 @@ from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
 from tests.clock import Clock
 from tests.in_process import logged
+from tests.security.table_driver import WITHIN, TableDriver
 
 DEAD = "t-dead"  # a registered bot whose service never answers
-WITHIN = 30.0  # seconds a worker has to handle what was sent (generous, not a measure)
 
 
-class Rig:
+class Rig(TableDriver):
     def __init__(self, bus: MemoryBus, store: SqliteTableStore, clock: Clock) -> None:
-        t = bus.topology
-        self.store = store
-        self.clock = clock
-        self.gateway = bus.as_user(t.user("gateway"))
-        self.table = bus.as_user(t.user("table"))
-        self.dead = bus.as_user(t.bot_user(DEAD))
-
-    async def until_logged(self, table: str, action_id: str) -> list[str]:
-        deadline = time.monotonic() + WITHIN
-        while action_id not in (actions := await logged(self.store, table)):
-            assert time.monotonic() < deadline, f"{action_id} was never applied"
-            await asyncio.sleep(0.01)
-        return actions
-
-    async def state(self, table: str) -> Any:
-        """The table's state, replayed from its log as a worker loads it."""
-        stored = await self.store.load(table)
-        assert stored is not None
-        g = game(stored.row.game)
-        state = (
-            g.load_state(stored.snapshot)
-            if stored.snapshot is not None
-            else g.new_table(g.make_config(stored.row.config))
-        )
-        for _, events in stored.batches:
-            for data in events:
-                state = g.evolve(state, g.load_event(data))
-        return state
-
-    async def open(
-        self, table: str, name: str, settings: dict[str, Any], bots: dict[int, str]
-    ) -> None:
-        create = m.CreateTable(
-            table_id=table,
-            request_id="alice/create",
-            game=name,
-            settings=settings,
-            invite_code="code",
-            host_id="alice",
-            host_name="Alice",
-            bots=bots,
-            start=True,
-        )
-        await self.gateway.request(table, create.model_dump_json().encode())
-        await self.until_logged(table, "alice/create:start")
-
-    async def time_out(self, table: str) -> None:
-        """Let the pending decision's deadline pass, and wait for the table to decide it."""
-        row = await self.store.table(table)
-        assert row is not None
-        assert row.deadline is not None, f"the table waits with no deadline: {row.phase}, {row.seq}"
-        self.clock.now = max(self.clock.now, row.deadline / 1000)
-        tick = m.Tick(table_id=table, request_id=f"tick:{row.seq}", seq=row.seq)
-        await self.table.request(table, tick.model_dump_json().encode())
-        # Decided, and what the table does after it (seating a bot) done: its next deadline
-        # is armed, or the game is over.
-        deadline = time.monotonic() + WITHIN
-        while (after := await self.store.table(table)) is None or not (
-            after.seq != row.seq and (after.deadline is not None or after.phase == "ended")
-        ):
-            assert time.monotonic() < deadline, "the deadline passed and the table stands still"
-            await asyncio.sleep(0.01)
+        super().__init__(bus, store, clock)
+        self.dead = bus.as_user(bus.topology.bot_user(DEAD))
 
 
 @pytest.fixture

@@ -32,9 +32,9 @@ from services.ledger.app import consume
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
 from services.ledger.rules import BANK, wallet
-from services.load.platform import Platform, fresh_database, isolated
+from services.load.platform import Platform, isolated
 from services.serve import refuse_public_defaults
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore
 from services.table.store_sqlite import SqliteTableStore
 from shared.bus import RabbitBus, url_user
 from shared.memory_bus import MemoryBus
@@ -42,6 +42,7 @@ from shared.messages import HOUSE, Leg, Posting
 from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, Settings
 from shared.sqlite import Database
 from tests.contract.conftest import leg, posting, sit, uid
+from tests.postgres_ledger import fresh_ledger
 from tests.services.client import Player
 
 GRANT = 4000
@@ -72,14 +73,8 @@ async def trust(service_urls: tuple[str, str]) -> AsyncIterator[Settings]:
 
 @pytest.fixture
 async def books(settings: Settings) -> AsyncIterator[Ledger]:
-    async with fresh_database(settings.database_url, "trust") as dsn:
-        pool = await connect_pool(dsn, size=4)
-        try:
-            ledger = Ledger(pool, GRANT)
-            await ledger.migrate()
-            yield ledger
-        finally:
-            await pool.close()
+    async with fresh_ledger(settings, GRANT, label="trust", pool_size=4) as ledger:
+        yield ledger
 
 
 @pytest.fixture

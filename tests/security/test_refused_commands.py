@@ -18,11 +18,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
-import httpx
 import pytest
 
 from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import ledger_client
 from tests.services.play import act, watch_when_created
 
 TIMER_SECONDS = 120  # no decision times out while the test looks
@@ -40,7 +40,7 @@ async def settled(cluster: Cluster, table: str) -> None:
     s = cluster.settings
     async with (
         asyncpg.create_pool(s.database_url, min_size=1, max_size=1) as db,
-        httpx.AsyncClient(base_url=s.ledger_url, headers=s.ledger_auth()) as ledger,
+        ledger_client(s) as ledger,
     ):
         for _ in range(300):
             written = await db.fetchval(
@@ -95,7 +95,7 @@ async def books(cluster: Cluster, table: str, people: list[Player]) -> dict[str,
                 [p.id for p in people],
             ),
         }
-    async with httpx.AsyncClient(base_url=s.ledger_url, headers=s.ledger_auth()) as ledger:
+    async with ledger_client(s) as ledger:
         health = await ledger.get("/health")
         reconciliation = (await ledger.get(f"/tables/{table}/reconciliation")).json()
     found["health"] = (health.status_code, health.json()["ok"])

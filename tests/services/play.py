@@ -29,6 +29,20 @@ async def open_table(players: Sequence[Player], seats: int | None = None, **sett
     return table
 
 
+async def start_for_bots(host: Player, bots: dict[str, str], timer_seconds: int) -> str:
+    """The host opens a 4-seat table with ``bots`` in the other seats, watches it, sits out
+    and starts the game: the bots play every hand while the host watches."""
+    body = {"seats": 4, "timer_seconds": timer_seconds, "bots": bots}
+    reply = await host.http("POST", "/api/tables", json=body)
+    assert reply.status_code == 200, reply.text
+    table: str = reply.json()["id"]
+    await watch_when_created(host, table)
+    await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
+    assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
+    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    return table
+
+
 async def watch_when_created(player: Player, table: str) -> None:
     """Watch a table that may still be on its way to its worker."""
     for _ in range(50):

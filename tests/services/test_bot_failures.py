@@ -37,7 +37,7 @@ from shared.games.swick.legal import to_act
 from shared.games.swick.views import SwickView, view_for
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, watch_when_created
+from tests.services.play import start_for_bots
 from tests.services.test_sessions import logged_events
 
 
@@ -166,15 +166,7 @@ async def test_a_failing_strategy_gets_the_default_and_the_table_plays_on(
         await host.sign_up()
         await host.connect()
         bots = {"1": name, "2": "easy", "3": "easy"}
-        reply = await host.http(
-            "POST", "/api/tables", json={"seats": 4, "timer_seconds": 30, "bots": bots}
-        )
-        assert reply.status_code == 200, reply.text
-        table = reply.json()["id"]
-        await watch_when_created(host, table)
-        await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
-        assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
-        assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+        table = await start_for_bots(host, bots, timer_seconds=30)
         await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
         # Every one of the bot's decisions failed, and the seat played the default at once:
         # the timer never had to decide for it.

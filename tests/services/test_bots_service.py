@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, watch_when_created
+from tests.services.play import act, start_for_bots
 from tests.services.test_game_play import check_log
 from tests.services.test_ledger_service import ledger_agrees
 from tests.services.test_sessions import logged_events
@@ -19,17 +19,8 @@ async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     host = Player(cluster.base, "Keeper")
     await host.sign_up()
     await host.connect()
-    reply = await host.http(
-        "POST",
-        "/api/tables",
-        json={"seats": 4, "timer_seconds": 120, "bots": {"1": "medium", "2": "easy", "3": "hard"}},
-    )
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await watch_when_created(host, table)
-    await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
-    assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
-    assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+    bots = {"1": "medium", "2": "easy", "3": "hard"}
+    table = await start_for_bots(host, bots, timer_seconds=120)
     # Deadlines are generous: they catch a table that stopped, not a slow machine.
     await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
     assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
-
-import asyncpg
-import httpx
 
 from shared.games.contract_whist.cards import code, parse
 from shared.games.contract_whist.record import GameRecord, load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import caught_up, ledger_client
 from tests.services.play import act, cards_in, ended, open_table, play, seen_at_least, views_seen
 
 GAME = "contract-whist"
@@ -36,28 +33,16 @@ def check_nothing_hidden(view: dict[str, Any], record: GameRecord) -> None:
 
 
 async def balances(cluster: Cluster, players: list[Player]) -> list[int]:
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
+    async with ledger_client(cluster.settings) as ledger:
         return [(await ledger.get(f"/players/{p.id}/balance")).json()["balance"] for p in players]
 
 
 async def books_settled(cluster: Cluster, table: str) -> None:
     """The ledger applied every posting of the table, its wallets match the table's stacks and
     its invariants hold (chips conserved, every pot closed)."""
-    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
-        postings = await db.fetchval(
-            "SELECT postings FROM tables.tables WHERE table_id = $1", table
-        )
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
-        for _ in range(150):
-            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= postings:
-                break
-            await asyncio.sleep(0.2)
-        assert report["postings_applied"] >= postings and report["matches"], report
+    postings, report = await caught_up(cluster.settings, table)
+    assert report["postings_applied"] >= postings and report["matches"], report
+    async with ledger_client(cluster.settings) as ledger:
         health = await ledger.get("/health")
         assert health.status_code == 200 and not health.json()["open_pots"], health.text
 

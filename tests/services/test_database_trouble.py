@@ -23,6 +23,7 @@ from shared.bus import RabbitBus
 from shared.messages import Leg, Posting
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import ledger_client
 from tests.services.play import act, open_table, play, seen_at_least
 from tests.services.test_failover import next_hand_from
 from tests.services.test_game_play import check_log
@@ -189,9 +190,7 @@ async def each_applied_once_in_order(cluster: Cluster, tables: list[str], per_ta
     assert {r["table_id"]: r["posting_no"] for r in progress} == dict.fromkeys(tables, per_table)
     moved = per_table * (per_table + 1) // 2
     grant = cluster.settings.starting_grant
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
+    async with ledger_client(cluster.settings) as ledger:
         for table in tables:
             for player, balance in ((f"{table}-p", grant - moved), (f"{table}-q", grant + moved)):
                 reply = (await ledger.get(f"/players/{player}/balance")).json()
@@ -302,9 +301,7 @@ async def test_a_posting_that_keeps_failing_is_dead_lettered_and_the_rest_go_on(
         cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
     )
     try:
-        async with httpx.AsyncClient(
-            base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-        ) as ledger:
+        async with ledger_client(cluster.settings) as ledger:
             dead_before = (await ledger.get("/health")).json()["dead_letters"]
             await bus.publish_posting(posting(poison_table, 1))
             for number in range(1, 6):

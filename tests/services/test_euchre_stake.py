@@ -5,15 +5,12 @@ ledger's books balance throughout (docs/rules/euchre.md §12)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
-import asyncpg
-import httpx
-
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import caught_up, ledger_client
 from tests.services.play import act, ended, open_table, play
 
 STAKE = 100
@@ -23,18 +20,8 @@ TARGET = 2  # a short game: a hand or two
 async def settled(cluster: Cluster, table: str, players: list[Player]) -> dict[str, Any]:
     """Once the ledger has applied every posting of ``table``: each player's balance, the
     codes of their transfers, and the ledger's reconciliation and health."""
-    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
-        postings = await db.fetchval(
-            "SELECT postings FROM tables.tables WHERE table_id = $1", table
-        )
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
-        for _ in range(150):
-            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= postings:
-                break
-            await asyncio.sleep(0.2)
+    postings, report = await caught_up(cluster.settings, table)
+    async with ledger_client(cluster.settings) as ledger:
         balances: dict[str, int] = {}
         codes: dict[str, list[tuple[str, int]]] = {}
         for player in players:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
-
-import asyncpg
-import httpx
 
 from shared.games.euchre.cards import code, parse
 from shared.games.euchre.record import GameRecord, load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import caught_up, ledger_client
 from tests.services.play import act, cards_in, ended, open_table, play, seen_at_least, views_seen
 
 TARGET = 2  # a short game: a hand or two
@@ -72,19 +69,9 @@ async def test_four_people_play_a_euchre_game_to_its_target(
 async def no_chips_moved(cluster: Cluster, table: str, players: list[Player]) -> None:
     """Euchre is played for points: the ledger applied the table's postings, its books match,
     and every player still holds the starting grant."""
-    async with asyncpg.create_pool(cluster.settings.database_url, min_size=1, max_size=1) as db:
-        postings = await db.fetchval(
-            "SELECT postings FROM tables.tables WHERE table_id = $1", table
-        )
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
-        for _ in range(150):
-            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= postings:
-                break
-            await asyncio.sleep(0.2)
-        assert report["postings_applied"] >= postings and report["matches"], report
+    postings, report = await caught_up(cluster.settings, table)
+    assert report["postings_applied"] >= postings and report["matches"], report
+    async with ledger_client(cluster.settings) as ledger:
         for player in players:
             balance = (await ledger.get(f"/players/{player.id}/balance")).json()
             assert balance["balance"] == cluster.settings.starting_grant, balance

@@ -16,7 +16,7 @@ import httpx
 from services.load.platform import free_port
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, watch_when_created
+from tests.services.play import start_for_bots
 from tests.services.test_bot_failures import eventually
 from tests.services.test_sessions import logged_events
 
@@ -73,15 +73,7 @@ async def test_a_bot_of_its_own_served_from_outside_the_repo_plays_its_seat(
         await host.sign_up()
         await host.connect()
         bots = {"1": name, "2": "medium", "3": "medium"}
-        reply = await host.http(
-            "POST", "/api/tables", json={"seats": 4, "timer_seconds": 120, "bots": bots}
-        )
-        assert reply.status_code == 200, reply.text
-        table = reply.json()["id"]
-        await watch_when_created(host, table)
-        await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
-        assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
-        assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
+        table = await start_for_bots(host, bots, timer_seconds=120)
         # Deadlines are generous: they catch a table that stopped, not a slow machine.
         await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
         assert process.poll() is None, (tmp_path / "bot.log").read_text()

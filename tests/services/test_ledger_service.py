@@ -9,12 +9,12 @@ import signal
 import time
 
 import aio_pika
-import asyncpg
 import httpx
 
 from shared.bus import url_user
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.ledger_books import ledger_client, postings_written
 from tests.services.play import act, open_table, play, watch_when_created
 
 STARTING_GRANT = 4000
@@ -29,17 +29,9 @@ async def ledger_agrees(
 ) -> None:
     """Wait until the ledger applied every posting of ``table``; then its wallets must equal
     the table's stacks and its invariants hold."""
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        postings = await conn.fetchval(
-            "SELECT postings FROM tables.tables WHERE table_id = $1", table
-        )
-    finally:
-        await conn.close()
+    postings = await postings_written(cluster.settings, table)
     deadline = time.monotonic() + within
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
+    async with ledger_client(cluster.settings) as ledger:
         while True:
             report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
             if report["postings_applied"] >= postings:
@@ -63,9 +55,7 @@ async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[
     await act(players[0], table, {"kind": "start_game"})
     await play(players, table, random.Random(21), between_hands_after(4))  # type: ignore[arg-type]
     await ledger_agrees(cluster, table, players)
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as ledger:
+    async with ledger_client(cluster.settings) as ledger:
         history = (
             await ledger.get(f"/players/{players[0].id}/transfers", params={"limit": 5})
         ).json()
@@ -156,9 +146,7 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     joined = await bob.request({"type": "join", "table": elsewhere}, within=20)
     assert joined["type"] == "ack", joined
     view = await bob.until(elsewhere, lambda v: v["seat"] is not None)
-    async with httpx.AsyncClient(
-        base_url=cluster.settings.ledger_url, headers=cluster.settings.ledger_auth()
-    ) as http:
+    async with ledger_client(cluster.settings) as http:
         balance = (await http.get(f"/players/{bob.id}/balance")).json()["balance"]
     assert view["seats"][view["seat"]]["stack"] == balance
     await ledger_agrees(cluster, table, [alice])

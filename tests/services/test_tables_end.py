@@ -18,6 +18,7 @@ import pytest
 
 from services.load.platform import Platform, isolated
 from tests.services.client import Player
+from tests.services.ledger_books import ledger_client, postings_written
 from tests.services.play import act, watch_when_created
 
 ABANDON_SECONDS = 2.0
@@ -72,16 +73,8 @@ async def in_lobby(platform: Platform, table: str) -> bool:
 
 async def reconciled(platform: Platform, table: str) -> bool:
     """The ledger applied every posting of ``table`` and its wallets match the table's."""
-    conn = await asyncpg.connect(platform.settings.database_url)
-    try:
-        postings = await conn.fetchval(
-            "SELECT postings FROM tables.tables WHERE table_id = $1", table
-        )
-    finally:
-        await conn.close()
-    async with httpx.AsyncClient(
-        base_url=platform.settings.ledger_url, headers=platform.settings.ledger_auth()
-    ) as ledger:
+    postings = await postings_written(platform.settings, table)
+    async with ledger_client(platform.settings) as ledger:
         report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
     return bool(report["postings_applied"] >= postings and report["matches"])
 
@@ -107,9 +100,7 @@ async def test_a_quick_play_table_its_person_left_closes_settled(platform: Platf
         return await reconciled(platform, table)
 
     await eventually("the ledger settles the closed table", settled)
-    async with httpx.AsyncClient(
-        base_url=platform.settings.ledger_url, headers=platform.settings.ledger_auth()
-    ) as ledger:
+    async with ledger_client(platform.settings) as ledger:
         health = await ledger.get("/health")
         assert health.status_code == 200 and health.json()["balanced"], health.json()
         balance = await ledger.get(f"/players/{player.id}/balance")
