@@ -8,79 +8,18 @@ shared ones (``serve``, ``Strategy``, ``DEFAULT_PORT``...) under the names it al
 
 from __future__ import annotations
 
-from swick_sdk import DEFAULT_PORT, Strategy, StrategyFactory, load_strategy, serve
-from swick_sdk.swick import (
-    Action,
-    Card,
-    ChooseAnte,
-    DecideTrump,
-    DiscardFourth,
-    Draw,
-    FaceTrump,
-    HandResult,
-    Knock,
-    Option,
-    Phase,
-    PlayCard,
-    Ready,
-    SeatStatus,
-    SeatView,
-    SkipHand,
-    SwickView,
-    Trick,
-    label,
-    legal_actions,
-    make,
-    medium,
-    own_cards,
-    parse,
-    play_order,
-    rank_of,
-    refused,
-    seen_cards,
-    strength,
-    suit_of,
-    trump_suit,
-)
+from swick_sdk import DEFAULT_PORT, Strategy, StrategyFactory, load_strategy, serve, swick
+from swick_sdk.swick import *  # noqa: F403  (Swick's names are this SDK's)
 
 SDK_VERSION = "1.0"
 
-__all__ = [
-    "DEFAULT_PORT",
-    "SDK_VERSION",
-    "Action",
-    "Card",
-    "ChooseAnte",
-    "DecideTrump",
-    "DiscardFourth",
-    "Draw",
-    "FaceTrump",
-    "HandResult",
-    "Knock",
-    "Option",
-    "Phase",
-    "PlayCard",
-    "Ready",
-    "SeatStatus",
-    "SeatView",
-    "SkipHand",
-    "Strategy",
-    "StrategyFactory",
-    "SwickView",
-    "Trick",
-    "label",
-    "legal_actions",
-    "load_strategy",
-    "make",
-    "medium",
-    "own_cards",
-    "parse",
-    "play_order",
-    "rank_of",
-    "refused",
-    "seen_cards",
-    "serve",
-    "strength",
-    "suit_of",
-    "trump_suit",
-]
+__all__ = ["DEFAULT_PORT", "SDK_VERSION", "Strategy", "StrategyFactory", "load_strategy", "serve"]
+__all__ += swick.__all__
+# Names ``swick_sdk.swick`` gained after this SDK: not this SDK's (its ``DECK`` would be
+# Swick's 32 cards, where ``swick_sdk.DECK`` is the 52 codes).
+__all__.remove("DECK")
+__all__.remove("GAME")
+__all__.remove("SEATS")
+__all__.remove("code")
+__all__.remove("from_index")
+__all__.remove("index")
