@@ -63,6 +63,7 @@ from shared.games.contract_whist.state import Bid, Phase, RoundResult
 from shared.games.contract_whist.views import SeatView, Trick, WhistView
 from shared.games.interface import Option
 from swick_sdk.cards import Numbering
+from swick_sdk.options import legal_actions, refused
 
 GAME = "contract-whist"
 SEATS = range(2, 6)  # the table sizes a game is played at
@@ -103,17 +104,6 @@ __all__ = [
     "refused",
     "suit_of",
 ]
-
-
-def legal_actions(view: WhistView) -> list[Action]:
-    """The actions the seat may take now (what ``choose`` is given as ``legal``)."""
-    return [option.action for option in view.options if option.legal]
-
-
-def refused(view: WhistView) -> list[Option[Action]]:
-    """The options the seat may not take now, each with the reason (``option.reason``): the
-    hook's forbidden bid among them while the last bidder is to bid."""
-    return [option for option in view.options if not option.legal]
 
 
 def likely_tricks(hand: Sequence[Card]) -> float:

@@ -76,6 +76,7 @@ from shared.games.euchre.state import Call, HandResult, Phase, partner_of, team_
 from shared.games.euchre.views import EuchreView, SeatView, Trick
 from shared.games.interface import Option
 from swick_sdk.cards import Numbering
+from swick_sdk.options import legal_actions, refused
 
 GAME = "euchre"
 SEATS = range(4, 5)  # four seats, two partnerships
@@ -126,16 +127,6 @@ __all__ = [
     "team_of",
     "with_partner",
 ]
-
-
-def legal_actions(view: EuchreView) -> list[Action]:
-    """The actions the seat may take now (what ``choose`` is given as ``legal``)."""
-    return [option.action for option in view.options if option.legal]
-
-
-def refused(view: EuchreView) -> list[Option[Action]]:
-    """The options the seat may not take now, each with the reason (``option.reason``)."""
-    return [option for option in view.options if not option.legal]
 
 
 def hand_value(hand: Sequence[Card], trump: int) -> float:

@@ -65,6 +65,7 @@ from shared.games.swick.cards import DECK, Card, code, label, make, parse, rank_
 from shared.games.swick.state import HandResult, Phase, SeatStatus
 from shared.games.swick.views import SeatView, SwickView, Trick
 from swick_sdk.cards import Numbering
+from swick_sdk.options import legal_actions, refused
 
 GAME = "swick"
 SEATS = range(3, 7)  # the table sizes a Swick game is played at
@@ -112,16 +113,6 @@ __all__ = [
     "suit_of",
     "trump_suit",
 ]
-
-
-def legal_actions(view: SwickView) -> list[Action]:
-    """The actions the seat may take now (what ``choose`` is given as ``legal``)."""
-    return [option.action for option in view.options if option.legal]
-
-
-def refused(view: SwickView) -> list[Option[Action]]:
-    """The options the seat may not take now, each with the reason (``option.reason``)."""
-    return [option for option in view.options if not option.legal]
 
 
 def own_cards(view: SwickView) -> tuple[Card, ...]:
