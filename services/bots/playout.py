@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from services.bots import heuristics
+from services.bots.engine_playout import Engine, play_out
 from services.bots.knowledge import from_state
-from shared.games.interface import Command
 from shared.games.swick import actions as ac
+from shared.games.swick import events as ev
 from shared.games.swick.cards import ACE, JACK, KING, QUEEN, SEVEN
 from shared.games.swick.dealing import deal, entropy_context, recycled
 from shared.games.swick.decide import MAX_ENTROPY, step
-from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import legal_actions, to_act, too_few_cover
 from shared.games.swick.state import DEALER_EXTRA, Phase, State
 
@@ -73,18 +73,21 @@ def lean_playout(world: State, seat: int, action: ac.Action) -> float | None:
 
 def engine_playout(world: State, seat: int, action: ac.Action) -> float:
     """The playout through the engine: the reference, and the fallback."""
-    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
-    for n in range(PLAYOUT_LIMIT):
-        for event in events:
-            if isinstance(event, HandSettled):
-                return float(event.result.delta[seat])
-        actor = to_act(state)[0]
-        options = [o.action for o in legal_actions(state, actor) if o.legal]
-        choice = heuristics.choose(from_state(state, actor), options)
-        state, events = step(
-            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
-        )
-    return 0.0
+    return play_out(ENGINE, world, seat, action)
+
+
+def _paid(event: ev.Event, seat: int) -> float | None:
+    return float(event.result.delta[seat]) if isinstance(event, ev.HandSettled) else None
+
+
+ENGINE: Engine[State, ac.Action, ev.Event] = Engine(
+    step=step,
+    to_act=to_act,
+    legal_actions=legal_actions,
+    choose=lambda state, actor, options: heuristics.choose(from_state(state, actor), options),
+    paid=_paid,
+    limit=PLAYOUT_LIMIT,
+)
 
 
 class _Hand:

@@ -3,9 +3,8 @@
 Over positions of random tables at 3 to 6 seats, in every phase the hard bot searches (and the
 trump and ante decisions too), a world is sampled from the seat's view as the search samples it,
 and for every legal action ``fast_playout`` must equal the reference: the playout through the
-engine, written out here again (``playout.engine_playout`` is the module's own fallback), so
-that a change there leaves this comparison as it was. The lean playout must also never need the
-engine on such positions.
+engine (``engine_playout.play_out``, the module's own fallback; the lean playout never uses
+it). The lean playout must also never need the engine on such positions.
 """
 
 from __future__ import annotations
@@ -19,20 +18,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.bots import heuristics
-from services.bots.knowledge import from_state, from_view
-from services.bots.playout import fast_playout, lean_playout
+from services.bots.engine_playout import play_out
+from services.bots.knowledge import from_view
+from services.bots.playout import ENGINE, fast_playout, lean_playout
 from services.bots.search import sample_world
-from shared.games.interface import Command, IllegalCommand
+from shared.games.interface import IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
-from shared.games.swick.decide import step
-from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
 from shared.games.swick.views import view_for
 from tests.engine.support import Table
 
-PLAYOUT_LIMIT = 60
 CHECKED = frozenset(
     {
         Phase.ANTE,
@@ -50,20 +47,8 @@ CHECKED = frozenset(
 
 def playout(world: State, seat: int, action: ac.Action, seen: Counter[str] | None = None) -> float:
     """The playout through the engine, noting in ``seen`` what happened on the way."""
-    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
-    for n in range(PLAYOUT_LIMIT):
-        if seen is not None:
-            note(events, seen)
-        for event in events:
-            if isinstance(event, HandSettled):
-                return float(event.result.delta[seat])
-        actor = to_act(state)[0]
-        options = [o.action for o in legal_actions(state, actor) if o.legal]
-        choice = heuristics.choose(from_state(state, actor), options)
-        state, events = step(
-            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
-        )
-    return 0.0
+    watch = None if seen is None else lambda events: note(events, seen)
+    return play_out(ENGINE, world, seat, action, watch)
 
 
 def note(events: list[ev.Event], seen: Counter[str]) -> None:
@@ -74,7 +59,7 @@ def note(events: list[ev.Event], seen: Counter[str]) -> None:
             seen["face trump: play" if event.play else "face trump: set single"] += 1
         elif isinstance(event, ev.Knocked) and not event.knock:
             seen["a pass"] += 1
-        elif isinstance(event, HandSettled):
+        elif isinstance(event, ev.HandSettled):
             seen[f"ending: {event.result.ending}"] += 1
             if "double" in event.result.sets:
                 seen["set double"] += 1

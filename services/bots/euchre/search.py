@@ -15,16 +15,16 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from services.bots.budget import EUCHRE_WORLDS
+from services.bots.engine_playout import Engine, play_out
 from services.bots.euchre import heuristics
 from services.bots.euchre.knowledge import from_state, from_view
 from shared.games.euchre import actions as ac
+from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK, effective_suit
 from shared.games.euchre.decide import step
-from shared.games.euchre.events import HandScored
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.state import Phase, State, team_of
 from shared.games.euchre.views import EuchreView
-from shared.games.interface import Command
 
 WORLDS = EUCHRE_WORLDS
 PLAYOUT_LIMIT = 40  # a hand takes at most 8 calls, a discard and 20 cards
@@ -55,19 +55,24 @@ class Search:
 def playout(world: State, seat: int, action: ac.Action) -> float:
     """The hand's points for ``seat``'s side less the other side's, if ``seat`` takes
     ``action`` in ``world`` and every seat plays on by the rules of thumb."""
-    state, events = step(world, Command(actor=seat, action=action, action_id="p0", seq=world.seq))
-    for n in range(PLAYOUT_LIMIT):
-        for event in events:
-            if isinstance(event, HandScored):
-                points = event.result.points
-                return float(points[team_of(seat)] - points[1 - team_of(seat)])
-        actor = to_act(state)[0]
-        options = [o.action for o in legal_actions(state, actor) if o.legal]
-        choice = heuristics.choose(from_state(state, actor), options)
-        state, events = step(
-            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
-        )
-    return 0.0
+    return play_out(ENGINE, world, seat, action)
+
+
+def _paid(event: ev.Event, seat: int) -> float | None:
+    if not isinstance(event, ev.HandScored):
+        return None
+    points = event.result.points
+    return float(points[team_of(seat)] - points[1 - team_of(seat)])
+
+
+ENGINE: Engine[State, ac.Action, ev.Event] = Engine(
+    step=step,
+    to_act=to_act,
+    legal_actions=legal_actions,
+    choose=lambda state, actor, options: heuristics.choose(from_state(state, actor), options),
+    paid=_paid,
+    limit=PLAYOUT_LIMIT,
+)
 
 
 def voids(view: EuchreView) -> list[set[int]]:
