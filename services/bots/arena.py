@@ -21,19 +21,20 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 
 from services.benchmarks.engine import seated_table
 from services.bots.levels import LEVELS, Hard
 from services.bots.search import Effort
-from services.bots.strategy import Strategy, load_strategy
+from services.bots.strategy import Strategy, named_strategy
 from services.progress import SILENT, Progress
 from shared.games.interface import Command
 from shared.games.swick.decide import step
-from shared.games.swick.events import HandSettled
+from shared.games.swick.events import Event, HandSettled
 from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.state import BETWEEN_HANDS
+from shared.games.swick.state import BETWEEN_HANDS, State
 from shared.games.swick.views import view_for
 
 Z95 = 1.96
@@ -87,14 +88,8 @@ def lineup(
     with its own generator drawn from ``seed``; hard bots search ``hard_worlds`` worlds, with
     ``hard_cap_ms`` as their wall-clock cap (none by default) measured by ``clock``."""
     rng = random.Random(seed)
-    strategies: list[Strategy] = []
-    for name in names:
-        own = random.Random(rng.random())
-        if name == "hard":
-            strategies.append(Hard(own, worlds=hard_worlds, cap_ms=hard_cap_ms, clock=clock))
-        else:
-            strategies.append(LEVELS[name](own) if name in LEVELS else load_strategy(name)(own))
-    return strategies
+    hard = partial(Hard, worlds=hard_worlds, cap_ms=hard_cap_ms, clock=clock)
+    return [named_strategy(name, random.Random(rng.random()), LEVELS, hard) for name in names]
 
 
 def play(
@@ -119,11 +114,7 @@ def play(
             continue
         seat = pending[0]
         hand_no = state.hand_no + (state.phase in BETWEEN_HANDS)  # the hand being played
-        strategy = strategies[sitter(seat, hand_no, n)]
-        legal = [o.action for o in legal_actions(state, seat) if o.legal]
-        action = legal[0] if len(legal) == 1 else strategy.choose(view_for(state, seat), legal)
-        command = Command(actor=seat, action=action, action_id=f"a{commands}", seq=state.seq)
-        state, events = step(state, command)
+        state, events = take_turn(state, seat, strategies[sitter(seat, hand_no, n)], commands)
         commands += 1
         for event in events:
             if isinstance(event, HandSettled):
@@ -163,29 +154,23 @@ def play_duplicate(
     ``strategies[(seat + r) % n]`` at each seat in the ``r``-th seating."""
     n = len(strategies)
     progress.stage(f"{', '.join(names)} (duplicate)", deals)
-    won: dict[str, list[float]] = {name: [] for name in set(names)}
-    per_deal: list[dict[str, float]] = []
-    rng = random.Random(seed)
-    started, started_cpu = time.perf_counter(), time.process_time()
-    for _ in range(deals):
-        deal_seed = rng.randrange(1, 2**62)
-        deal: dict[str, list[float]] = {}
-        for rotation in range(n):
-            seating = [(seat + rotation) % n for seat in range(n)]
-            for seat, delta in enumerate(play_one_hand(strategies, seating, deal_seed)):
-                deal.setdefault(names[seating[seat]], []).append(delta)
-        for name, deltas in deal.items():
-            won[name].append(statistics.fmean(deltas))
-        per_deal.append({name: statistics.fmean(d) for name, d in deal.items()})
-        progress.advance()
+    rotations = [[(seat + rotation) % n for seat in range(n)] for rotation in range(n)]
+    played = play_deals(
+        names,
+        rotations,
+        deals,
+        seed,
+        lambda seating, deal_seed: play_one_hand(strategies, seating, deal_seed),
+        progress,
+    )
     result = _result(
         names,
         strategies,
         deals * n,
-        time.perf_counter() - started,
-        time.process_time() - started_cpu,
-        won,
-        per_deal,
+        played.seconds,
+        played.cpu_seconds,
+        played.won,
+        played.per_deal,
     )
     return replace(result, duplicate=True)
 
@@ -199,15 +184,70 @@ def play_one_hand(
     commands = 0
     while True:
         seat = to_act(state)[0]
-        legal = [o.action for o in legal_actions(state, seat) if o.legal]
-        strategy = strategies[seating[seat]]
-        action = legal[0] if len(legal) == 1 else strategy.choose(view_for(state, seat), legal)
-        command = Command(actor=seat, action=action, action_id=f"a{commands}", seq=state.seq)
-        state, events = step(state, command)
+        state, events = take_turn(state, seat, strategies[seating[seat]], commands)
         commands += 1
         for event in events:
             if isinstance(event, HandSettled):
                 return event.result.delta
+
+
+def take_turn(
+    state: State, seat: int, strategy: Strategy, commands: int
+) -> tuple[State, list[Event]]:
+    """``strategy``'s decision for ``seat``, taken as the table's command number ``commands``
+    (the one legal action without asking)."""
+    legal = [o.action for o in legal_actions(state, seat) if o.legal]
+    action = legal[0] if len(legal) == 1 else strategy.choose(view_for(state, seat), legal)
+    return step(state, Command(actor=seat, action=action, action_id=f"a{commands}", seq=state.seq))
+
+
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """What each strategy got in duplicate deals: its mean over its seats and seatings."""
+
+    won: dict[str, list[float]]  # per strategy, one mean a deal
+    per_deal: list[dict[str, float]]  # per deal, every strategy's mean
+    seconds: float
+    cpu_seconds: float
+
+
+def play_deals(
+    names: Sequence[str],
+    seatings: Sequence[Sequence[int]],
+    deals: int,
+    seed: int,
+    play_seating: Callable[[Sequence[int], int], Sequence[float]],
+    progress: Progress,
+) -> Deals:
+    """Play ``deals`` deals, their seeds drawn from ``seed``, each at every seating (the
+    lineup's index at each seat): ``play_seating(seating, deal_seed)`` is what each seat got."""
+    won: dict[str, list[float]] = {name: [] for name in names}
+    per_deal: list[dict[str, float]] = []
+    rng = random.Random(seed)
+    started, started_cpu = time.perf_counter(), time.process_time()
+    for _ in range(deals):
+        deal_seed = rng.randrange(1, 2**62)
+        deal: dict[str, list[float]] = {}
+        for seating in seatings:
+            for seat, got in enumerate(play_seating(seating, deal_seed)):
+                deal.setdefault(names[seating[seat]], []).append(got)
+        means = {name: statistics.fmean(got) for name, got in deal.items()}
+        for name, mean in means.items():
+            won[name].append(mean)
+        per_deal.append(means)
+        progress.advance()
+    return Deals(won, per_deal, time.perf_counter() - started, time.process_time() - started_cpu)
+
+
+def differences(
+    names: Sequence[str], samples: Sequence[Mapping[str, float]]
+) -> dict[str, Interval]:
+    """Each pair of ``names``' difference ``"a - b"`` over the samples (a hand or a deal)."""
+    return {
+        f"{a} - {b}": Interval.of([sample[a] - sample[b] for sample in samples])
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    }
 
 
 def _result(
@@ -220,11 +260,6 @@ def _result(
     samples: Sequence[dict[str, float]],
 ) -> ArenaResult:
     unique = sorted(set(names), key=names.index)
-    differences = {
-        f"{a} - {b}": Interval.of([h[a] - h[b] for h in samples])
-        for i, a in enumerate(unique)
-        for b in unique[i + 1 :]
-    }
     efforts = [s.search.effort for s in strategies if isinstance(s, Hard)]
     search = Effort(
         decisions=sum(e.decisions for e in efforts),
@@ -237,7 +272,7 @@ def _result(
         seconds,
         cpu_seconds,
         {name: Interval.of(won[name]) for name in unique},
-        differences,
+        differences(unique, samples),
         search,
     )
 

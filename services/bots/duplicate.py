@@ -15,16 +15,14 @@ over the deals, and each pair's difference. Swick's duplicate arena is
 from __future__ import annotations
 
 import random
-import statistics
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.bots.arena import Interval
+from services.bots.arena import Interval, differences, play_deals
 from services.bots.contract_whist import arena as whist_arena
 from services.bots.euchre import arena as euchre_arena
-from services.bots.tables import IllegalAnswer, fresh_table, game_points
+from services.bots.tables import fresh_table, game_points, play_to_end
 from services.progress import SILENT, Progress
 
 GAME_LIMIT = 20_000  # commands: far more than any game takes
@@ -82,19 +80,7 @@ def play_game(
     """One game dealt from ``seed`` with ``strategies[seating[seat]]`` deciding for ``seat``:
     what each seat scored. Raises ``IllegalAnswer`` for an answer not among the legal ones."""
     table = fresh_table(game, len(seating), seed, target=target, rounds=rounds)
-    while not table.ended:
-        if table.commands > GAME_LIMIT or not table.to_act():
-            raise RuntimeError(f"a {game} game did not end")
-        seat = table.to_act()[0]
-        legal = table.legal(seat)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            view = table.view(seat)
-            action = strategies[seating[seat]].choose(view, legal)
-            if action not in legal:
-                raise IllegalAnswer(game, seat, view, action)
-        table.act(seat, action)
+    play_to_end(table, [strategies[index] for index in seating], GAME_LIMIT)
     return game_points(table)
 
 
@@ -113,36 +99,26 @@ def play(
     ``names``, one a seat)."""
     rotations = seatings(names)
     progress.stage(f"{', '.join(names)} at {TITLES[game]} (duplicate)", deals)
-    won: dict[str, list[float]] = {name: [] for name in names}
-    per_deal: list[dict[str, float]] = []
-    rng = random.Random(seed)
-    started, started_cpu = time.perf_counter(), time.process_time()
-    for _ in range(deals):
-        deal_seed = rng.randrange(1, 2**62)
-        deal: dict[str, list[float]] = {}
-        for seating in rotations:
-            points = play_game(game, strategies, seating, deal_seed, target=target, rounds=rounds)
-            for seat, got in enumerate(points):
-                deal.setdefault(names[seating[seat]], []).append(got)
-        means = {name: statistics.fmean(got) for name, got in deal.items()}
-        for name, mean in means.items():
-            won[name].append(mean)
-        per_deal.append(means)
-        progress.advance()
+    played = play_deals(
+        names,
+        rotations,
+        deals,
+        seed,
+        lambda seating, deal_seed: play_game(
+            game, strategies, seating, deal_seed, target=target, rounds=rounds
+        ),
+        progress,
+    )
     unique = list(dict.fromkeys(names))
     return DuplicateResult(
         game,
         tuple(names),
         deals,
         len(rotations),
-        time.perf_counter() - started,
-        time.process_time() - started_cpu,
-        {name: Interval.of(won[name]) for name in unique},
-        {
-            f"{a} - {b}": Interval.of([deal[a] - deal[b] for deal in per_deal])
-            for i, a in enumerate(unique)
-            for b in unique[i + 1 :]
-        },
+        played.seconds,
+        played.cpu_seconds,
+        {name: Interval.of(played.won[name]) for name in unique},
+        differences(unique, played.per_deal),
         target,
         rounds,
     )

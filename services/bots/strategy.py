@@ -14,8 +14,8 @@ import importlib
 import os
 import random
 import sys
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from shared.games.swick.actions import Action
 from shared.games.swick.views import SwickView
@@ -46,3 +46,16 @@ def load_strategy(spec: str) -> StrategyFactory:
         sys.path.insert(0, os.getcwd())
     factory: StrategyFactory = getattr(importlib.import_module(module_name), attribute)
     return factory
+
+
+def named_strategy(
+    name: str,
+    rng: random.Random,
+    levels: Mapping[str, Callable[[random.Random], Any]],
+    hard: Callable[[random.Random], Any],
+) -> Any:
+    """The strategy ``name`` built with ``rng``: a built-in level of ``levels`` (``hard``
+    built by ``hard``, with its search's budget), or ``package.module:Class``."""
+    if name == "hard":
+        return hard(rng)
+    return levels[name](rng) if name in levels else load_strategy(name)(rng)

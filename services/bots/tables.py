@@ -87,11 +87,18 @@ def seat_lineup(game: str, names: Sequence[str], players: int | None = None) -> 
 
 
 def fresh_table(
-    game: str, seats: int, seed: int, *, target: int | None = None, rounds: int | None = None
+    game: str,
+    seats: int,
+    seed: int,
+    *,
+    target: int | None = None,
+    rounds: int | None = None,
+    salt: str | None = None,
 ) -> Table:
     """A started game of ``game`` at ``seats`` seats, its cards dealt from ``seed``: a Euchre
     game to ``target`` points, a Contract Whist game of ``rounds`` rounds (the rules' full
-    game by default)."""
+    game by default). ``salt`` (the game's name by default) goes into the game's seed with
+    ``seed``: a Swick table's cards come from ``seed`` alone."""
     check_seats(game, seats)
     g = game_module(game)
     if game == "swick":
@@ -104,8 +111,27 @@ def fresh_table(
     table = Table(g, g.new_table(g.make_config(settings)), seats)
     for seat in range(seats):
         table.act(None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat + 1}"), 0))
-    table.act(0, StartGame(hashlib.sha256(f"{game}-{seed}".encode()).hexdigest()))
+    table.act(0, StartGame(hashlib.sha256(f"{salt or game}-{seed}".encode()).hexdigest()))
     return table
+
+
+def play_to_end(table: Table, strategies: Sequence[Any], limit: int) -> None:
+    """Play ``table``'s game to its end with ``strategies[seat]`` deciding for each seat (the
+    one legal action taken without asking). Raises ``IllegalAnswer`` for an answer not among
+    the legal ones, ``RuntimeError`` for a game not ended after ``limit`` commands."""
+    while not table.ended:
+        if table.commands > limit or not table.to_act():
+            raise RuntimeError(f"a {table.game.name} game did not end")
+        seat = table.to_act()[0]
+        legal = table.legal(seat)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            view = table.view(seat)
+            action = strategies[seat].choose(view, legal)
+            if action not in legal:
+                raise IllegalAnswer(table.game.name, seat, view, action)
+        table.act(seat, action)
 
 
 def game_points(table: Table) -> tuple[int, ...]:

@@ -10,24 +10,19 @@ the same result on any machine (hard bots search a fixed number of worlds).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from services.bots.arena import Interval
 from services.bots.contract_whist.levels import Easy, Hard, Medium
 from services.bots.contract_whist.search import WORLDS
-from services.bots.strategy import load_strategy
+from services.bots.strategy import named_strategy
+from services.bots.tables import fresh_table, play_to_end
 from services.progress import SILENT, Progress
-from shared.games.contract_whist.decide import step
-from shared.games.contract_whist.legal import legal_actions, to_act
-from shared.games.contract_whist.state import Phase, State, TableConfig, new_table
-from shared.games.contract_whist.views import view_for
-from shared.games.interface import Command
-from shared.games.lifecycle import Player, StartGame, TakeSeat
 
 LEVELS = {"easy": Easy, "medium": Medium, "hard": Hard}
 GAME_LIMIT = 20_000  # commands: far more than a 17-round game at 5 seats takes
@@ -46,36 +41,15 @@ class WhistArenaResult:
 
 def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
     """A built-in level (``easy``, ``medium``, ``hard``), or ``package.module:Class``."""
-    if name == "hard":
-        return Hard(rng, worlds=hard_worlds)
-    return LEVELS[name](rng) if name in LEVELS else load_strategy(name)(rng)
+    return named_strategy(name, rng, LEVELS, partial(Hard, worlds=hard_worlds))
 
 
 def play_game(strategies: Sequence[Any], rounds: int, seed: int) -> tuple[int, ...]:
     """One game of ``rounds`` rounds with ``strategies[seat]`` at each seat: the totals."""
-    config = TableConfig(seats=len(strategies), rounds=rounds, timer_ms=None, private=True)
-    state: State = new_table(config)
-    commands = 0
-
-    def run(actor: int | None, action: Any) -> None:
-        nonlocal state, commands
-        command = Command(actor=actor, action=action, action_id=f"a{commands}", seq=state.seq)
-        commands += 1
-        state, _ = step(state, command)
-
-    for seat in range(len(strategies)):
-        run(None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat + 1}"), 0))
-    run(0, StartGame(hashlib.sha256(f"whist-arena-{seed}".encode()).hexdigest()))
-    while commands < GAME_LIMIT:
-        if state.phase is Phase.ENDED:
-            return state.scores
-        seat = to_act(state)[0]
-        legal = [o.action for o in legal_actions(state, seat) if o.legal]
-        choice = (
-            legal[0] if len(legal) == 1 else strategies[seat].choose(view_for(state, seat), legal)
-        )
-        run(seat, choice)
-    raise RuntimeError("a game did not end")
+    table = fresh_table("contract-whist", len(strategies), seed, rounds=rounds, salt="whist-arena")
+    play_to_end(table, strategies, GAME_LIMIT)
+    scores: tuple[int, ...] = table.state.scores
+    return scores
 
 
 def play(

@@ -8,25 +8,19 @@ seed gives the same result on any machine (hard bots search a fixed number of wo
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from services.bots.arena import Interval
 from services.bots.euchre.levels import Easy, Hard, Medium
 from services.bots.euchre.search import WORLDS
-from services.bots.strategy import load_strategy
+from services.bots.strategy import named_strategy
+from services.bots.tables import fresh_table, play_to_end
 from services.progress import SILENT, Progress
-from shared.games.euchre.decide import step
-from shared.games.euchre.events import GameEnded
-from shared.games.euchre.legal import legal_actions, to_act
-from shared.games.euchre.state import Phase, State, TableConfig, new_table
-from shared.games.euchre.views import view_for
-from shared.games.interface import Command
-from shared.games.lifecycle import Player, StartGame, TakeSeat
 
 LEVELS = {"easy": Easy, "medium": Medium, "hard": Hard}
 GAME_LIMIT = 5_000  # commands: far more than any game to 10 takes
@@ -44,36 +38,15 @@ class EuchreArenaResult:
 
 def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
     """A built-in level (``easy``, ``medium``, ``hard``), or ``package.module:Class``."""
-    if name == "hard":
-        return Hard(rng, worlds=hard_worlds)
-    return LEVELS[name](rng) if name in LEVELS else load_strategy(name)(rng)
+    return named_strategy(name, rng, LEVELS, partial(Hard, worlds=hard_worlds))
 
 
 def play_game(strategies: Sequence[Any], target: int, seed: int) -> tuple[int, int]:
     """One game to ``target`` with ``strategies[seat]`` at each seat: the teams' scores."""
-    state: State = new_table(TableConfig(target=target, timer_ms=None, private=True))
-    commands = 0
-
-    def run(actor: int | None, action: Any) -> list[Any]:
-        nonlocal state, commands
-        command = Command(actor=actor, action=action, action_id=f"a{commands}", seq=state.seq)
-        commands += 1
-        state, events = step(state, command)
-        return events
-
-    for seat in range(4):
-        run(None, TakeSeat(seat, Player(f"p{seat}", f"Seat {seat + 1}"), 0))
-    run(0, StartGame(hashlib.sha256(f"euchre-arena-{seed}".encode()).hexdigest()))
-    while commands < GAME_LIMIT:
-        if state.phase is Phase.ENDED:
-            return state.scores
-        seat = to_act(state)[0]
-        legal = [o.action for o in legal_actions(state, seat) if o.legal]
-        view = view_for(state, seat)
-        choice = legal[0] if len(legal) == 1 else strategies[seat].choose(view, legal)
-        if any(isinstance(event, GameEnded) for event in run(seat, choice)):
-            return state.scores
-    raise RuntimeError("a game did not end")
+    table = fresh_table("euchre", 4, seed, target=target, salt="euchre-arena")
+    play_to_end(table, strategies, GAME_LIMIT)
+    scores: tuple[int, int] = table.state.scores
+    return scores
 
 
 def play(
