@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from services.bots.contract_whist import heuristics
 from services.bots.contract_whist.knowledge import Knowledge, Trick, voids
@@ -128,19 +129,7 @@ def chooser(k: Knowledge, bids: Sequence[int]) -> int:
 
 def start(k: Knowledge) -> Knowledge:
     """``k`` at the first trick: nothing played, nobody has taken a trick."""
-    return Knowledge(
-        seat=k.seat,
-        seats=k.seats,
-        cards=k.cards,
-        first=k.first,
-        hand=k.hand,
-        held=k.held,
-        bids=k.bids,
-        tricks=(0,) * k.seats,
-        trump=k.trump,
-        trick=(),
-        played=(),
-    )
+    return replace(k, tricks=(0,) * k.seats, trick=(), played=())
 
 
 class Search:
