@@ -25,6 +25,7 @@ from shared.games.contract_whist.cards import DECK, suit_of
 from shared.games.contract_whist.legal import legal_actions, to_act
 from shared.games.contract_whist.state import Phase, State
 from shared.games.contract_whist.views import view_for
+from tests.bots.turns import ask_every_bot
 from tests.engine.contract_whist.support import Table, cards
 
 
@@ -34,6 +35,22 @@ def legal(state: State, seat: int) -> list[ac.Action]:
 
 def forbidden(state: State, seat: int) -> set[ac.Action]:
     return {o.action for o in legal_actions(state, seat) if not o.legal}
+
+
+def ten_of_a_suit_each() -> Table:
+    """A first round of ten cards at four seats: each seat the top ten of its own suit (seat
+    0 spades, 1 hearts, 2 diamonds, 3 clubs)."""
+    t = Table(seats=4, rounds=17)
+    t.start()
+    t.rig(
+        {
+            0: "AS KS QS JS 10S 9S 8S 7S 6S 5S",
+            1: "AH KH QH JH 10H 9H 8H 7H 6H 5H",
+            2: "AD KD QD JD 10D 9D 8D 7D 6D 5D",
+            3: "AC KC QC JC 10C 9C 8C 7C 6C 5C",
+        }
+    )
+    return t
 
 
 @settings(max_examples=25, deadline=None)
@@ -50,16 +67,7 @@ def test_every_level_chooses_a_legal_action(
     t = Table(seats=seats, rounds=3, first=first % seats)
     t.start()
     bots: list[Any] = [Easy(rng), Medium(rng), Hard(rng, worlds=2), LEVELS["hard"](rng)]
-    for turn in range(decisions):
-        if t.state.phase is Phase.ENDED:
-            break
-        seat = to_act(t.state)[0]
-        options = legal(t.state, seat)
-        view = view_for(t.state, seat)
-        choices = [bot.choose(view, options) for bot in bots]
-        for choice in choices:
-            assert choice in options, (t.state.phase, choice)
-        t.act(seat, choices[turn % len(choices)])
+    ask_every_bot("contract-whist", t, bots, decisions)
 
 
 @settings(max_examples=40, deadline=None)
@@ -95,16 +103,7 @@ def test_the_medium_trump_is_the_strongest_long_suit_or_no_trumps() -> None:
 
 
 def test_medium_wins_tricks_it_needs_and_ducks_once_its_bid_is_made() -> None:
-    t = Table(seats=4, rounds=17)
-    t.start()
-    t.rig(
-        {
-            0: "AS KS QS JS 10S 9S 8S 7S 6S 5S",
-            1: "AH KH QH JH 10H 9H 8H 7H 6H 5H",
-            2: "AD KD QD JD 10D 9D 8D 7D 6D 5D",
-            3: "AC KC QC JC 10C 9C 8C 7C 6C 5C",
-        }
-    )
+    t = ten_of_a_suit_each()
     t.bid(1, 0, 0, 0)
     t.trump(None)
     # Seat 0 needs a trick and leads: its best card.
@@ -223,16 +222,7 @@ def test_hard_bids_and_names_trump_by_playing_the_worlds_out() -> None:
     """Ten top spades: the medium bot counts about six tricks; hard's worlds take every trick
     at spades, so it bids as high as it searches (the medium bid and two more) and names
     spades."""
-    t = Table(seats=4, rounds=17)
-    t.start()
-    t.rig(
-        {
-            0: "AS KS QS JS 10S 9S 8S 7S 6S 5S",
-            1: "AH KH QH JH 10H 9H 8H 7H 6H 5H",
-            2: "AD KD QD JD 10D 9D 8D 7D 6D 5D",
-            3: "AC KC QC JC 10C 9C 8C 7C 6C 5C",
-        }
-    )
+    t = ten_of_a_suit_each()
     options = legal(t.state, 0)
     medium = Medium(random.Random(1)).choose(view_for(t.state, 0), options)
     hard = Hard(random.Random(1)).choose(view_for(t.state, 0), options)

@@ -23,6 +23,7 @@ from shared.games.euchre.cards import DECK, code, effective_suit, parse
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.state import Phase, State
 from shared.games.euchre.views import view_for
+from tests.bots.turns import ask_every_bot
 from tests.engine.euchre.support import Table, cards
 
 
@@ -37,16 +38,7 @@ def test_every_level_chooses_a_legal_action(seed: int, decisions: int, dealer: i
     t = Table(target=10, first_dealer=dealer)
     t.start()
     bots: list[Any] = [Easy(rng), Medium(rng), Hard(rng, worlds=2), LEVELS["medium"](rng)]
-    for turn in range(decisions):
-        if t.state.phase is Phase.ENDED:
-            break
-        seat = to_act(t.state)[0]
-        options = legal(t.state, seat)
-        view = view_for(t.state, seat)
-        choices = [bot.choose(view, options) for bot in bots]
-        for choice in choices:
-            assert choice in options, (t.state.phase, choice)
-        t.act(seat, choices[turn % len(choices)])
+    ask_every_bot("euchre", t, bots, decisions)
 
 
 @settings(max_examples=30, deadline=None)

@@ -15,6 +15,7 @@ from shared.games.swick.cards import DECK
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
 from shared.games.swick.views import view_for
+from tests.bots.turns import ask_every_bot
 from tests.engine.support import Table
 
 
@@ -28,16 +29,7 @@ def test_strategies_choose_legal_actions(seats: int, seed: int, decisions: int) 
     rng = random.Random(seed)
     t = Table(seats, stack=10**6)
     t.start()
-    players = strategies(rng)
-    for turn in range(decisions):
-        seat = to_act(t.state)[0]
-        options = legal_actions(t.state, seat)
-        legal = [o.action for o in options if o.legal]
-        view = view_for(t.state, seat)
-        choices = [strategy.choose(view, legal) for strategy in players]
-        for choice in choices:
-            assert choice in legal, (t.state.phase, choice)
-        t.act(seat, choices[turn % len(choices)])
+    ask_every_bot("swick", t, strategies(rng), decisions)
 
 
 @settings(max_examples=30, deadline=None)
