@@ -5,35 +5,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
-from shared.games.interface import Command, Option
+from shared.games.interface import Command, GameModule
 
-
-class Sequenced(Protocol):
-    @property
-    def seq(self) -> int: ...
-
-
-StateT = TypeVar("StateT", bound=Sequenced)
+StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
+KnowledgeT = TypeVar("KnowledgeT")
 
 
 @dataclass(frozen=True, slots=True)
-class Engine(Generic[StateT, ActionT, EventT]):
-    """What a playout needs of a game: its engine's rules and its rules of thumb."""
+class Engine(Generic[StateT, ActionT, EventT, KnowledgeT]):
+    """What a playout needs of a game: its engine, its rules of thumb and a hand's result."""
 
-    step: Callable[[StateT, Command[ActionT]], tuple[StateT, list[EventT]]]
-    to_act: Callable[[StateT], tuple[int, ...]]
-    legal_actions: Callable[[StateT, int], Sequence[Option[ActionT]]]
-    choose: Callable[[StateT, int, list[ActionT]], ActionT]  # the rules of thumb, for a seat
+    game: GameModule[Any, StateT, ActionT, EventT, Any]
+    knowledge: Callable[[StateT, int], KnowledgeT]  # what a seat knows of a state
+    choose: Callable[[KnowledgeT, Sequence[ActionT]], ActionT]  # the rules of thumb
     paid: Callable[[EventT, int], float | None]  # what a seat got, for the event ending a hand
     limit: int  # commands after the first: more than any hand takes
 
 
 def play_out(
-    engine: Engine[StateT, ActionT, EventT],
+    engine: Engine[StateT, ActionT, EventT, Any],
     world: StateT,
     seat: int,
     action: ActionT,
@@ -42,9 +36,9 @@ def play_out(
     """What the hand pays ``seat`` if it takes ``action`` in ``world`` and every seat plays on
     by the rules of thumb (0 should the hand not end within the limit); ``watch`` is shown the
     events of every command until the hand ends."""
-    state, events = engine.step(
-        world, Command(actor=seat, action=action, action_id="p0", seq=world.seq)
-    )
+    game = engine.game
+    command = Command(actor=seat, action=action, action_id="p0", seq=game.seq(world))
+    state, events = game.step(world, command)
     for n in range(engine.limit):
         if watch is not None:
             watch(events)
@@ -52,10 +46,9 @@ def play_out(
             paid = engine.paid(event, seat)
             if paid is not None:
                 return paid
-        actor = engine.to_act(state)[0]
-        options = [o.action for o in engine.legal_actions(state, actor) if o.legal]
-        choice = engine.choose(state, actor, options)
-        state, events = engine.step(
-            state, Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=state.seq)
-        )
+        actor = game.to_act(state)[0]
+        options = [o.action for o in game.legal_actions(state, actor) if o.legal]
+        choice = engine.choose(engine.knowledge(state, actor), options)
+        command = Command(actor=actor, action=choice, action_id=f"p{n + 1}", seq=game.seq(state))
+        state, events = game.step(state, command)
     return 0.0

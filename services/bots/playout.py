@@ -30,8 +30,9 @@ from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import ACE, JACK, KING, QUEEN, SEVEN
 from shared.games.swick.dealing import deal, entropy_context, recycled
-from shared.games.swick.decide import MAX_ENTROPY, step
-from shared.games.swick.legal import legal_actions, to_act, too_few_cover
+from shared.games.swick.decide import MAX_ENTROPY
+from shared.games.swick.game import SWICK
+from shared.games.swick.legal import too_few_cover
 from shared.games.swick.state import DEALER_EXTRA, Phase, State
 
 PLAYOUT_LIMIT = 60
@@ -80,14 +81,7 @@ def _paid(event: ev.Event, seat: int) -> float | None:
     return float(event.result.delta[seat]) if isinstance(event, ev.HandSettled) else None
 
 
-ENGINE: Engine[State, ac.Action, ev.Event] = Engine(
-    step=step,
-    to_act=to_act,
-    legal_actions=legal_actions,
-    choose=lambda state, actor, options: heuristics.choose(from_state(state, actor), options),
-    paid=_paid,
-    limit=PLAYOUT_LIMIT,
-)
+ENGINE = Engine(SWICK, from_state, heuristics.choose, _paid, PLAYOUT_LIMIT)
 
 
 class _Hand:

@@ -21,8 +21,7 @@ from services.bots.euchre.knowledge import from_state, from_view
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK, effective_suit
-from shared.games.euchre.decide import step
-from shared.games.euchre.legal import legal_actions, to_act
+from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.state import Phase, State, team_of
 from shared.games.euchre.views import EuchreView
 
@@ -65,14 +64,7 @@ def _paid(event: ev.Event, seat: int) -> float | None:
     return float(points[team_of(seat)] - points[1 - team_of(seat)])
 
 
-ENGINE: Engine[State, ac.Action, ev.Event] = Engine(
-    step=step,
-    to_act=to_act,
-    legal_actions=legal_actions,
-    choose=lambda state, actor, options: heuristics.choose(from_state(state, actor), options),
-    paid=_paid,
-    limit=PLAYOUT_LIMIT,
-)
+ENGINE = Engine(EUCHRE, from_state, heuristics.choose, _paid, PLAYOUT_LIMIT)
 
 
 def voids(view: EuchreView) -> list[set[int]]:
