@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from services.bots import heuristics
 from services.bots.knowledge import from_view
 from services.bots.playout import fast_playout
+from services.bots.world_table import world_table
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import ACE, DECK, Card, is_face
 from shared.games.swick.state import DEALER_EXTRA, NOT_SET, Phase, SetKind, State
@@ -413,18 +414,9 @@ def _state(
     turn = view.to_act[0] if view.to_act else None
     return State(
         config=view.config,
-        seq=view.seq,
-        turn_seq=view.seq,
-        players=tuple(s.player for s in seats),
+        **world_table(view, rng),
         stacks=tuple(s.stack for s in seats),
         nets=tuple(s.net for s in seats),
-        sitting_out=tuple(s.sitting_out for s in seats),
-        leaving=(False,) * n,
-        connected=(True,) * n,
-        timeouts=(0,) * n,
-        host=view.host,
-        game_no=view.game_no,
-        seed=rng.randbytes(32).hex(),
         hand_no=view.hand_no,
         button=dealer,
         dealer=dealer,

@@ -18,6 +18,7 @@ from services.bots.budget import EUCHRE_WORLDS
 from services.bots.engine_playout import Engine, play_out
 from services.bots.euchre import heuristics
 from services.bots.euchre.knowledge import from_state, from_view
+from services.bots.world_table import world_table
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK, effective_suit
@@ -155,20 +156,10 @@ def _state(
     discard: int | None,
     rng: random.Random,
 ) -> State:
-    n = len(view.seats)
     return State(
         config=view.config,
-        seq=view.seq,
-        turn_seq=view.seq,
-        players=tuple(s.player for s in view.seats),
-        stacks=(0,) * n,
-        sitting_out=tuple(s.sitting_out for s in view.seats),
-        leaving=(False,) * n,
-        connected=(True,) * n,
-        timeouts=(0,) * n,
-        host=view.host,
-        game_no=view.game_no,
-        seed=rng.randbytes(32).hex(),
+        **world_table(view, rng),
+        stacks=(0,) * len(view.seats),
         fingerprint=view.fingerprint,
         hand_no=view.hand_no,
         button=view.dealer,
