@@ -1,14 +1,15 @@
 """The parts of a seat's view that every game builds the same way from its state.
 
-Each game's view is a dataclass of its own, its fields in the order its JSON has them; these
-helpers fill in the fields they share by name (``View(**header(...), ...)``), so the order of
-each view stays its own.
+Each game's view is a dataclass of its own, its fields in the order its JSON has them. Every
+view starts with the fields of ``ViewHead``; the helpers below fill in the fields the views share
+by name (``View(**header(...), ...)``), wherever each view has them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Generic, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from shared.games.lifecycle import Player
 
@@ -19,6 +20,19 @@ C_co = TypeVar("C_co", covariant=True)
 
 REVEALED = ("ended", "closed")
 """The phases in which the game is over, so its seed is shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewHead:
+    """The first fields of every game's view. A view declares ``phase`` and ``config`` again
+    with its own game's types; they keep their places here."""
+
+    seat: int | None  # whose view this is; None for a spectator
+    seq: int
+    phase: Any
+    config: Any
+    host: int | None
+    game_no: int
 
 
 class SeatsState(Protocol):

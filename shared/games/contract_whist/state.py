@@ -13,6 +13,7 @@ from typing import Literal, TypeAlias
 
 from shared.games.contract_whist.cards import Card, Suit
 from shared.games.forfeit_state import ForfeitTableState
+from shared.games.seats import empty_seats
 from shared.games.table import state as table
 
 MIN_SEATS, MAX_SEATS = 2, 5
@@ -140,12 +141,6 @@ def new_table(config: TableConfig) -> State:
     n = config.seats
     return State(
         config=config,
-        players=(None,) * n,
-        stacks=(0,) * n,
-        sitting_out=(False,) * n,
-        leaving=(False,) * n,
-        connected=(False,) * n,
-        timeouts=(0,) * n,
+        **empty_seats(n),
         scores=(0,) * n,
-        hands=((),) * n,
     )

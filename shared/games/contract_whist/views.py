@@ -25,7 +25,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
-from shared.games.views import header, presence, viewer
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -46,13 +46,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class WhistView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class WhistView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     round_no: int  # of config.rounds
     rounds: int
     cards: int  # cards each player was dealt this round

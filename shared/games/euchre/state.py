@@ -14,6 +14,7 @@ from typing import Literal, TypeAlias
 
 from shared.games.euchre.cards import Card, Suit
 from shared.games.forfeit_state import ForfeitTableState
+from shared.games.seats import empty_seats
 from shared.games.table import state as table
 
 SEATS = 4
@@ -149,14 +150,4 @@ class State(ForfeitTableState):
 
 
 def new_table(config: TableConfig) -> State:
-    n = SEATS
-    return State(
-        config=config,
-        players=(None,) * n,
-        stacks=(0,) * n,
-        sitting_out=(False,) * n,
-        leaving=(False,) * n,
-        connected=(False,) * n,
-        timeouts=(0,) * n,
-        hands=((),) * n,
-    )
+    return State(config=config, **empty_seats(SEATS))

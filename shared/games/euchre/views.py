@@ -29,7 +29,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
-from shared.games.views import header, presence, viewer
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -50,13 +50,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class EuchreView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class EuchreView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     hand_no: int
     fingerprint: str
     seed: str | None  # revealed when the game ends

@@ -27,7 +27,7 @@ from shared.games.swick.state import (
     State,
     TableConfig,
 )
-from shared.games.views import header, presence, viewer
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -52,13 +52,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class SwickView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class SwickView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     hand_no: int
     fingerprint: str
     seed: str | None  # revealed when the game ends
