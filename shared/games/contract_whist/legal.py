@@ -15,6 +15,7 @@ from shared.games.contract_whist.play import (
 )
 from shared.games.contract_whist.state import Phase, State
 from shared.games.interface import Option
+from shared.games.options import offered
 
 PHASE_NAMES = {
     Phase.LOBBY: "the lobby",
@@ -64,15 +65,9 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
         return []
     phase = s.phase
     if phase is Phase.TRICKS:
-        return [
-            Option(ac.PlayCard(card), not why, why)
-            for card, why in play_reasons(s.hands[seat], s.trick)
-        ]
+        return offered(ac.PlayCard, play_reasons(s.hands[seat], s.trick))
     if phase is Phase.BID:
-        return [
-            Option(ac.MakeBid(bid), not why, why)
-            for bid, why in bid_reasons(s.cards, [b.bid for b in s.bids], s.n)
-        ]
+        return offered(ac.MakeBid, bid_reasons(s.cards, [b.bid for b in s.bids], s.n))
     if phase is Phase.TRUMP:
         return [Option(ac.ChooseTrump(suit)) for suit in (*SUITS, None)]
     if phase is Phase.INTERLUDE:

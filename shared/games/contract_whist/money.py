@@ -6,43 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shared.games import money
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.evolve import apply
 from shared.games.contract_whist.state import State
 from shared.games.interface import Transfer
+from shared.games.money import stake_transfers
 
-
-def split(pot: int, winners: Sequence[int], first: int, seats: int) -> tuple[int, ...]:
-    """Each seat's share of ``pot``: equal shares to ``winners``; the odd cents one each to the
-    winners met first going round the table from seat ``first`` (the game's first bidder)."""
-    payouts = [0] * seats
-    if not winners or not pot:
-        return tuple(payouts)
-    ordered = sorted(winners, key=lambda seat: (seat - first) % seats)
-    share, odd = divmod(pot, len(ordered))
-    for index, seat in enumerate(ordered):
-        payouts[seat] = share + (1 if index < odd else 0)
-    return tuple(payouts)
+split = money.split
+"""Each seat's share of a pot: the winners' equal shares, the odd cents one each to the winners
+met first going round the table from the game's first bidder."""
 
 
 def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
     """Stakes go from wallets to the pot when a game starts; the pot pays out when it ends."""
-    moves: list[Transfer] = []
-    s = state.copy()
-    for event in events:
-        if isinstance(event, ev.GameStarted):
-            for seat, stake in enumerate(event.stakes):
-                player = s.players[seat]
-                if stake and player is not None:
-                    moves.append(Transfer(f"wallet:{player.id}", "pot", stake, "stake", 1))
-        elif isinstance(event, ev.GameEnded):
-            # A win by score, or a share of the stakes of those who ended the game early.
-            code = "whist_win" if event.reason == "rounds" or event.forfeited else "stake_return"
-            for seat, amount in enumerate(event.payouts):
-                player = s.players[seat]
-                if amount and player is not None:
-                    moves.append(
-                        Transfer("pot", f"wallet:{player.id}", amount, code, max(s.round_no, 1))
-                    )
-        apply(s, event)
-    return moves
+    return stake_transfers(state, events, apply, ev.GameStarted, ev.GameEnded, _payout)
+
+
+def _payout(s: State, event: ev.GameEnded) -> tuple[str, int]:
+    # A win by score, or a share of the stakes of those who ended the game early.
+    code = "whist_win" if event.reason == "rounds" or event.forfeited else "stake_return"
+    return code, max(s.round_no, 1)

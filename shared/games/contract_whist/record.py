@@ -8,17 +8,14 @@ anyone can re-deal the rounds with ``verify`` and compare them card by card
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import TypeAdapter
 
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import Card, labels
 from shared.games.contract_whist.dealing import ALGORITHM, bidder_of_round, deal, first_bidder
 from shared.games.contract_whist.state import cards_in_round
+from shared.games.record import RecordFormat, revealed_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +44,9 @@ class Verdict:
     mismatch: str = ""  # the first difference found
 
 
-_RECORD = TypeAdapter(GameRecord)
-
-
-def dump_record(record: GameRecord) -> Any:
-    return _RECORD.dump_python(record, mode="json")
-
-
-def load_record(data: Any) -> GameRecord:
-    return _RECORD.validate_python(data)
+_FORMAT = RecordFormat(GameRecord)
+dump_record = _FORMAT.dump
+load_record = _FORMAT.load
 
 
 def game_record(events: Iterable[ev.Event]) -> GameRecord:
@@ -86,14 +77,9 @@ def game_record(events: Iterable[ev.Event]) -> GameRecord:
 def verify(record: GameRecord) -> Verdict:
     """Re-deal every round of ``record`` from its seed and compare every card: round ``r``
     has the schedule's cards and its first bidder is one seat further round than round 1's."""
-    if record.algorithm != ALGORITHM:
-        return Verdict(False, 0, f"unknown algorithm {record.algorithm!r}")
-    try:
-        seed = bytes.fromhex(record.seed)
-    except ValueError:
-        return Verdict(False, 0, "the seed is not hex")
-    if hashlib.sha256(seed).hexdigest() != record.fingerprint:
-        return Verdict(False, 0, "the seed does not match the fingerprint published at the start")
+    seed = revealed_seed(record.algorithm, ALGORITHM, record.seed, record.fingerprint)
+    if isinstance(seed, str):
+        return Verdict(False, 0, seed)
     n = record.seats
     if not 2 <= n <= 5:
         return Verdict(False, 0, f"a table has 2 to 5 seats, not {n}")

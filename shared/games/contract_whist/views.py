@@ -25,6 +25,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -45,13 +46,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class WhistView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class WhistView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     round_no: int  # of config.rounds
     rounds: int
     cards: int  # cards each player was dealt this round
@@ -96,11 +93,8 @@ def private_part(s: State, seat: int) -> Private:
 
 
 def view_for(s: State, seat: int | None) -> WhistView:
-    private = Private()
-    if seat is not None and 0 <= seat < s.n and s.players[seat] is not None:
-        private = private_part(s, seat)
-    else:
-        seat = None
+    seat = viewer(s, seat)
+    private = Private() if seat is None else private_part(s, seat)
     taken = s.tricks_taken()
     seats = tuple(
         SeatView(
@@ -110,30 +104,17 @@ def view_for(s: State, seat: int | None) -> WhistView:
             bid=s.bid_of(i),
             tricks=taken[i],
             score=s.scores[i],
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
-            leaving=s.leaving[i],
+            **presence(s, i),
         )
         for i, player in enumerate(s.players)
     )
     bids = [b.bid for b in s.bids]
     return WhistView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
+        **header(s, seat, to_act(s)),
         round_no=s.round_no,
         rounds=s.config.rounds,
         cards=s.cards,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in (Phase.ENDED, Phase.CLOSED) else None,
         first_bidder=s.bidder,
-        to_act=to_act(s),
-        deadline=s.deadline,
         bids=s.bids,
         bid_total=sum(bids),
         forbidden_bid=forbidden_bid(s.cards, bids, s.n) if s.phase is Phase.BID else None,

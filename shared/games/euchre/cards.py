@@ -9,23 +9,23 @@ deck runs ``9C 10C JC QC KC AC 9D ... AS``. The suit of the same colour as suit 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Annotated, Any, TypeAlias
+from typing import Annotated, TypeAlias
 
-from pydantic import BeforeValidator, PlainSerializer, ValidationInfo
+from shared.games import cards as common
 
 RANKS = ("9", "10", "J", "Q", "K", "A")
-SUIT_LETTERS = ("C", "D", "H", "S")
-SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_NAMES = common.SUIT_NAMES
+SUIT_SYMBOLS = common.SUIT_SYMBOLS
 SUIT_SINGULAR = ("club", "diamond", "heart", "spade")
+SUITS = common.SUITS
+Suit: TypeAlias = common.Suit
+"""A suit in Python (♣ 0 ♦ 1 ♥ 2 ♠ 3); its letter (``"H"``) in JSON."""
 
 NINE, TEN, JACK, QUEEN, KING, ACE = range(6)
-SUITS = (0, 1, 2, 3)
 DECK: tuple[int, ...] = tuple(range(24))
 
-_CODES = tuple(rank + suit for suit in SUIT_LETTERS for rank in RANKS)
-_BY_CODE = {code: card for card, code in enumerate(_CODES)}
+CARD_CODES = 'a card is its code: rank (9 10 J Q K A) then suit (C D H S), as "10D" or "JH"'
+CODES = common.CardCodes(RANKS, CARD_CODES)
 
 
 def suit_of(card: int) -> int:
@@ -76,72 +76,10 @@ def is_trump(card: int, trump: int | None) -> bool:
     return trump is not None and effective_suit(card, trump) == trump
 
 
-def code(card: int) -> str:
-    return _CODES[card]
+code = CODES.code
+parse = CODES.parse
+label = CODES.label
+labels = CODES.labels
 
-
-def parse(text: str) -> int:
-    """Parse a card code such as ``"10D"`` or ``"jh"``; raises ``ValueError``."""
-    card = _BY_CODE.get(text.strip().upper())
-    if card is None:
-        raise ValueError(f"not a card: {text!r}")
-    return card
-
-
-def label(card: int) -> str:
-    return RANKS[card % 6] + SUIT_SYMBOLS[card // 6]
-
-
-def labels(cards: Iterable[int]) -> str:
-    return " ".join(label(card) for card in cards)
-
-
-CARD_CODES = 'a card is its code: rank (9 10 J Q K A) then suit (C D H S), as "10D" or "JH"'
-SUIT_CODES = 'a suit is its letter: "C", "D", "H" or "S"'
-
-
-def _card_from_json(value: Any, info: ValidationInfo) -> Any:
-    """From JSON (what players send), only a card's exact code; in Python, its int too."""
-    if isinstance(value, str):
-        card = _BY_CODE.get(value)
-        if card is None:
-            raise ValueError(CARD_CODES)
-        return card
-    if (
-        info.mode == "json"
-        or isinstance(value, bool)
-        or not isinstance(value, int)
-        or not 0 <= value < 24
-    ):
-        raise ValueError(CARD_CODES)
-    return value
-
-
-def _suit_from_json(value: Any, info: ValidationInfo) -> Any:
-    if isinstance(value, str):
-        if value not in SUIT_LETTERS:
-            raise ValueError(SUIT_CODES)
-        return SUIT_LETTERS.index(value)
-    if (
-        info.mode == "json"
-        or isinstance(value, bool)
-        or not isinstance(value, int)
-        or not 0 <= value < 4
-    ):
-        raise ValueError(SUIT_CODES)
-    return value
-
-
-def _suit_letter(suit: int) -> str:
-    return SUIT_LETTERS[suit]
-
-
-Card: TypeAlias = Annotated[
-    int, BeforeValidator(_card_from_json), PlainSerializer(code, return_type=str)
-]
+Card: TypeAlias = Annotated[int, CODES.validator, CODES.serializer]
 """A card in Python; its code (``"JH"``) in JSON."""
-
-Suit: TypeAlias = Annotated[
-    int, BeforeValidator(_suit_from_json), PlainSerializer(_suit_letter, return_type=str)
-]
-"""A suit in Python (♣ 0 ♦ 1 ♥ 2 ♠ 3); its letter (``"H"``) in JSON."""

@@ -9,6 +9,7 @@ from shared.games.euchre.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, suit_of
 from shared.games.euchre.play import play_reasons, safest, stuck_suit
 from shared.games.euchre.state import Phase, State
 from shared.games.interface import Option
+from shared.games.options import offered
 
 PHASE_NAMES = {
     Phase.LOBBY: "the lobby",
@@ -61,10 +62,7 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
     if phase is Phase.TRICKS:
         trump = s.trump
         assert trump is not None
-        return [
-            Option(ac.PlayCard(card), not why, why)
-            for card, why in play_reasons(s.hands[seat], s.trick, trump)
-        ]
+        return offered(ac.PlayCard, play_reasons(s.hands[seat], s.trick, trump))
     if phase is Phase.ORDER:
         return [Option(ORDER_UP), Option(ORDER_UP_ALONE), Option(PASS)]
     if phase is Phase.NAME:

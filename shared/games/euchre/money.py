@@ -10,19 +10,14 @@ from shared.games.euchre import events as ev
 from shared.games.euchre.evolve import apply
 from shared.games.euchre.state import SEATS, State
 from shared.games.interface import Transfer
+from shared.games.money import split as split_among
+from shared.games.money import stake_transfers
 
 
 def split(pot: int, payees: Sequence[int], first: int) -> tuple[int, ...]:
     """Each seat's share of ``pot``: equal shares to ``payees``; the odd cents one each to the
     payees met first going round the table from seat ``first`` (the first dealer's left)."""
-    payouts = [0] * SEATS
-    if not payees or not pot:
-        return tuple(payouts)
-    ordered = sorted(payees, key=lambda seat: (seat - first) % SEATS)
-    share, odd = divmod(pot, len(ordered))
-    for index, seat in enumerate(ordered):
-        payouts[seat] = share + (1 if index < odd else 0)
-    return tuple(payouts)
+    return split_among(pot, payees, first, SEATS)
 
 
 def payouts(s: State, winner: int | None) -> tuple[int, ...]:
@@ -50,22 +45,10 @@ def forfeiting_team(s: State, quitters: Sequence[int]) -> int | None:
 
 def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
     """Stakes go from wallets to the pot when a game starts; the pot pays out when it ends."""
-    moves: list[Transfer] = []
-    s = state.copy()
-    for event in events:
-        if isinstance(event, ev.GameStarted):
-            for seat, stake in enumerate(event.stakes):
-                player = s.players[seat]
-                if stake and player is not None:
-                    moves.append(Transfer(f"wallet:{player.id}", "pot", stake, "stake", 1))
-        elif isinstance(event, ev.GameEnded):
-            # A partnership that won, by the target or by the other's forfeit, takes the pot.
-            code = "euchre_win" if event.winner is not None else "stake_return"
-            for seat, amount in enumerate(event.payouts):
-                player = s.players[seat]
-                if amount and player is not None:
-                    moves.append(
-                        Transfer("pot", f"wallet:{player.id}", amount, code, max(s.hand_no, 1))
-                    )
-        apply(s, event)
-    return moves
+    return stake_transfers(state, events, apply, ev.GameStarted, ev.GameEnded, _payout)
+
+
+def _payout(s: State, event: ev.GameEnded) -> tuple[str, int]:
+    # A partnership that won, by the target or by the other's forfeit, takes the pot.
+    code = "euchre_win" if event.winner is not None else "stake_return"
+    return code, max(s.hand_no, 1)

@@ -7,17 +7,14 @@ the kitty and the dealer's discard. Once the seed is revealed anyone can re-deal
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
-
-from pydantic import TypeAdapter
 
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import Card, label, labels
 from shared.games.euchre.dealing import ALGORITHM, deal, first_dealer
 from shared.games.euchre.state import SEATS
+from shared.games.record import RecordFormat, Verdict, revealed_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,22 +37,9 @@ class GameRecord:
     hands: tuple[HandRecord, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    ok: bool
-    hands: int  # how many hands were checked
-    mismatch: str = ""  # the first difference found
-
-
-_RECORD = TypeAdapter(GameRecord)
-
-
-def dump_record(record: GameRecord) -> Any:
-    return _RECORD.dump_python(record, mode="json")
-
-
-def load_record(data: Any) -> GameRecord:
-    return _RECORD.validate_python(data)
+_FORMAT = RecordFormat(GameRecord)
+dump_record = _FORMAT.dump
+load_record = _FORMAT.load
 
 
 def game_record(events: Iterable[ev.Event]) -> GameRecord:
@@ -83,14 +67,9 @@ def game_record(events: Iterable[ev.Event]) -> GameRecord:
 def verify(record: GameRecord) -> Verdict:
     """Re-deal every hand of ``record`` from its seed and compare every card; the first hand is
     the first dealer's and the deal moves one seat left each hand."""
-    if record.algorithm != ALGORITHM:
-        return Verdict(False, 0, f"unknown algorithm {record.algorithm!r}")
-    try:
-        seed = bytes.fromhex(record.seed)
-    except ValueError:
-        return Verdict(False, 0, "the seed is not hex")
-    if hashlib.sha256(seed).hexdigest() != record.fingerprint:
-        return Verdict(False, 0, "the seed does not match the fingerprint published at the start")
+    seed = revealed_seed(record.algorithm, ALGORITHM, record.seed, record.fingerprint)
+    if isinstance(seed, str):
+        return Verdict(False, 0, seed)
     first = first_dealer(seed)
     if first != record.first_dealer:
         return Verdict(False, 0, f"the first dealer should be seat {first + 1}")

@@ -13,7 +13,8 @@ from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from shared.games.euchre.cards import Card, Suit
-from shared.games.lifecycle import Player
+from shared.games.forfeit_state import ForfeitTableState
+from shared.games.seats import empty_seats
 from shared.games.table import state as table
 
 SEATS = 4
@@ -102,32 +103,11 @@ class HandResult:
 
 
 @dataclass(eq=True)
-class State(table.SeatsHelpers):
+class State(ForfeitTableState):
+    """The table's commands, seats and seed (``ForfeitTableState``: those who end a game early
+    forfeit, rules §12.5), then the game and the hand in play."""
+
     config: TableConfig
-    # Commands: how many were accepted, since when the current decision is open, recent ids.
-    seq: int = 0
-    turn_seq: int = 0
-    deadline: int | None = None
-    recent_ids: tuple[str, ...] = ()
-    # Seats.
-    players: tuple[Player | None, ...] = ()
-    stacks: tuple[int, ...] = ()  # chips at the table; the stake leaves them at the start
-    sitting_out: tuple[bool, ...] = ()
-    leaving: tuple[bool, ...] = ()
-    connected: tuple[bool, ...] = ()
-    timeouts: tuple[int, ...] = ()
-    # The empty seats a bot left during this game (only the table makes a bot leave, when
-    # it stopped answering): the table seats a fresh bot in each.
-    left_by_bots: tuple[int, ...] = ()
-    host: int | None = None
-    unattended_since: int | None = None  # since when no seat holds a connected person
-    closing: bool = False  # the table closes at its next hand boundary
-    quitters: tuple[int, ...] = ()  # whose people close it: their side forfeits (rules §12.5)
-    interlude: tuple[int, ...] = ()  # the people yet to press Next hand, while a result shows
-    # The game.
-    game_no: int = 0
-    seed: str = ""  # secret until the game ends
-    fingerprint: str = ""
     hand_no: int = 0
     first_dealer: int | None = None
     button: int | None = None  # the seat that dealt the last hand; the deal passes to its left
@@ -170,14 +150,4 @@ class State(table.SeatsHelpers):
 
 
 def new_table(config: TableConfig) -> State:
-    n = SEATS
-    return State(
-        config=config,
-        players=(None,) * n,
-        stacks=(0,) * n,
-        sitting_out=(False,) * n,
-        leaving=(False,) * n,
-        connected=(False,) * n,
-        timeouts=(0,) * n,
-        hands=((),) * n,
-    )
+    return State(config=config, **empty_seats(SEATS))

@@ -29,6 +29,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -49,13 +50,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class EuchreView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class EuchreView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     hand_no: int
     fingerprint: str
     seed: str | None  # revealed when the game ends
@@ -102,11 +99,8 @@ def private_part(s: State, seat: int) -> Private:
 
 
 def view_for(s: State, seat: int | None) -> EuchreView:
-    private = Private()
-    if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
-        private = private_part(s, seat)
-    else:
-        seat = None
+    seat = viewer(s, seat)
+    private = Private() if seat is None else private_part(s, seat)
     taken = [0] * len(s.players)
     for winner in s.winners:
         taken[winner] += 1
@@ -118,27 +112,14 @@ def view_for(s: State, seat: int | None) -> EuchreView:
             cards=len(s.hands[i]),
             tricks=taken[i],
             resting=i == s.resting,
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
-            leaving=s.leaving[i],
+            **presence(s, i),
         )
         for i, player in enumerate(s.players)
     )
     return EuchreView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
+        **header(s, seat, to_act(s)),
         hand_no=s.hand_no,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in (Phase.ENDED, Phase.CLOSED) else None,
         dealer=s.dealer,
-        to_act=to_act(s),
-        deadline=s.deadline,
         turn_up=s.turn_up,
         turn_up_at=s.turn_up_at,
         calls=s.calls,

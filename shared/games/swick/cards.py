@@ -8,24 +8,21 @@ and are shown with symbols (``"A♠"``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Annotated, Any, TypeAlias
+from typing import Annotated, TypeAlias
 
-from pydantic import BeforeValidator, PlainSerializer, ValidationInfo
+from shared.games import cards as common
 
 Suit: TypeAlias = int
 
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-SUIT_LETTERS = ("C", "D", "H", "S")
-SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = common.SUIT_SYMBOLS
 
 SEVEN, JACK, ACE = 0, 4, 7
 KING, QUEEN = 6, 5
 DECK: tuple[Card, ...] = tuple(range(32))
 
-_CODES = tuple(rank + suit for suit in SUIT_LETTERS for rank in RANKS)
-_BY_CODE = {code: card for card, code in enumerate(_CODES)}
+CARD_CODES = 'a card is its code: rank (7 8 9 10 J Q K A) then suit (C D H S), as "10D" or "AS"'
+CODES = common.CardCodes(RANKS, CARD_CODES)
 
 
 def suit_of(card: Card) -> Suit:
@@ -45,47 +42,10 @@ def is_face(card: Card) -> bool:
     return card & 7 >= JACK
 
 
-def code(card: Card) -> str:
-    return _CODES[card]
+code = CODES.code
+parse = CODES.parse
+label = CODES.label
+labels = CODES.labels
 
-
-def parse(text: str) -> Card:
-    """Parse a card code such as ``"10D"`` or ``"as"``; raises ``ValueError``."""
-    card = _BY_CODE.get(text.strip().upper())
-    if card is None:
-        raise ValueError(f"not a card: {text!r}")
-    return card
-
-
-def label(card: Card) -> str:
-    return RANKS[card & 7] + SUIT_SYMBOLS[card >> 3]
-
-
-def labels(cards: Iterable[Card]) -> str:
-    return " ".join(label(card) for card in cards)
-
-
-CARD_CODES = 'a card is its code: rank (7 8 9 10 J Q K A) then suit (C D H S), as "10D" or "AS"'
-
-
-def _card_from_json(value: Any, info: ValidationInfo) -> Any:
-    """From JSON (what players send), only a card's exact code; in Python, its int too."""
-    if isinstance(value, str):
-        card = _BY_CODE.get(value)
-        if card is None:
-            raise ValueError(CARD_CODES)
-        return card
-    if (
-        info.mode == "json"
-        or isinstance(value, bool)
-        or not isinstance(value, int)
-        or not 0 <= value < 32
-    ):
-        raise ValueError(CARD_CODES)
-    return value
-
-
-Card: TypeAlias = Annotated[
-    int, BeforeValidator(_card_from_json), PlainSerializer(code, return_type=str)
-]
+Card: TypeAlias = Annotated[int, CODES.validator, CODES.serializer]
 """A card in Python; its code (``"AS"``) in JSON."""

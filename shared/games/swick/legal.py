@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from shared.games.interface import Option
+from shared.games.options import offered
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import label
 from shared.games.swick.play import lowest, play_reasons
@@ -73,10 +75,7 @@ def legal_actions(s: State, seat: int) -> list[Option[ac.Action]]:
         trump = s.trump_suit
         assert trump is not None
         first_lead = not s.trick and sum(s.tricks_won) == 0
-        return [
-            Option(ac.PlayCard(card), not why, why)
-            for card, why in play_reasons(s.hands[seat], s.trick, trump, first_lead)
-        ]
+        return offered(ac.PlayCard, play_reasons(s.hands[seat], s.trick, trump, first_lead))
     if phase is Phase.KNOCK or phase is Phase.DEALER_KNOCK:
         return [Option(KNOCK), Option(PASS)]
     if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
@@ -145,19 +144,19 @@ def _draw_options(s: State, seat: int) -> list[Option[ac.Action]]:
     return options
 
 
-def default_action(s: State, seat: int) -> ac.Action:
-    """What the table decides for a seat whose deadline passed (rules §3)."""
-    phase = s.phase
+def default_choice(
+    phase: Phase, kept: bool, trump: int | None, options: Sequence[Option[ac.Action]]
+) -> ac.Action:
+    """What the table decides for a seat (rules §3), from what that seat itself can see: pass,
+    draw nothing, skip the hand, leave the trump card, play the face trump; knock (a dealer who
+    kept the trump card, whom passing would set); the lowest ante, the lowest legal card."""
+    legal = [option.action for option in options if option.legal]
     if phase is Phase.TRICKS:
-        trump = s.trump_suit
-        assert trump is not None
-        first_lead = not s.trick and sum(s.tricks_won) == 0
-        plays = play_reasons(s.hands[seat], s.trick, trump, first_lead)
-        return ac.PlayCard(lowest([card for card, why in plays if not why], trump))
+        return ac.PlayCard(lowest([a.card for a in legal if isinstance(a, ac.PlayCard)], trump))
     if phase is Phase.KNOCK:
         return PASS
     if phase is Phase.DEALER_KNOCK:
-        return KNOCK if s.kept else PASS  # passing would set a dealer who kept the trump
+        return KNOCK if kept else PASS
     if phase is Phase.DRAW or phase is Phase.DEALER_DRAW:
         return ac.Draw(())
     if phase is Phase.READY:
@@ -165,12 +164,17 @@ def default_action(s: State, seat: int) -> ac.Action:
     if phase is Phase.TRUMP:
         return LEAVE_TRUMP
     if phase is Phase.ANTE:
-        return ac.ChooseAnte(min(startable_antes(s)))
+        return ac.ChooseAnte(min(a.amount for a in legal if isinstance(a, ac.ChooseAnte)))
     if phase is Phase.DEALER_DISCARD:
-        cards = [card for card in s.hands[seat] if not (s.kept and card == s.trump_card)]
-        return ac.DiscardFourth(lowest(cards, s.trump_suit))
+        cards = [a.card for a in legal if isinstance(a, ac.DiscardFourth)]
+        return ac.DiscardFourth(lowest(cards, trump))
     if phase is Phase.FACE_TRUMP:
         return PLAY_FACE
     if phase is Phase.INTERLUDE:
         return NEXT_HAND
     raise ValueError(f"nothing to decide at {phase}")
+
+
+def default_action(s: State, seat: int) -> ac.Action:
+    """What the table decides for a seat whose deadline passed (rules §3)."""
+    return default_choice(s.phase, s.kept, s.trump_suit, legal_actions(s, seat))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shared.games.interface import Transfer
+from shared.games.money import from_wallets, replayed, to_wallets, wallet
 from shared.games.swick import events as ev
 from shared.games.swick.evolve import apply
 from shared.games.swick.state import HandEnding, State
@@ -23,40 +24,28 @@ WIN_CODES: dict[HandEnding, str] = {
 
 def transfers(state: State, events: Sequence[ev.Event]) -> list[Transfer]:
     moves: list[Transfer] = []
-    s = state.copy()
-    for event in events:
+    for s, event in replayed(state, events, apply):
         if isinstance(event, ev.HandDealt):
             if s.carry:
                 moves.append(Transfer("carry", "pot", s.carry, "carry_in", event.hand_no))
-            for seat, ante in enumerate(event.antes):
-                player = s.players[seat]
-                if ante and player is not None:
-                    moves.append(
-                        Transfer(f"wallet:{player.id}", "pot", ante, "ante", event.hand_no)
-                    )
+            moves += from_wallets(s.players, event.antes, "pot", "ante", event.hand_no)
         elif isinstance(event, ev.HandSettled):
             r = event.result
             for seat, player in enumerate(s.players):
                 if player is None:
                     continue
-                wallet = f"wallet:{player.id}"
+                own = wallet(player)
                 if r.payouts[seat]:
                     moves.append(
-                        Transfer("pot", wallet, r.payouts[seat], WIN_CODES[r.ending], r.hand_no)
+                        Transfer("pot", own, r.payouts[seat], WIN_CODES[r.ending], r.hand_no)
                     )
                 if r.penalties[seat]:
                     code = "dealer_set" if seat == s.dealer else "set"
                     moves.append(
                         Transfer(
-                            wallet, "carry", r.penalties[seat], f"{code}_{r.sets[seat]}", r.hand_no
+                            own, "carry", r.penalties[seat], f"{code}_{r.sets[seat]}", r.hand_no
                         )
                     )
         elif isinstance(event, ev.CarryShared):
-            for seat, share in enumerate(event.shares):
-                player = s.players[seat]
-                if share and player is not None:
-                    moves.append(
-                        Transfer("carry", f"wallet:{player.id}", share, "carry_shared", s.hand_no)
-                    )
-        apply(s, event)
+            moves += to_wallets(s.players, event.shares, "carry", "carry_shared", s.hand_no)
     return moves

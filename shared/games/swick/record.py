@@ -7,14 +7,11 @@ the hands with ``verify`` (or ``swick verify RECORD.json``) and compare them car
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
-
-from pydantic import TypeAdapter
 
 from shared import fairness
+from shared.games.record import RecordFormat, Verdict, revealed_seed
 from shared.games.swick import events as ev
 from shared.games.swick.cards import Card, labels
 from shared.games.swick.dealing import deal, entropy_context, recycled
@@ -52,22 +49,9 @@ class GameRecord:
     hands: tuple[HandRecord, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    ok: bool
-    hands: int  # how many hands were checked
-    mismatch: str = ""  # the first difference found
-
-
-_RECORD = TypeAdapter(GameRecord)
-
-
-def dump_record(record: GameRecord) -> Any:
-    return _RECORD.dump_python(record, mode="json")
-
-
-def load_record(data: Any) -> GameRecord:
-    return _RECORD.validate_python(data)
+_FORMAT = RecordFormat(GameRecord)
+dump_record = _FORMAT.dump
+load_record = _FORMAT.load
 
 
 def game_record(events: Iterable[ev.Event], seats: int) -> GameRecord:
@@ -143,14 +127,9 @@ def game_record(events: Iterable[ev.Event], seats: int) -> GameRecord:
 
 def verify(record: GameRecord) -> Verdict:
     """Re-deal every hand of ``record`` from its seed and compare every card."""
-    if record.algorithm != fairness.ALGORITHM:
-        return Verdict(False, 0, f"unknown algorithm {record.algorithm!r}")
-    try:
-        seed = bytes.fromhex(record.seed)
-    except ValueError:
-        return Verdict(False, 0, "the seed is not hex")
-    if hashlib.sha256(seed).hexdigest() != record.fingerprint:
-        return Verdict(False, 0, "the seed does not match the fingerprint published at the start")
+    seed = revealed_seed(record.algorithm, fairness.ALGORITHM, record.seed, record.fingerprint)
+    if isinstance(seed, str):
+        return Verdict(False, 0, seed)
     first = fairness.choose_first_dealer(seed, record.dealer_candidates)
     if first != record.first_dealer:
         return Verdict(False, 0, f"the first dealer should be seat {first + 1}")

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from shared.games.lifecycle import Player
+from shared.games.seats import empty_seats
 from shared.games.swick.cards import Card
 from shared.games.table import state as table
 
@@ -185,16 +186,10 @@ def new_table(config: TableConfig) -> State:
     n = config.seats
     return State(
         config=config,
-        players=(None,) * n,
-        stacks=(0,) * n,
+        **empty_seats(n),
         nets=(0,) * n,
-        sitting_out=(False,) * n,
-        leaving=(False,) * n,
-        connected=(False,) * n,
-        timeouts=(0,) * n,
         entropy=(None,) * n,
         antes=(0,) * n,
-        hands=((),) * n,
         status=NOT_DEALT * n,
         drawn=(-1,) * n,
         discarded=((),) * n,

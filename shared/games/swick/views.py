@@ -27,6 +27,7 @@ from shared.games.swick.state import (
     State,
     TableConfig,
 )
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -51,13 +52,9 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class SwickView:
-    seat: int | None  # whose view this is; None for a spectator
-    seq: int
+class SwickView(ViewHead):
     phase: Phase
     config: TableConfig
-    host: int | None
-    game_no: int
     hand_no: int
     fingerprint: str
     seed: str | None  # revealed when the game ends
@@ -108,11 +105,8 @@ def private_part(s: State, seat: int) -> Private:
 
 
 def view_for(s: State, seat: int | None) -> SwickView:
-    private = Private()
-    if seat is not None and s.players[seat] is not None:
-        private = private_part(s, seat)
-    else:
-        seat = None
+    seat = viewer(s, seat)
+    private = Private() if seat is None else private_part(s, seat)
     ready = set(s.candidates if s.phase is Phase.READY else ())
     seats = tuple(
         SeatView(
@@ -125,28 +119,15 @@ def view_for(s: State, seat: int | None) -> SwickView:
             cards=len(s.hands[i]),
             drew=s.drawn[i] if s.drawn[i] >= 0 else None,
             tricks=s.tricks_won[i],
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
             ready=i in ready and s.entropy[i] is not None,
-            leaving=s.leaving[i],
+            **presence(s, i),
         )
         for i, player in enumerate(s.players)
     )
     return SwickView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
+        **header(s, seat, to_act(s)),
         hand_no=s.hand_no,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in (Phase.ENDED, Phase.CLOSED) else None,
         dealer=s.dealer,
-        to_act=to_act(s),
-        deadline=s.deadline,
         free_ride=s.free_ride,
         ante=s.ante,
         pot=s.pot if s.order else s.carry,
