@@ -14,7 +14,7 @@ from shared.games.interface import Command
 from shared.games.lifecycle import Player, StartGame, TakeSeat
 from shared.games.registry import game as game_module
 from shared.games.swick.actions import Action
-from shared.games.swick.codec import view_json, views_json
+from shared.games.swick.codec import CODEC
 from shared.games.swick.decide import step
 from shared.games.swick.events import HandSettled
 from shared.games.swick.legal import READY, legal_actions, to_act
@@ -136,12 +136,12 @@ def run(seats: int, hands: int, seed: int = 1, progress: Progress = SILENT) -> E
         if commands % VIEWS_EVERY == 0:
             measured += 1
             before = clock()
-            view_json(view_for(state, None))
+            CODEC.view_json(view_for(state, None))
             for view_seat in range(seats):
-                view_json(view_for(state, view_seat))
+                CODEC.view_json(view_for(state, view_seat))
             in_views += clock() - before
             before = clock()
-            views_json(state, range(seats))
+            CODEC.views_json(state, range(seats))
             in_spliced += clock() - before
         if any(type(event) is HandSettled for event in events):
             played += 1

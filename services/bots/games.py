@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from shared.games.contract_whist import codec as whist_codec
+from shared.games.contract_whist.codec import CODEC as WHIST_CODEC
 from shared.games.contract_whist.seat_default import seat_default as whist_default
-from shared.games.euchre import codec as euchre_codec
+from shared.games.euchre.codec import CODEC as EUCHRE_CODEC
 from shared.games.euchre.seat_default import seat_default as euchre_default
-from shared.games.swick import codec as swick_codec
+from shared.games.swick.codec import CODEC as SWICK_CODEC
 from shared.games.swick.seat_default import seat_default as swick_default
 
 
@@ -24,10 +24,10 @@ class BotGame:
 
 
 GAMES: dict[str, BotGame] = {
-    "swick": BotGame("swick", swick_codec.load_view, swick_codec.dump_action, swick_default),
-    "euchre": BotGame("euchre", euchre_codec.load_view, euchre_codec.dump_action, euchre_default),
+    "swick": BotGame("swick", SWICK_CODEC.load_view, SWICK_CODEC.dump_action, swick_default),
+    "euchre": BotGame("euchre", EUCHRE_CODEC.load_view, EUCHRE_CODEC.dump_action, euchre_default),
     "contract-whist": BotGame(
-        "contract-whist", whist_codec.load_view, whist_codec.dump_action, whist_default
+        "contract-whist", WHIST_CODEC.load_view, WHIST_CODEC.dump_action, whist_default
     ),
 }
 

@@ -1,7 +1,7 @@
 """Table actions every game accepts: seating, sitting out, starting and ending a game.
 
 The services build these directly; each game's own decisions (bids, cards...) come from the
-game module. A game's action type is the union of these and its own.
+game module. A game's action type is the union of these and its own, ``NextHand`` among them.
 """
 
 from __future__ import annotations
@@ -128,3 +128,13 @@ TABLE_ACTION_KINDS = frozenset(
     if field.name == "kind"
 )
 """The kinds of the table's own actions: never a bot's to send (it makes only its decisions)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Done looking at the last hand's result: the next one may open.
+
+    A seat's decision in the lifecycle's interlude, so one of every game's own actions (a bot
+    sends it) rather than a table action."""
+
+    kind: Literal["next_hand"] = "next_hand"

@@ -20,8 +20,8 @@ from services.bots.games import game_of
 from services.bots.levels import LEVELS
 from services.cli import main
 from shared.games.contract_whist import actions as ac
-from shared.games.contract_whist import codec
 from shared.games.contract_whist.cards import DECK, suit_of
+from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.legal import legal_actions, to_act
 from shared.games.contract_whist.state import Phase, State
 from shared.games.contract_whist.views import view_for
@@ -237,7 +237,7 @@ def test_hard_bids_and_names_trump_by_playing_the_worlds_out() -> None:
 def test_the_bots_service_reads_a_contract_whist_view() -> None:
     t = Table(seats=3, rounds=1)
     t.start()
-    data = json.loads(json.dumps(codec.dump_view(view_for(t.state, to_act(t.state)[0]))))
+    data = json.loads(json.dumps(CODEC.dump_view(view_for(t.state, to_act(t.state)[0]))))
     played = game_of(data)
     assert played is not None and played.name == "contract-whist"
     view = played.load_view(data)

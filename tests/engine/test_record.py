@@ -11,8 +11,8 @@ from services.cli import main
 from shared.games.lifecycle import EndGame, StartGame
 from shared.games.records import build_record, ended_games
 from shared.games.swick import actions as ac
-from shared.games.swick import codec
 from shared.games.swick.cards import DECK
+from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.record import (
     GameRecord,
@@ -65,7 +65,7 @@ def test_a_tables_stored_record_is_built_from_the_record_events_alone() -> None:
     play_and_end(t, 2, rng)
     second_end = len(t.events)
     t.act(0, StartGame(rng.randbytes(32).hex()))  # a third game, still running
-    log = json.loads(json.dumps([codec.dump_event(e) for e in t.events]))
+    log = json.loads(json.dumps([CODEC.dump_event(e) for e in t.events]))
     assert ended_games(log) == [1, 2]
     for game_no, end in ((1, first_end), (2, second_end)):
         built = build_record("t-1", log, 3, game_no)

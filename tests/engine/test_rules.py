@@ -15,9 +15,9 @@ from shared.games import lifecycle as lc
 from shared.games.interface import IllegalCommand
 from shared.games.registry import game
 from shared.games.swick import actions as ac
-from shared.games.swick import codec
 from shared.games.swick import events as ev
 from shared.games.swick.cards import parse
+from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import default_action, legal_actions, to_act
 from shared.games.swick.state import HandResult, Phase
 from shared.games.swick.views import view_for
@@ -49,7 +49,7 @@ def reasons(t: Table, seat: int) -> dict[str, str]:
     for option in legal_actions(t.state, seat):
         assert isinstance(option.action, ac.PlayCard)
         assert option.legal == (option.reason == "")
-        out[codec.dump_action(option.action)["card"]] = option.reason
+        out[CODEC.dump_action(option.action)["card"]] = option.reason
     return out
 
 
@@ -368,7 +368,7 @@ def test_blind_dealer_sees_only_the_kept_trump() -> None:
     view = view_for(t.state, D)
     assert view.hand == (None, None, None, parse("QS"))
     assert view.seats[D].cards == 4
-    dumped = json.dumps(codec.dump_view(view))
+    dumped = json.dumps(CODEC.dump_view(view))
     assert all(code not in dumped for code in ('"7H"', '"8H"', '"9H"'))
 
 
@@ -761,23 +761,23 @@ def test_state_round_trips_through_json() -> None:
     t = started(4)
     checked = 0
     for state in play_hands(t, 4, random_policy(random.Random(5))):
-        data = codec.dump_state(state)
-        assert codec.load_state(json.loads(json.dumps(data))) == state
+        data = CODEC.dump_state(state)
+        assert CODEC.load_state(json.loads(json.dumps(data))) == state
         checked += 1
     assert checked > 20
     t = started()
     t.rig({D: "KH QH 9H", L: "7S 8S 9S", M: "AS AH AC"}, trump="8D")
     t.to_tricks(dealer_knocks=False)
     assert settled(t).special is not None
-    assert codec.load_state(codec.dump_state(t.state)) == t.state
+    assert CODEC.load_state(CODEC.dump_state(t.state)) == t.state
     t.act(D, lc.HandOverHost(L))
-    assert codec.load_state(codec.dump_state(t.state)) == t.state
+    assert CODEC.load_state(CODEC.dump_state(t.state)) == t.state
 
 
 def test_state_json_uses_card_codes() -> None:
     t = started()
     t.rig({D: "KH QH 9H", L: "7S 8S 9S", M: "AS AH 10C"}, trump="8D")
-    data = codec.dump_state(t.state)
+    data = CODEC.dump_state(t.state)
     assert data["hands"][M] == ["AS", "AH", "10C"]
     assert data["trump_card"] == "8D"
     assert data["phase"] == "trump"
@@ -791,8 +791,8 @@ def test_events_round_trip_through_json() -> None:
     t.act(None, lc.SetConnected(M, False))
     kinds = set()
     for event in t.events:
-        data = json.loads(json.dumps(codec.dump_event(event)))
-        assert codec.load_event(data) == event
+        data = json.loads(json.dumps(CODEC.dump_event(event)))
+        assert CODEC.load_event(data) == event
         kinds.add(data["kind"])
     assert {"accepted", "hand_dealt", "drew", "card_played", "hand_settled"} <= kinds
     assert t.replay(t.events) == t.state
@@ -822,20 +822,20 @@ def test_events_round_trip_through_json() -> None:
     ],
 )
 def test_actions_round_trip_through_json(action: ac.Action) -> None:
-    data = json.loads(json.dumps(codec.dump_action(action)))
-    assert codec.load_action(data) == action
+    data = json.loads(json.dumps(CODEC.dump_action(action)))
+    assert CODEC.load_action(data) == action
 
 
 def test_action_json_shapes_and_malformed_input() -> None:
-    assert codec.dump_action(ac.Draw(cards("10D AS"))) == {
+    assert CODEC.dump_action(ac.Draw(cards("10D AS"))) == {
         "discards": ["10D", "AS"],
         "kind": "draw",
     }
-    assert codec.load_action({"kind": "play", "card": "QH"}) == ac.PlayCard(parse("QH"))
-    assert codec.load_action({"kind": "draw", "discards": ["AS"]}) == ac.Draw(cards("AS"))
+    assert CODEC.load_action({"kind": "play", "card": "QH"}) == ac.PlayCard(parse("QH"))
+    assert CODEC.load_action({"kind": "draw", "discards": ["AS"]}) == ac.Draw(cards("AS"))
     for bad in ({"kind": "play", "card": "1X"}, {"kind": "nope"}, {"card": "AS"}, "AS"):
         with pytest.raises(IllegalCommand) as refused:
-            codec.load_action(bad)
+            CODEC.load_action(bad)
         assert refused.value.code == "malformed"
 
 
@@ -861,7 +861,7 @@ def test_action_json_shapes_and_malformed_input() -> None:
 def test_actions_are_typed_strictly_not_coerced(coerced: dict[str, object]) -> None:
     """A wrongly typed field is malformed: ``"knock": "no"`` is no pass, ``30`` is no K♠."""
     with pytest.raises(IllegalCommand) as refused:
-        codec.load_action(coerced)
+        CODEC.load_action(coerced)
     assert refused.value.code == "malformed"
     assert refused.value.message
 
@@ -870,11 +870,11 @@ def test_views_dump_to_json() -> None:
     t = started()
     t.rig({D: "KH QH 9H", L: "7S 8S 9S", M: "AS AH 10C"}, trump="8D")
     for seat in (D, L, M, None):
-        data = json.loads(json.dumps(codec.dump_view(view_for(t.state, seat))))
+        data = json.loads(json.dumps(CODEC.dump_view(view_for(t.state, seat))))
         assert data["seat"] == seat
         assert data["trump_card"] == "8D"
-    assert codec.dump_view(view_for(t.state, L))["hand"] == ["7S", "8S", "9S"]
-    assert codec.dump_view(view_for(t.state, D))["hand"] == [None, None, None]
+    assert CODEC.dump_view(view_for(t.state, L))["hand"] == ["7S", "8S", "9S"]
+    assert CODEC.dump_view(view_for(t.state, D))["hand"] == [None, None, None]
 
 
 # The pause between hands: the result shows before the next hand asks anything.

@@ -12,9 +12,9 @@ from typing import Any
 
 from shared.games.lifecycle import EndGame, Timeout
 from shared.games.swick import actions as ac
-from shared.games.swick import codec
 from shared.games.swick import events as ev
 from shared.games.swick.cards import DECK, Card, code, label, parse
+from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import default_action, legal_actions, to_act
 from shared.games.swick.state import HandResult, Phase, State
 from shared.games.swick.views import view_for
@@ -661,7 +661,7 @@ def check_views(s: State) -> None:
     viewers: list[int | None] = [*range(len(s.players)), None]
     for seat in viewers:
         view = view_for(s, seat)
-        seen = cards_in_json(codec.dump_view(view))
+        seen = cards_in_json(CODEC.dump_view(view))
         if seat is None:
             assert view.hand == ()
             assert seen <= public

@@ -58,7 +58,7 @@ from shared.games.interface import Command, IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, make, parse
-from shared.games.swick.codec import dump_state, dump_view, load_state, view_json, views_json
+from shared.games.swick.codec import CODEC
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import default_action, legal_actions, to_act
@@ -312,7 +312,7 @@ class SwickMachine(RuleBasedStateMachine):
         """A command that must be refused with one of ``codes``, changing nothing."""
         command = self._command(actor, action, seq=seq, action_id=action_id)
         before = self.state.copy()
-        dumped = dump_state(self.state)
+        dumped = CODEC.dump_state(self.state)
         try:
             step(self.state, command)
         except IllegalCommand as error:
@@ -320,7 +320,7 @@ class SwickMachine(RuleBasedStateMachine):
         else:
             raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
         assert self.state == before, "a refused command changed the state"
-        assert dump_state(self.state) == dumped, "a refused command changed the state"
+        assert CODEC.dump_state(self.state) == dumped, "a refused command changed the state"
 
     def _fold(self, event: ev.Event, *, rigged: bool = False) -> None:
         """Check one event against the state before it, then fold it into the replayed state."""
@@ -447,7 +447,7 @@ class SwickMachine(RuleBasedStateMachine):
         if s.phase is Phase.ANTE:
             self._check_antes_can_start(s)
         assert (s.deadline is not None) == bool(pending), "a pending decision has no deadline"
-        assert load_state(dump_state(s)) == s
+        assert CODEC.load_state(CODEC.dump_state(s)) == s
         self._check_views(s)
 
     def _check_default(self, s: State, seat: int, legal: list[ac.Action]) -> None:
@@ -505,13 +505,13 @@ class SwickMachine(RuleBasedStateMachine):
     def _check_views(self, s: State) -> None:
         public = public_cards(s)
         # What the table publishes, spliced from one public part: the models' own JSON.
-        spectator, spliced = views_json(s, range(len(s.players)))
-        assert spectator == view_json(view_for(s, None))
+        spectator, spliced = CODEC.views_json(s, range(len(s.players)))
+        assert spectator == CODEC.view_json(view_for(s, None))
         for seat, text in spliced.items():
-            assert text == view_json(view_for(s, seat)), f"seat {seat}'s spliced view differs"
+            assert text == CODEC.view_json(view_for(s, seat)), f"seat {seat}'s spliced view differs"
         for seat in (*range(len(s.players)), None):
             view = view_for(s, seat)
-            data = dump_view(view)
+            data = CODEC.dump_view(view)
             seen = cards_in_json(data)
             if seat is None or s.players[seat] is None:
                 assert view.seat is None and view.hand == () and view.options == ()

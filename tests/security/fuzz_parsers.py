@@ -21,12 +21,12 @@ with atheris.instrument_imports():
 
     from services.gateway import protocol as p
     from shared import messages as m
-    from shared.games.contract_whist import codec as whist
-    from shared.games.euchre import codec as euchre
+    from shared.games.contract_whist.codec import CODEC as WHIST_CODEC
+    from shared.games.euchre.codec import CODEC as EUCHRE_CODEC
     from shared.games.interface import IllegalCommand
-    from shared.games.swick import codec as swick
+    from shared.games.swick.codec import CODEC as SWICK_CODEC
 
-CODECS = (swick, euchre, whist)
+CODECS = (SWICK_CODEC, EUCHRE_CODEC, WHIST_CODEC)
 
 
 def parse_everything(data: bytes) -> None:

@@ -11,10 +11,10 @@ import httpx
 import pytest
 
 from services.gateway.identity import Identity, Tokens
-from shared.games.contract_whist import codec as whist
-from shared.games.euchre import codec as euchre
+from shared.games.contract_whist.codec import CODEC as WHIST_CODEC
+from shared.games.euchre.codec import CODEC as EUCHRE_CODEC
 from shared.games.interface import IllegalCommand
-from shared.games.swick import codec as swick
+from shared.games.swick.codec import CODEC as SWICK_CODEC
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 
@@ -75,15 +75,15 @@ async def test_a_strict_table_still_opens_with_bots_by_seat(cluster: Cluster) ->
 @pytest.mark.parametrize(
     ("codec", "data", "field"),
     [
-        (euchre, {"kind": "order_up"}, "alone"),  # was taken as alone=False
-        (euchre, {"kind": "name_trump", "suit": "S"}, "alone"),
-        (euchre, {"kind": "order_up", "alone": True, "alon": False}, "alon"),
-        (euchre, {"kind": "pass", "alone": True}, "alone"),
-        (swick, {"kind": "ready", "entropy": "", "seed": "x"}, "seed"),
-        (swick, {"kind": "knock", "knock": True, "seat": 2}, "seat"),
-        (swick, {"kind": "play", "card": "AS", "cards": ["KS"]}, "cards"),
-        (whist, {"kind": "bid", "bid": 2, "double": True}, "double"),
-        (whist, {"kind": "sit_out"}, "sitting_out"),
+        (EUCHRE_CODEC, {"kind": "order_up"}, "alone"),  # was taken as alone=False
+        (EUCHRE_CODEC, {"kind": "name_trump", "suit": "S"}, "alone"),
+        (EUCHRE_CODEC, {"kind": "order_up", "alone": True, "alon": False}, "alon"),
+        (EUCHRE_CODEC, {"kind": "pass", "alone": True}, "alone"),
+        (SWICK_CODEC, {"kind": "ready", "entropy": "", "seed": "x"}, "seed"),
+        (SWICK_CODEC, {"kind": "knock", "knock": True, "seat": 2}, "seat"),
+        (SWICK_CODEC, {"kind": "play", "card": "AS", "cards": ["KS"]}, "cards"),
+        (WHIST_CODEC, {"kind": "bid", "bid": 2, "double": True}, "double"),
+        (WHIST_CODEC, {"kind": "sit_out"}, "sitting_out"),
     ],
 )
 def test_actions_name_exactly_their_fields(codec: Any, data: dict[str, Any], field: str) -> None:
@@ -94,11 +94,11 @@ def test_actions_name_exactly_their_fields(codec: Any, data: dict[str, Any], fie
 
 def test_an_optional_field_may_be_left_out() -> None:
     """Swick's ``entropy`` is a player's optional addition to the shuffle (protocol.md)."""
-    assert swick.load_action({"kind": "ready"}) == swick.load_action(
+    assert SWICK_CODEC.load_action({"kind": "ready"}) == SWICK_CODEC.load_action(
         {"kind": "ready", "entropy": ""}
     )
-    ante = swick.load_action({"kind": "ante", "amount": 5})
-    assert ante == swick.load_action({"kind": "ante", "amount": 5, "entropy": ""})
+    ante = SWICK_CODEC.load_action({"kind": "ante", "amount": 5})
+    assert ante == SWICK_CODEC.load_action({"kind": "ante", "amount": 5, "entropy": ""})
 
 
 async def test_an_incomplete_action_over_the_socket_is_malformed(cluster: Cluster) -> None:

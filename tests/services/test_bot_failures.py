@@ -32,7 +32,7 @@ from shared import messages as m
 from shared.broker import administrator
 from shared.bus import RabbitBus
 from shared.games.swick import actions as ac
-from shared.games.swick.codec import dump_view
+from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import to_act
 from shared.games.swick.views import SwickView, view_for
 from tests.services.client import Player
@@ -192,7 +192,12 @@ def turn(name: str, table: str, seq: int, deadline_ms: int | None) -> bytes:
     seat = to_act(state)[0]
     view = replace(view_for(state, seat), seq=seq, deadline=deadline_ms)
     message = m.BotTurn(
-        table_id=table, seat=seat, seq=seq, bot=name, player_id="bench-0", view=dump_view(view)
+        table_id=table,
+        seat=seat,
+        seq=seq,
+        bot=name,
+        player_id="bench-0",
+        view=CODEC.dump_view(view),
     )
     return message.model_dump_json().encode()
 

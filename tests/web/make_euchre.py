@@ -24,7 +24,7 @@ from typing import Any
 
 from shared.games.euchre import actions as ac
 from shared.games.euchre.cards import code
-from shared.games.euchre.codec import dump_view
+from shared.games.euchre.codec import CODEC
 from shared.games.euchre.dealing import deal, first_dealer
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.record import dump_record, game_record, load_record, verify
@@ -66,8 +66,8 @@ def play() -> tuple[list[dict[str, Any]], Table]:
             {
                 "after": action,
                 "actor": actor,
-                "seat0": dump_view(view_for(table.state, 0)),
-                "spectator": dump_view(view_for(table.state, None)),
+                "seat0": CODEC.dump_view(view_for(table.state, 0)),
+                "spectator": CODEC.dump_view(view_for(table.state, None)),
             }
         )
 

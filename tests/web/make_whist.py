@@ -25,7 +25,7 @@ from typing import Any
 
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist.cards import code
-from shared.games.contract_whist.codec import dump_view
+from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
 from shared.games.contract_whist.legal import legal_actions, to_act
 from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
@@ -69,8 +69,8 @@ def play() -> tuple[list[dict[str, Any]], Table]:
             {
                 "after": action,
                 "actor": actor,
-                "seat0": dump_view(view_for(table.state, 0)),
-                "spectator": dump_view(view_for(table.state, None)),
+                "seat0": CODEC.dump_view(view_for(table.state, 0)),
+                "spectator": CODEC.dump_view(view_for(table.state, None)),
             }
         )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from shared.games import lifecycle
 from shared.games.contract_whist.cards import Card, Suit
-from shared.games.lifecycle import LifecycleAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +31,7 @@ class PlayCard:
     kind: Literal["play"] = "play"
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Done looking at the last round's result: the next one may be dealt."""
-
-    kind: Literal["next_hand"] = "next_hand"
-
+NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
 
 RoundAction: TypeAlias = MakeBid | ChooseTrump | PlayCard | NextHand
-Action: TypeAlias = RoundAction | LifecycleAction
+Action: TypeAlias = RoundAction | lifecycle.LifecycleAction

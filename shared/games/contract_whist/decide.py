@@ -35,21 +35,10 @@ from shared.games.contract_whist.state import (
     State,
     cards_in_round,
 )
-from shared.games.interface import Command, IllegalCommand
+from shared.games.interface import IllegalCommand
 from shared.games.table import flow
 from shared.games.table.flow import Work, decision
 from shared.games.table.rules import CutShort, ForfeitRules
-
-WhistCommand = Command[ac.Action]
-
-
-def step(state: State, command: WhistCommand) -> tuple[State, list[ev.Event]]:
-    """The state after ``command`` and the events that led there."""
-    return flow.step(RULES, state, command)
-
-
-def decide(state: State, command: WhistCommand) -> list[ev.Event]:
-    return flow.step(RULES, state, command)[1]
 
 
 def _end_game(w: Work[State], reason: GameEndReason, quitters: tuple[int, ...] = ()) -> None:
@@ -154,7 +143,6 @@ class WhistRules(ForfeitRules[State]):
                 ac.MakeBid: _bid,
                 ac.ChooseTrump: _choose_trump,
                 ac.PlayCard: _play,
-                ac.NextHand: flow.next_hand,
             },
             hand="round",
         )
@@ -187,3 +175,5 @@ class WhistRules(ForfeitRules[State]):
 
 
 RULES = WhistRules()
+step = RULES.step
+"""The state after a command and the events that led there."""

@@ -1,23 +1,12 @@
-"""Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
-The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
-
-Appliers only record facts and do the bookkeeping that follows from them without a choice:
-whose turn it is next within a phase, and when the current decision was opened.
-"""
+"""Folding Contract Whist's events into a table's state (``shared.games.table.evolve`` folds
+the lifecycle's)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.state import Bid, Phase, State, replaced
 from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
-
-
-def apply(state: State, event: ev.Event) -> None:
-    _APPLIERS[type(event)](state, event)
 
 
 def _clear_round(s: State) -> None:
@@ -49,12 +38,6 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.forfeited = ()
     s.end_reason = None
     s.result = None
-
-
-def _waiting(s: State, e: ev.Waiting) -> None:
-    _clear_round(s)
-    s.phase = Phase.WAITING
-    give_turn(s, None)
 
 
 def _round_dealt(s: State, e: ev.RoundDealt) -> None:
@@ -108,18 +91,6 @@ def _round_scored(s: State, e: ev.RoundScored) -> None:
     give_turn(s, None)
 
 
-def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
-    table.interlude_started(s, e)
-    s.phase = Phase.INTERLUDE
-    give_turn(s, None)
-
-
-def _closed(s: State, e: ev.TableClosed) -> None:
-    _clear_round(s)
-    s.phase = Phase.CLOSED
-    give_turn(s, None)
-
-
 def _game_ended(s: State, e: ev.GameEnded) -> None:
     table.game_ended(s)
     _clear_round(s)
@@ -134,20 +105,20 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     give_turn(s, None)
 
 
-_APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
-    **table.APPLIERS,
-    ev.GameStarted: _game_started,
-    ev.Waiting: _waiting,
-    ev.RoundDealt: _round_dealt,
-    ev.BidMade: _bid_made,
-    ev.TrumpChosen: _trump_chosen,
-    ev.CardPlayed: _card_played,
-    ev.TrickTaken: _trick_taken,
-    ev.RoundScored: _round_scored,
-    ev.InterludeStarted: _interlude_started,
-    ev.TableClosing: table.closing,
-    ev.TableClosed: _closed,
-    ev.GameEnded: _game_ended,
-}
+apply = table.applier(
+    Phase,
+    _clear_round,
+    {
+        ev.GameStarted: _game_started,
+        ev.RoundDealt: _round_dealt,
+        ev.BidMade: _bid_made,
+        ev.TrumpChosen: _trump_chosen,
+        ev.CardPlayed: _card_played,
+        ev.TrickTaken: _trick_taken,
+        ev.RoundScored: _round_scored,
+        ev.TableClosing: table.closing,
+        ev.GameEnded: _game_ended,
+    },
+)
 
 evolve = table.evolver(apply)

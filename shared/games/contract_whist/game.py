@@ -11,7 +11,7 @@ from shared.games.contract_whist import record
 from shared.games.contract_whist.cards import DECK, code
 from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.decide import RULES
-from shared.games.contract_whist.legal import default_action, legal_actions
+from shared.games.contract_whist.legal import legal_actions
 from shared.games.contract_whist.money import transfers
 from shared.games.contract_whist.state import (
     DEFAULT_SEATS,
@@ -125,9 +125,6 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         if seat is not None and 0 <= seat < s.n and s.players[seat] is not None:
             seen.update(s.hands[seat])
         return frozenset(code(card) for card in seen)
-
-    def default_action(self, state: State, seat: int) -> ac.Action:
-        return default_action(state, seat)
 
     def verify_record(self, data: Any) -> str:
         verdict = record.verify(record.load_record(data))

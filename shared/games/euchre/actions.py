@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from shared.games import lifecycle
 from shared.games.euchre.cards import Card, Suit
-from shared.games.lifecycle import LifecycleAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +45,7 @@ class PlayCard:
     kind: Literal["play"] = "play"
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Done looking at the last hand's result: the next one may be dealt."""
-
-    kind: Literal["next_hand"] = "next_hand"
-
+NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
 
 HandAction: TypeAlias = OrderUp | NameTrump | Pass | Discard | PlayCard | NextHand
-Action: TypeAlias = HandAction | LifecycleAction
+Action: TypeAlias = HandAction | lifecycle.LifecycleAction

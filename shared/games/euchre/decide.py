@@ -36,21 +36,10 @@ from shared.games.euchre.state import (
     State,
     partner_of,
 )
-from shared.games.interface import Command, IllegalCommand
+from shared.games.interface import IllegalCommand
 from shared.games.table import flow
 from shared.games.table.flow import Work, decision
 from shared.games.table.rules import CutShort, ForfeitRules
-
-EuchreCommand = Command[ac.Action]
-
-
-def step(state: State, command: EuchreCommand) -> tuple[State, list[ev.Event]]:
-    """The state after ``command`` and the events that led there."""
-    return flow.step(RULES, state, command)
-
-
-def decide(state: State, command: EuchreCommand) -> list[ev.Event]:
-    return flow.step(RULES, state, command)[1]
 
 
 def _check_alone(alone: object) -> None:
@@ -180,7 +169,6 @@ class EuchreRules(ForfeitRules[State]):
                 ac.NameTrump: _name_trump,
                 ac.Discard: _discard,
                 ac.PlayCard: _play,
-                ac.NextHand: flow.next_hand,
             },
         )
 
@@ -217,3 +205,5 @@ class EuchreRules(ForfeitRules[State]):
 
 
 RULES = EuchreRules()
+step = RULES.step
+"""The state after a command and the events that led there."""

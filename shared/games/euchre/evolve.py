@@ -1,14 +1,7 @@
-"""Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
-The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
-
-Appliers only record facts and do the bookkeeping that follows from them without a choice:
-whose turn it is next within a phase, and when the current decision was opened.
-"""
+"""Folding Euchre's events into a table's state (``shared.games.table.evolve`` folds the
+lifecycle's)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import suit_of
@@ -25,10 +18,6 @@ from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
 
 
-def apply(state: State, event: ev.Event) -> None:
-    _APPLIERS[type(event)](state, event)
-
-
 def _clear_hand(s: State) -> None:
     s.hands = ((),) * SEATS
     s.turn_up = None
@@ -43,6 +32,12 @@ def _clear_hand(s: State) -> None:
     s.trick = ()
     s.played = ()
     s.winners = ()
+
+
+def _no_hand(s: State) -> None:
+    """Waiting for players, or closed: no hand, so no dealer."""
+    _clear_hand(s)
+    s.dealer = None
 
 
 def _round(s: State) -> int:
@@ -65,13 +60,6 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.pot = sum(e.stakes)
     s.payouts = ()
     s.forfeited = ()
-
-
-def _waiting(s: State, e: ev.Waiting) -> None:
-    _clear_hand(s)
-    s.phase = Phase.WAITING
-    s.dealer = None
-    give_turn(s, None)
 
 
 def _hand_dealt(s: State, e: ev.HandDealt) -> None:
@@ -165,19 +153,6 @@ def _hand_scored(s: State, e: ev.HandScored) -> None:
     give_turn(s, None)
 
 
-def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
-    table.interlude_started(s, e)
-    s.phase = Phase.INTERLUDE
-    give_turn(s, None)
-
-
-def _closed(s: State, e: ev.TableClosed) -> None:
-    _clear_hand(s)
-    s.phase = Phase.CLOSED
-    s.dealer = None
-    give_turn(s, None)
-
-
 def _game_ended(s: State, e: ev.GameEnded) -> None:
     table.game_ended(s)
     finished = (s.played, s.winners, s.trump)
@@ -197,24 +172,24 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     give_turn(s, None)
 
 
-_APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
-    **table.APPLIERS,
-    ev.GameStarted: _game_started,
-    ev.Waiting: _waiting,
-    ev.HandDealt: _hand_dealt,
-    ev.Passed: _passed,
-    ev.TurnedDown: _turned_down,
-    ev.TrumpMade: _trump_made,
-    ev.TurnUpTaken: _turn_up_taken,
-    ev.DealerDiscarded: _dealer_discarded,
-    ev.TricksStarted: _tricks_started,
-    ev.CardPlayed: _card_played,
-    ev.TrickTaken: _trick_taken,
-    ev.HandScored: _hand_scored,
-    ev.InterludeStarted: _interlude_started,
-    ev.TableClosing: table.closing,
-    ev.TableClosed: _closed,
-    ev.GameEnded: _game_ended,
-}
+apply = table.applier(
+    Phase,
+    _no_hand,
+    {
+        ev.GameStarted: _game_started,
+        ev.HandDealt: _hand_dealt,
+        ev.Passed: _passed,
+        ev.TurnedDown: _turned_down,
+        ev.TrumpMade: _trump_made,
+        ev.TurnUpTaken: _turn_up_taken,
+        ev.DealerDiscarded: _dealer_discarded,
+        ev.TricksStarted: _tricks_started,
+        ev.CardPlayed: _card_played,
+        ev.TrickTaken: _trick_taken,
+        ev.HandScored: _hand_scored,
+        ev.TableClosing: table.closing,
+        ev.GameEnded: _game_ended,
+    },
+)
 
 evolve = table.evolver(apply)

@@ -11,7 +11,7 @@ from shared.games.euchre import record
 from shared.games.euchre.cards import DECK, code
 from shared.games.euchre.codec import CODEC
 from shared.games.euchre.decide import RULES
-from shared.games.euchre.legal import default_action, legal_actions
+from shared.games.euchre.legal import legal_actions
 from shared.games.euchre.money import transfers
 from shared.games.euchre.state import (
     DEFAULT_TARGET,
@@ -135,9 +135,6 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
             if seat == s.dealer and s.discard is not None:
                 seen.add(s.discard)
         return frozenset(code(card) for card in seen)
-
-    def default_action(self, state: State, seat: int) -> ac.Action:
-        return default_action(state, seat)
 
     def verify_record(self, data: Any) -> str:
         verdict = record.verify(record.load_record(data))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from shared.games import lifecycle
 from shared.games.exact_fields import OPTIONAL
-from shared.games.lifecycle import LifecycleAction
 from shared.games.swick.cards import Card
 
 
@@ -32,13 +32,6 @@ class SkipHand:
     """Sit this hand out only (what the table decides when the ready-up deadline passes)."""
 
     kind: Literal["skip_hand"] = "skip_hand"
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Done looking at the last hand's result: the next one may open."""
-
-    kind: Literal["next_hand"] = "next_hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +80,8 @@ class PlayCard:
     kind: Literal["play"] = "play"
 
 
+NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
+
 HandAction: TypeAlias = (
     ChooseAnte
     | Ready
@@ -99,4 +94,4 @@ HandAction: TypeAlias = (
     | FaceTrump
     | PlayCard
 )
-Action: TypeAlias = HandAction | LifecycleAction
+Action: TypeAlias = HandAction | lifecycle.LifecycleAction

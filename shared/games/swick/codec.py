@@ -27,13 +27,3 @@ CODEC: TableCodec[State, Action, Event, SwickView] = TableCodec(
     ),
     after="trick",
 )
-dump_state = CODEC.dump_state
-load_state = CODEC.load_state
-dump_event = CODEC.dump_event
-load_event = CODEC.load_event
-dump_action = CODEC.dump_action
-load_action = CODEC.load_action
-dump_view = CODEC.dump_view
-view_json = CODEC.view_json
-load_view = CODEC.load_view
-views_json = CODEC.views_json

@@ -13,7 +13,7 @@ when every non-dealer passes, when one player is left, or on a special hand.
 from __future__ import annotations
 
 from shared import fairness
-from shared.games.interface import Command, IllegalCommand
+from shared.games.interface import IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import Card, is_face, label
@@ -43,17 +43,6 @@ from shared.games.table.flow import Work, decision
 from shared.games.table.rules import CutShort, Rules
 
 MAX_ENTROPY = 64
-
-SwickCommand = Command[ac.Action]
-
-
-def step(state: State, command: SwickCommand) -> tuple[State, list[ev.Event]]:
-    """The state after ``command`` and the events that led there."""
-    return flow.step(RULES, state, command)
-
-
-def decide(state: State, command: SwickCommand) -> list[ev.Event]:
-    return flow.step(RULES, state, command)[1]
 
 
 def _check_entropy(text: str) -> None:
@@ -354,7 +343,6 @@ class SwickRules(Rules[State]):
                 ac.ChooseAnte: _choose_ante,
                 ac.Ready: _ready,
                 ac.SkipHand: _skip_hand,
-                ac.NextHand: flow.next_hand,
                 ac.DecideTrump: _decide_trump,
                 ac.Knock: _knock,
                 ac.Draw: _draw,
@@ -435,3 +423,5 @@ class SwickRules(Rules[State]):
 
 
 RULES = SwickRules()
+step = RULES.step
+"""The state after a command and the events that led there."""

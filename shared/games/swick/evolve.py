@@ -1,14 +1,9 @@
-"""Folding events into a state. ``evolve`` copies; ``apply`` changes a working copy in place.
-The lifecycle's events are folded by the table's appliers (``shared.games.table.evolve``).
-
-Appliers only record facts and do the bookkeeping that follows from them without a choice:
-whose turn it is next within a phase, and when the current decision was opened.
-"""
+"""Folding Swick's events into a table's state (``shared.games.table.evolve`` folds the
+lifecycle's; ``_seat_taken`` and ``_seat_left`` add a seat's net to them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from shared.games.swick import events as ev
 from shared.games.swick.state import (
@@ -23,10 +18,6 @@ from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
 
 E = TypeVar("E", bound=ev.Event)
-
-
-def apply(state: State, event: ev.Event) -> None:
-    _APPLIERS[type(event)](state, event)
 
 
 def _clear_hand(s: State) -> None:
@@ -50,6 +41,12 @@ def _clear_hand(s: State) -> None:
     s.early_sets = NOT_SET * n
     s.trick = ()
     s.tricks_won = (0,) * n
+
+
+def _no_hand(s: State) -> None:
+    """Waiting for players, or closed: no hand, so no dealer."""
+    _clear_hand(s)
+    s.dealer = None
 
 
 def _seat_taken(s: State, e: ev.SeatTaken) -> None:
@@ -78,13 +75,6 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.standings = ()
     s.end_reason = None
     s.result = None
-
-
-def _waiting(s: State, e: ev.Waiting) -> None:
-    _clear_hand(s)
-    s.phase = Phase.WAITING
-    s.dealer = None
-    give_turn(s, None)
 
 
 def _hand_opened(s: State, e: ev.HandOpened) -> None:
@@ -242,12 +232,6 @@ def _hand_settled(s: State, e: ev.HandSettled) -> None:
     give_turn(s, None)
 
 
-def _interlude_started(s: State, e: ev.InterludeStarted) -> None:
-    table.interlude_started(s, e)
-    s.phase = Phase.INTERLUDE
-    give_turn(s, None)
-
-
 def _game_ended(s: State, e: ev.GameEnded) -> None:
     table.game_ended(s)
     _clear_hand(s)
@@ -267,38 +251,31 @@ def _carry_shared(s: State, e: ev.CarryShared) -> None:
     s.carry = 0
 
 
-def _closed(s: State, e: ev.TableClosed) -> None:
-    _clear_hand(s)
-    s.phase = Phase.CLOSED
-    s.dealer = None
-    give_turn(s, None)
-
-
-_APPLIERS: dict[type[Any], Callable[[State, Any], None]] = {
-    **table.APPLIERS,
-    ev.SeatTaken: _seat_taken,
-    ev.SeatLeft: _seat_left,
-    ev.GameStarted: _game_started,
-    ev.Waiting: _waiting,
-    ev.HandOpened: _hand_opened,
-    ev.AnteChosen: _ante_chosen,
-    ev.Readied: _readied,
-    ev.HandSkipped: _hand_skipped,
-    ev.HandDealt: _hand_dealt,
-    ev.PhaseStarted: _phase_started,
-    ev.TrumpDecided: _trump_decided,
-    ev.Knocked: _knocked,
-    ev.Drew: _drew,
-    ev.DealerDiscarded: _dealer_discarded,
-    ev.FaceTrumpDecided: _face_trump,
-    ev.CardPlayed: _card_played,
-    ev.TrickTaken: _trick_taken,
-    ev.HandSettled: _hand_settled,
-    ev.InterludeStarted: _interlude_started,
-    ev.GameEnded: _game_ended,
-    ev.TableClosing: _closing,
-    ev.CarryShared: _carry_shared,
-    ev.TableClosed: _closed,
-}
+apply = table.applier(
+    Phase,
+    _no_hand,
+    {
+        ev.SeatTaken: _seat_taken,
+        ev.SeatLeft: _seat_left,
+        ev.GameStarted: _game_started,
+        ev.HandOpened: _hand_opened,
+        ev.AnteChosen: _ante_chosen,
+        ev.Readied: _readied,
+        ev.HandSkipped: _hand_skipped,
+        ev.HandDealt: _hand_dealt,
+        ev.PhaseStarted: _phase_started,
+        ev.TrumpDecided: _trump_decided,
+        ev.Knocked: _knocked,
+        ev.Drew: _drew,
+        ev.DealerDiscarded: _dealer_discarded,
+        ev.FaceTrumpDecided: _face_trump,
+        ev.CardPlayed: _card_played,
+        ev.TrickTaken: _trick_taken,
+        ev.HandSettled: _hand_settled,
+        ev.GameEnded: _game_ended,
+        ev.TableClosing: _closing,
+        ev.CarryShared: _carry_shared,
+    },
+)
 
 evolve = table.evolver(apply)

@@ -12,7 +12,7 @@ from shared.games.swick import record
 from shared.games.swick.cards import DECK, code
 from shared.games.swick.codec import CODEC
 from shared.games.swick.decide import RULES
-from shared.games.swick.legal import default_action, legal_actions
+from shared.games.swick.legal import legal_actions
 from shared.games.swick.money import transfers
 from shared.games.swick.state import (
     DEFAULT_ANTES,
@@ -131,9 +131,6 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
             seen.update(() if blind else s.hands[seat])
             seen.update(s.discarded[seat])
         return frozenset(code(card) for card in seen)
-
-    def default_action(self, state: State, seat: int) -> ac.Action:
-        return default_action(state, seat)
 
     def verify_record(self, data: Any) -> str:
         verdict = record.verify(record.load_record(data))

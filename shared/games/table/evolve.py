@@ -1,20 +1,33 @@
-"""Folding the lifecycle's events into a table's state: the seats and the command bookkeeping.
+"""Folding events into a table's state: ``evolve`` copies, ``apply`` changes a working copy in
+place. The lifecycle's events are folded here, a game's own by the appliers it gives ``applier``.
 
-A game's ``evolve`` applies these with its own; where a lifecycle event also touches the
-game's own fields (``waiting`` clears the hand, a seat's chips...) the game wraps or adds to
-these appliers.
+Appliers only record facts and do the bookkeeping that follows from them without a choice:
+whose turn it is next within a phase, and when the current decision was opened. Where a
+lifecycle event also touches a game's own fields (a seat's chips...) the game wraps these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
 
 from shared.games.table import events as ev
 from shared.games.table.state import RECENT_IDS, ForfeitState, TableState, replaced
 
 S = TypeVar("S", bound=TableState)
 E = TypeVar("E")
+P = TypeVar("P", bound=StrEnum)
+
+
+class PhasedState(TableState, Protocol[P]):
+    """A game's state, whose phase some of the lifecycle's events set."""
+
+    phase: P
+
+
+G = TypeVar("G", bound=PhasedState[Any])
+Applier = Callable[[G, Any], None]
 
 
 def evolver(apply: Callable[[S, E], None]) -> Callable[[S, E], S]:
@@ -89,12 +102,6 @@ def _host(s: TableState, e: ev.HostChanged) -> None:
     s.host = e.seat
 
 
-def interlude_started(s: TableState, e: ev.InterludeStarted) -> None:
-    """The game's applier also sets its phase and clears the turn."""
-    s.interlude = e.seats
-    s.deadline = e.until
-
-
 def _result_seen(s: TableState, e: ev.ResultSeen) -> None:
     s.interlude = tuple(seat for seat in s.interlude if seat != e.seat)
 
@@ -140,5 +147,40 @@ APPLIERS: dict[type[Any], Callable[[Any, Any], None]] = {
     ev.DeadlineSet: _deadline,
     ev.AttendanceChanged: _attendance,
 }
-"""The appliers of the lifecycle events that touch only the lifecycle's fields; a game adds
-those of ``waiting``, ``interlude_started``, ``table_closing`` and ``table_closed``."""
+"""The appliers of the lifecycle events that touch only the lifecycle's fields."""
+
+
+def applier(
+    phase: type[P], clear: Callable[[G], None], own: Mapping[type[Any], Applier[G]]
+) -> Applier[G]:
+    """A game's ``apply``: the lifecycle's appliers, then the game's ``own`` (which may wrap
+    them). ``waiting`` and ``table_closed`` leave no hand in play (``clear`` empties a game's
+    fields of one); ``interlude_started`` keeps the hand just played on view."""
+    waiting, interlude, closed = phase("waiting"), phase("interlude"), phase("closed")
+
+    def no_hand(to: P) -> Applier[G]:
+        def apply(s: G, e: Any) -> None:
+            clear(s)
+            s.phase = to
+            give_turn(s, None)
+
+        return apply
+
+    def interlude_started(s: G, e: ev.InterludeStarted) -> None:
+        s.interlude = e.seats
+        s.deadline = e.until
+        s.phase = interlude
+        give_turn(s, None)
+
+    appliers: dict[type[Any], Applier[G]] = {
+        **APPLIERS,
+        ev.Waiting: no_hand(waiting),
+        ev.InterludeStarted: interlude_started,
+        ev.TableClosed: no_hand(closed),
+        **own,
+    }
+
+    def apply(state: G, event: Any) -> None:
+        appliers[type(event)](state, event)
+
+    return apply

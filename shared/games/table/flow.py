@@ -350,7 +350,7 @@ def after_hand(w: Work[Any]) -> None:
         open_hand(w)
 
 
-def next_hand(w: Work[Any], actor: int | None, a: Any, seq: int) -> None:
+def next_hand(w: Work[Any], actor: int | None, a: lc.NextHand, seq: int) -> None:
     """A person has seen the last hand's result."""
     s = w.state
     seat = decision(w, actor, seq, w.rules.interlude)
@@ -475,5 +475,6 @@ HANDLERS: dict[type[Any], Handler] = {
     lc.HandOverHost: hand_over_host,
     lc.CloseTable: close_table,
     lc.Timeout: timeout,
+    lc.NextHand: next_hand,
 }
-"""The lifecycle actions' handlers; a game's ``Rules.handlers`` adds its own decisions'."""
+"""The lifecycle's handlers; a game's ``Rules.handlers`` adds its own decisions'."""

@@ -13,7 +13,6 @@ from typing import Any, Generic, TypeGuard, TypeVar
 
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import Player, Timeout
-from shared.games.table import flow
 from shared.games.table.codec import TableCodec
 from shared.games.table.rules import Rules
 from shared.games.table.state import INTERLUDE_MAX_MS, TIMER_RANGE_MS, TableState
@@ -69,7 +68,7 @@ class TableGame(Generic[S, A, E, V]):
     codec: TableCodec[S, A, E, V]
 
     def decide(self, state: S, command: Command[A]) -> list[E]:
-        return flow.step(self.rules, state, command)[1]
+        return self.rules.step(state, command)[1]
 
     def evolve(self, state: S, event: E) -> S:
         clone = state.copy()
@@ -77,7 +76,7 @@ class TableGame(Generic[S, A, E, V]):
         return clone
 
     def step(self, state: S, command: Command[A]) -> tuple[S, list[E]]:
-        return flow.step(self.rules, state, command)
+        return self.rules.step(state, command)
 
     def seq(self, state: S) -> int:
         return state.seq
@@ -107,6 +106,10 @@ class TableGame(Generic[S, A, E, V]):
         if state.closing or state.phase is self.rules.closed:
             return None
         return state.unattended_since
+
+    def default_action(self, state: S, seat: int) -> A:
+        action: A = self.rules.default_action(state, seat)
+        return action
 
     def timeout(self, state: S, action_id: str, at: int) -> Command[A]:
         action: Any = Timeout()  # a lifecycle action: one of every game's actions

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from shared.games.interface import Command
 from shared.games.table import events as ev
 from shared.games.table import flow
 from shared.games.table.state import ForfeitState, TableState
@@ -72,6 +73,10 @@ class Rules(Generic[S]):
         self.host_may_end = host_may_end
         self.handlers = {**flow.HANDLERS, **handlers}
         self.hand = hand
+
+    def step(self, state: S, command: Command[Any]) -> tuple[S, list[Any]]:
+        """The state after ``command`` and the events that led there."""
+        return flow.step(self, state, command)
 
     def dealt_in(self, s: S, seat: int) -> bool:
         """Whether ``seat`` plays in the hand under way: leaving, it plays on to the hand's end

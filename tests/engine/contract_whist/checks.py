@@ -8,16 +8,7 @@ from collections import Counter
 
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import DECK
-from shared.games.contract_whist.codec import (
-    dump_event,
-    dump_state,
-    dump_view,
-    load_event,
-    load_state,
-    load_view,
-    view_json,
-    views_json,
-)
+from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import bidder_of_round, deal
 from shared.games.contract_whist.legal import default_action, legal_actions, to_act
 from shared.games.contract_whist.money import split
@@ -64,14 +55,14 @@ def check_views(s: State) -> None:
     """No view shows a card its seat may not see; the spliced JSON is the models' own."""
     public = {card for _, card in s.trick}
     public.update(card for trick in s.played for _, card in trick)
-    spectator, spliced = views_json(s, range(s.n))
-    assert spectator == view_json(view_for(s, None))
+    spectator, spliced = CODEC.views_json(s, range(s.n))
+    assert spectator == CODEC.view_json(view_for(s, None))
     for index, text in spliced.items():
-        assert text == view_json(view_for(s, index)), f"seat {index}'s spliced view differs"
+        assert text == CODEC.view_json(view_for(s, index)), f"seat {index}'s spliced view differs"
     for seat in (*range(s.n), None):
         view = view_for(s, seat)
-        data = dump_view(view)
-        assert load_view(data) == view
+        data = CODEC.dump_view(view)
+        assert CODEC.load_view(data) == view
         seen = cards_in_json(data)
         if seat is None or s.players[seat] is None:
             assert view.seat is None and view.hand == () and view.options == ()
@@ -96,7 +87,7 @@ def check_state(s: State) -> None:
     check_cards(s)
     check_bids(s)
     check_decisions(s)
-    assert load_state(dump_state(s)) == s
+    assert CODEC.load_state(CODEC.dump_state(s)) == s
     check_views(s)
     if s.phase in (Phase.LOBBY, Phase.ENDED, Phase.CLOSED):
         assert s.pot == 0, "chips left in the pot between games"
@@ -106,7 +97,7 @@ def check_state(s: State) -> None:
 
 def check_event(before: State, event: ev.Event) -> None:
     """One event against the state it applies to."""
-    assert load_event(dump_event(event)) == event
+    assert CODEC.load_event(CODEC.dump_event(event)) == event
     if isinstance(event, ev.RoundDealt):
         assert event.round_no == before.round_no + 1 <= before.config.rounds
         assert event.cards == cards_in_round(event.round_no)

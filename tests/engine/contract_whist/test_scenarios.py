@@ -15,7 +15,7 @@ from shared import fairness
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import DECK, parse
-from shared.games.contract_whist.codec import dump_view
+from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import first_bidder
 from shared.games.contract_whist.legal import default_action, legal_actions
 from shared.games.contract_whist.money import split, transfers
@@ -253,7 +253,7 @@ def test_scenario_13_no_trumps() -> None:
     t.trump(None)
     s = t.state
     assert s.no_trumps and s.trump is None and s.chooser == C
-    view = dump_view(view_for(s, None))
+    view = CODEC.dump_view(view_for(s, None))
     assert view["no_trumps"] is True and view["trump"] is None
     t.play((A, "QH"), (B, "3H"), (C, "AD"), (D, "JH"))
     assert takers(t) == (A,)  # the Q♥ leads and takes it: the A♦ is off suit, no trumps
@@ -358,7 +358,7 @@ def test_scenario_23_the_score_sheet() -> None:
     for seat in range(3):
         assert s.scores[seat] == s.sheet[0].points[seat] + s.sheet[1].points[seat]
         assert s.sheet[1].totals[seat] == s.scores[seat]
-    view = dump_view(view_for(s, A))
+    view = CODEC.dump_view(view_for(s, A))
     assert view["sheet"][0]["bids"] == list(s.sheet[0].bids)
     assert view["round_no"] == 3 and view["rounds"] == 17 and view["cards"] == 8
 
@@ -546,7 +546,7 @@ def test_scenario_37_views_hide_what_they_must() -> None:
     t.play((A, "AH"), (B, "2H"))
     undealt = set(t.state.undealt)
     for seat in (A, B, C, D, None):
-        data = dump_view(view_for(t.state, seat))
+        data = CODEC.dump_view(view_for(t.state, seat))
         seen = cards_in_json(data)
         played = set(cards("AH 2H"))
         own = set(t.state.hands[seat]) if seat is not None else set()
@@ -619,7 +619,7 @@ def test_scenario_41_the_host_ends_the_game() -> None:
     assert [(m.debit, m.credit, m.amount, m.code) for m in transfers(before, events)] == [
         ("pot", f"wallet:p{seat}", 40, "whist_win") for seat in (B, C, D)
     ]
-    assert dump_view(view_for(s, None))["forfeited"] == [A]
+    assert CODEC.dump_view(view_for(s, None))["forfeited"] == [A]
 
 
 def test_scenario_42_the_last_person_leaves() -> None:

@@ -25,7 +25,7 @@ from shared.games import lifecycle as lc
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import DECK
-from shared.games.contract_whist.codec import dump_state
+from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.decide import step
 from shared.games.contract_whist.evolve import evolve
 from shared.games.contract_whist.legal import legal_actions, to_act
@@ -141,14 +141,14 @@ class WhistMachine(RuleBasedStateMachine):
     ) -> None:
         command = self._command(actor, action, seq=seq, action_id=action_id)
         before = self.state.copy()
-        dumped = dump_state(self.state)
+        dumped = CODEC.dump_state(self.state)
         try:
             step(self.state, command)
         except IllegalCommand as error:
             assert error.code in codes, f"{command} refused with {error}, expected one of {codes}"
         else:
             raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
-        assert self.state == before and dump_state(self.state) == dumped
+        assert self.state == before and CODEC.dump_state(self.state) == dumped
 
     @invariant()
     def check(self) -> None:

@@ -6,16 +6,7 @@ from collections import Counter
 
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK
-from shared.games.euchre.codec import (
-    dump_event,
-    dump_state,
-    dump_view,
-    load_event,
-    load_state,
-    load_view,
-    view_json,
-    views_json,
-)
+from shared.games.euchre.codec import CODEC
 from shared.games.euchre.dealing import deal
 from shared.games.euchre.legal import default_action, legal_actions, to_act
 from shared.games.euchre.scoring import POINTS
@@ -60,14 +51,14 @@ def public_cards(s: State) -> set[int]:
 def check_views(s: State) -> None:
     """No view shows a card its seat may not see; the spliced JSON is the models' own."""
     public = public_cards(s)
-    spectator, spliced = views_json(s, range(4))
-    assert spectator == view_json(view_for(s, None))
+    spectator, spliced = CODEC.views_json(s, range(4))
+    assert spectator == CODEC.view_json(view_for(s, None))
     for index, text in spliced.items():
-        assert text == view_json(view_for(s, index)), f"seat {index}'s spliced view differs"
+        assert text == CODEC.view_json(view_for(s, index)), f"seat {index}'s spliced view differs"
     for seat in (0, 1, 2, 3, None):
         view = view_for(s, seat)
-        data = dump_view(view)
-        assert load_view(data) == view
+        data = CODEC.dump_view(view)
+        assert CODEC.load_view(data) == view
         seen = cards_in_json(data)
         if seat is None or s.players[seat] is None:
             assert view.seat is None and view.hand == () and view.options == ()
@@ -95,13 +86,13 @@ def check_decisions(s: State) -> None:
 def check_state(s: State) -> None:
     check_cards(s)
     check_decisions(s)
-    assert load_state(dump_state(s)) == s
+    assert CODEC.load_state(CODEC.dump_state(s)) == s
     check_views(s)
 
 
 def check_event(before: State, event: ev.Event) -> None:
     """One event against the state it applies to."""
-    assert load_event(dump_event(event)) == event
+    assert CODEC.load_event(CODEC.dump_event(event)) == event
     if isinstance(event, ev.HandDealt):
         expected = deal(bytes.fromhex(before.seed), event.hand_no, event.dealer)
         assert (event.hands, event.turn_up, event.kitty) == expected, "not the documented deal"

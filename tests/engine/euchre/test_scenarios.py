@@ -15,7 +15,7 @@ from shared import fairness
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK, parse
-from shared.games.euchre.codec import dump_view
+from shared.games.euchre.codec import CODEC
 from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.legal import default_action, legal_actions
 from shared.games.euchre.money import split
@@ -180,7 +180,7 @@ def test_scenario_07_dealer_picks_it_up_and_discards() -> None:
     for seat in (L, P, R, None):
         view = view_for(s, seat)
         assert view.discarded == ()
-        assert "KC" not in str(dump_view(view))
+        assert "KC" not in str(CODEC.dump_view(view))
 
 
 def test_scenario_08_all_pass_turns_it_down() -> None:
@@ -621,7 +621,7 @@ def test_scenario_36_views_hide_what_they_must() -> None:
         own = set(s.hands[seat]) if seat is not None else set()
         if seat == D:
             own.add(parse("KC"))
-        assert cards_in_json(dump_view(view)) <= own | public, seat
+        assert cards_in_json(CODEC.dump_view(view)) <= own | public, seat
         if seat is None:
             assert view.hand == () and view.options == () and view.discarded == ()
         else:
@@ -736,9 +736,9 @@ def test_scenario_42_the_stakes_go_into_the_pot() -> None:
     t, started = staked(stake=50)
     assert started == [(f"wallet:p{seat}", "pot", 50, "stake") for seat in range(4)]
     assert t.state.stacks == (950,) * 4 and t.state.pot == 200
-    view = dump_view(view_for(t.state, L))
+    view = CODEC.dump_view(view_for(t.state, L))
     assert view["pot"] == 200 and view["config"]["stake"] == 50 and view["payouts"] == []
-    assert dump_view(view_for(t.state, None))["pot"] == 200
+    assert CODEC.dump_view(view_for(t.state, None))["pot"] == 200
 
 
 def test_scenario_43_a_seat_short_of_chips_blocks_the_start() -> None:
@@ -767,7 +767,7 @@ def test_scenario_44_the_winning_partnership_splits_the_pot() -> None:
     assert s.pot == 0 and chips(t) == 4000
     assert s.stacks == tuple(1050 if seat in team else 950 for seat in range(4))
     assert s.payouts == tuple(100 if seat in team else 0 for seat in range(4))
-    assert dump_view(view_for(s, D))["payouts"] == list(s.payouts)
+    assert CODEC.dump_view(view_for(s, D))["payouts"] == list(s.payouts)
 
 
 def test_scenario_45_the_host_ends_the_game_the_hosts_partnership_forfeits() -> None:
@@ -786,7 +786,7 @@ def test_scenario_45_the_host_ends_the_game_the_hosts_partnership_forfeits() -> 
         assert s.end_reason == "host" and s.winner == 1 - host % 2 and s.pot == 0
         assert s.forfeited == (host % 2, host % 2 + 2)
         assert s.stacks == tuple(1050 if seat in others else 950 for seat in range(4))
-        assert dump_view(view_for(s, None))["forfeited"] == list(s.forfeited)
+        assert CODEC.dump_view(view_for(s, None))["forfeited"] == list(s.forfeited)
 
 
 def abandon(t: Table, *people: int) -> list[tuple[str, str, int, str]]:

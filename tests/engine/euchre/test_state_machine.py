@@ -23,7 +23,7 @@ from shared.games import lifecycle as lc
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK
-from shared.games.euchre.codec import dump_state
+from shared.games.euchre.codec import CODEC
 from shared.games.euchre.decide import step
 from shared.games.euchre.evolve import evolve
 from shared.games.euchre.game import EUCHRE
@@ -147,14 +147,14 @@ class EuchreMachine(RuleBasedStateMachine):
     ) -> None:
         command = self._command(actor, action, seq=seq, action_id=action_id)
         before = self.state.copy()
-        dumped = dump_state(self.state)
+        dumped = CODEC.dump_state(self.state)
         try:
             step(self.state, command)
         except IllegalCommand as error:
             assert error.code in codes, f"{command} refused with {error}, expected one of {codes}"
         else:
             raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
-        assert self.state == before and dump_state(self.state) == dumped
+        assert self.state == before and CODEC.dump_state(self.state) == dumped
 
     @invariant()
     def check(self) -> None:
