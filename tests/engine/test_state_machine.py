@@ -34,30 +34,22 @@ leave and new ones join, and ends and restarts games. After every accepted comma
 
 from __future__ import annotations
 
-import itertools
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-)
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from shared import fairness
 from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
+from shared.games.swick import SWICK
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
-from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, make, parse
+from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, label, make, parse
 from shared.games.swick.codec import dump_state, dump_view, load_state, view_json, views_json
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
@@ -74,6 +66,8 @@ from shared.games.swick.state import (
     new_table,
 )
 from shared.games.swick.views import view_for
+from tests.engine.machine import CommandsMachine
+from tests.engine.named_cards import card_finder
 
 TIMER_MS = 10_000
 ABANDON_MS = 300_000
@@ -116,36 +110,7 @@ WRONG_KINDS = (
     "bad_seat",
 )
 
-_CODES = {code(card): card for card in DECK}
-_LABEL = re.compile(r"(?:10|[7-9JQKA])[♣♦♥♠]")
-_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-def _strings(data: Any) -> list[str]:
-    """Every string value inside a JSON document."""
-    found: list[str] = []
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
-def cards_in_json(data: Any) -> set[Card]:
-    """Every card a JSON document names, as a code (``"10D"``) or inside a text (``"10♦"``)."""
-    found: set[Card] = set()
-    for text in _strings(data):
-        card = _CODES.get(text)
-        if card is not None:
-            found.add(card)
-        for match in _LABEL.findall(text):
-            found.add(parse(match[:-1] + _SYMBOLS[match[-1]]))
-    return found
+cards_in_json = card_finder(DECK, label, parse)
 
 
 def dealt_deck(seed: bytes, hand_no: int, context: bytes) -> list[Card]:
@@ -221,8 +186,10 @@ def rigged_deal(e: ev.HandDealt, pick: int) -> ev.HandDealt:
     return replace(e, hands=tuple(hands), trump_card=layout[top], stock=tuple(layout[top + 1 :]))
 
 
-class SwickMachine(RuleBasedStateMachine):
+class SwickMachine(CommandsMachine[State]):
     """One table, driven by random legal play and a stream of wrong commands."""
+
+    game = SWICK
 
     def __init__(self) -> None:
         super().__init__()
@@ -230,31 +197,12 @@ class SwickMachine(RuleBasedStateMachine):
         self.replayed = self.state
         self.events: list[ev.Event] = []
         self.accepted: list[str] = []
-        self.now = 0
         self.bank = 0  # money brought to the table minus money taken away
         self.carry_at_deal = 0
         self.hands_settled = 0
         self.rig: int | None = None  # rig the next deal with special hands (see ``rigged_deal``)
-        self._ids = itertools.count(1)
-        self._players = itertools.count(1)
 
     # Driving the engine.
-
-    def _command(
-        self,
-        actor: int | None,
-        action: ac.Action,
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> Command[ac.Action]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=f"id-{next(self._ids)}" if action_id is None else action_id,
-            seq=self.state.seq if seq is None else seq,
-            at=self.now,
-        )
 
     def send(self, actor: int | None, action: ac.Action) -> list[ev.Event]:
         """A command that must be accepted; its events are checked and folded in."""
@@ -299,28 +247,6 @@ class SwickMachine(RuleBasedStateMachine):
         for seat in range(len(self.state.players)):
             self.send(None, lc.TakeSeat(seat, self._new_player(), 50_000))
         self._start(bytes(32))
-
-    def refuse(
-        self,
-        actor: int | None,
-        action: ac.Action,
-        codes: set[str],
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> None:
-        """A command that must be refused with one of ``codes``, changing nothing."""
-        command = self._command(actor, action, seq=seq, action_id=action_id)
-        before = self.state.copy()
-        dumped = dump_state(self.state)
-        try:
-            step(self.state, command)
-        except IllegalCommand as error:
-            assert error.code in codes, f"{command} refused with {error}, expected one of {codes}"
-        else:
-            raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
-        assert self.state == before, "a refused command changed the state"
-        assert dump_state(self.state) == dumped, "a refused command changed the state"
 
     def _fold(self, event: ev.Event, *, rigged: bool = False) -> None:
         """Check one event against the state before it, then fold it into the replayed state."""
