@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Sequence, Set
 from typing import Any, Generic, Protocol, TypeVar
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -41,6 +42,16 @@ S = TypeVar("S", bound=GameState)
 LOBBY, WAITING, INTERLUDE, ENDED, CLOSED = "lobby", "waiting", "interlude", "ended", "closed"
 PICK = st.integers(0, 2**16 - 1)
 SEAT_PICK = st.integers(0, 11)  # a seat of a table of 3 or 4, as ``pick % seats``
+
+
+def machine_settings(max_examples: int, steps: int) -> settings:
+    """How many tables a machine's test runs and how many rules each; never against a clock."""
+    return settings(
+        max_examples=max_examples,
+        stateful_step_count=steps,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 class CommandsMachine(RuleBasedStateMachine, Generic[S]):

@@ -39,7 +39,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule
 
@@ -66,7 +65,7 @@ from shared.games.swick.state import (
     new_table,
 )
 from shared.games.swick.views import view_for
-from tests.engine.machine import CommandsMachine
+from tests.engine.machine import COMMON_WRONG_KINDS, CommandsMachine, machine_settings
 from tests.engine.named_cards import card_finder
 
 TIMER_MS = 10_000
@@ -93,21 +92,11 @@ STRAY_ACTIONS: tuple[ac.Action, ...] = (
     ac.PlayCard(31),
 )
 WRONG_KINDS = (
-    "not_to_act",
-    "stale",
-    "ahead",
-    "illegal_option",
-    "duplicate",
-    "not_in_hand",
-    "take_seat_mid_hand",
-    "end_game_non_host",
+    *COMMON_WRONG_KINDS,
     "end_game_bad_time",
-    "start_mid_game",
-    "early_timeout",
     "bad_entropy",
     "sit_out_no_change",
     "bad_action_id",
-    "bad_seat",
 )
 
 cards_in_json = card_finder(DECK, label, parse)
@@ -819,10 +808,5 @@ class SwickMachine(CommandsMachine[State]):
 
 _CARD_PHASES = frozenset({Phase.TRICKS, Phase.DRAW, Phase.DEALER_DRAW, Phase.DEALER_DISCARD})
 
-SwickMachine.TestCase.settings = settings(
-    max_examples=200,
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+SwickMachine.TestCase.settings = machine_settings(200, 60)
 TestSwickMachine = SwickMachine.TestCase

@@ -14,15 +14,13 @@ exactly as it was.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
-
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import DECK
 from shared.games.contract_whist.state import BETWEEN_ROUNDS, IN_ROUND, Phase, State, TableConfig
 from tests.engine.contract_whist import checks
-from tests.engine.machine import COMMON_WRONG_KINDS, LifecycleMachine
+from tests.engine.machine import COMMON_WRONG_KINDS, LifecycleMachine, machine_settings
 
 
 class WhistMachine(LifecycleMachine[State]):
@@ -75,10 +73,5 @@ class WhistMachine(LifecycleMachine[State]):
         return False
 
 
-WhistMachine.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+WhistMachine.TestCase.settings = machine_settings(40, 40)
 TestWhistMachine = WhistMachine.TestCase

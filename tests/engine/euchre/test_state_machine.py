@@ -13,15 +13,13 @@ stacks and the pot, which is empty once a game has ended.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
-
 from shared.games.euchre import EUCHRE
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK
 from shared.games.euchre.state import BETWEEN_HANDS, IN_HAND, Phase, State, TableConfig
 from tests.engine.euchre import checks
-from tests.engine.machine import LifecycleMachine
+from tests.engine.machine import LifecycleMachine, machine_settings
 
 
 class EuchreMachine(LifecycleMachine[State]):
@@ -73,10 +71,5 @@ class EuchreMachine(LifecycleMachine[State]):
             assert before.players[1 - host % 2] is None and before.players[3 - host % 2] is None
 
 
-EuchreMachine.TestCase.settings = settings(
-    max_examples=60,
-    stateful_step_count=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+EuchreMachine.TestCase.settings = machine_settings(60, 40)
 TestEuchreMachine = EuchreMachine.TestCase
