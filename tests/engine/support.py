@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import itertools
-from collections.abc import Collection, Iterable, Mapping, Sequence
-
-import pytest
+from collections.abc import Collection, Iterable, Mapping
 
 from shared import fairness
-from shared.games.interface import Command, IllegalCommand
-from shared.games.lifecycle import Player, SitOut, StartGame, TakeSeat, Timeout
+from shared.games.lifecycle import Player, SitOut, TakeSeat
+from shared.games.swick import SWICK
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.cards import DECK, Card, parse
-from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
 from shared.games.swick.legal import to_act
-from shared.games.swick.state import DEFAULT_ANTES, Phase, State, TableConfig, new_table
+from shared.games.swick.state import DEFAULT_ANTES, Phase, State, TableConfig
+from tests.engine.driver import GameTable, seed_where
 
 NAMES = ("D", "L", "M", "N", "O", "P")
 
@@ -30,14 +26,13 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def seed_with_first_dealer(dealer: int, seats: int) -> str:
     """A deterministic seed whose first dealer is ``dealer`` when every seat can deal."""
-    for i in itertools.count():
-        seed = hashlib.sha256(f"test-seed-{i}".encode()).digest()
-        if fairness.choose_first_dealer(seed, list(range(seats))) == dealer:
-            return seed.hex()
-    raise AssertionError("unreachable")
+    everyone = list(range(seats))
+    return seed_where(
+        "test-seed", lambda seed: fairness.choose_first_dealer(seed, everyone) == dealer
+    )
 
 
-class Table:
+class Table(GameTable[TableConfig, State, ac.Action, ev.Event]):
     """One table driven command by command. Seat 0 deals the first hand unless told otherwise.
 
     With the seats named D, L, M, ... clockwise, seat 0 is the scenarios' dealer D.
@@ -56,35 +51,10 @@ class Table:
         config = TableConfig(
             seats=seats, antes=antes, timer_ms=timer_ms, private=True, interlude_ms=interlude_ms
         )
-        self.state: State = new_table(config)
-        self.events: list[ev.Event] = []
-        self._ids = itertools.count(1)
-        self.now = 0
+        seed = seed_with_first_dealer(first_dealer, seats)
+        super().__init__(SWICK, config, seed, play_card=ac.PlayCard, parse=parse)
         for seat in range(seats):
             self.act(None, TakeSeat(seat, Player(f"p{seat}", NAMES[seat]), stack))
-        self.seed = seed_with_first_dealer(first_dealer, seats)
-
-    def command(
-        self, actor: int | None, action: ac.Action, *, seq: int | None = None, action_id: str = ""
-    ) -> Command[ac.Action]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=action_id or f"a{next(self._ids)}",
-            seq=self.state.seq if seq is None else seq,
-            at=self.now,
-        )
-
-    def act(
-        self, actor: int | None, action: ac.Action, *, seq: int | None = None, action_id: str = ""
-    ) -> list[ev.Event]:
-        command = self.command(actor, action, seq=seq, action_id=action_id)
-        self.state, events = step(self.state, command)
-        self.events.extend(events)
-        return events
-
-    def start(self) -> None:
-        self.act(0, StartGame(self.seed))
 
     def ready_all(self, ante: int | None = 3) -> None:
         """The dealer sets ``ante`` (in a normal hand) and everyone readies: the hand is dealt."""
@@ -140,43 +110,6 @@ class Table:
             state = evolve(state, rigged if event is dealt else event)
         self.events[len(self.events) - len(real) :] = [rigged if e is dealt else e for e in real]
         self.state = state
-
-    def replay(self, events: Sequence[ev.Event]) -> State:
-        state = new_table(self.state.config)
-        for event in events:
-            state = evolve(state, event)
-        return state
-
-    def play(self, *moves: tuple[int, str]) -> None:
-        """Play cards: ``(seat, "AS")``, ..."""
-        for seat, code in moves:
-            self.act(seat, ac.PlayCard(parse(code)))
-
-    def refuse(
-        self,
-        actor: int | None,
-        action: ac.Action,
-        code: str,
-        *,
-        seq: int | None = None,
-        action_id: str = "",
-    ) -> IllegalCommand:
-        """Check that the command is refused with ``code`` and leaves the table as it was."""
-        before = copy.deepcopy(self.state)
-        logged = len(self.events)
-        with pytest.raises(IllegalCommand) as refused:
-            self.act(actor, action, seq=seq, action_id=action_id)
-        assert refused.value.code == code, refused.value
-        assert self.state == before
-        assert len(self.events) == logged
-        return refused.value
-
-    def expire(self) -> list[ev.Event]:
-        """Let the pending decision's deadline pass; the table decides by the default."""
-        deadline = self.state.deadline
-        assert deadline is not None, "no deadline is armed"
-        self.now = max(self.now, deadline + 1)
-        return self.act(None, Timeout())
 
     def to_tricks(
         self,

@@ -19,28 +19,15 @@ from shared.games.swick import events as ev
 from shared.games.swick.cards import parse
 from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import default_action, legal_actions, to_act
-from shared.games.swick.state import HandResult, Phase
+from shared.games.swick.state import Phase
 from shared.games.swick.views import view_for
 from tests.engine.support import Table, cards
-from tests.engine.test_scenarios import play_hands, random_policy
+from tests.engine.test_scenarios import play_hands, random_policy, settled, started
 
 D, L, M, N = range(4)
 STACK = 10_000
 TIMER = 10_000
 GRACE = 3_000
-
-
-def started(seats: int = 3, **options: Any) -> Table:
-    t = Table(seats, options.pop("stack", STACK), **options)
-    t.start()
-    assert t.state.dealer == D
-    return t
-
-
-def settled(t: Table) -> HandResult:
-    result = t.state.result
-    assert result is not None, "the hand has not ended"
-    return result
 
 
 def reasons(t: Table, seat: int) -> dict[str, str]:

@@ -18,14 +18,15 @@ from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import default_action, legal_actions, to_act
 from shared.games.swick.state import HandResult, Phase, State
 from shared.games.swick.views import view_for
+from tests.engine.named_cards import card_finder
 from tests.engine.support import Table, cards
 
 D, L, M, N, O, P = range(6)  # noqa: E741 (the rules' seat names)
 STACK = 10_000
 
 
-def started(seats: int = 3, **options: Any) -> Table:
-    t = Table(seats, STACK, **options)
+def started(seats: int = 3, stack: int = STACK, **options: Any) -> Table:
+    t = Table(seats, stack, **options)
     t.start()
     assert t.state.dealer == D
     return t
@@ -36,14 +37,6 @@ def settled(t: Table) -> HandResult:
     result = t.state.result
     assert result is not None, "the hand has not ended"
     return result
-
-
-def legal_cards(t: Table, seat: int) -> set[Card]:
-    return {
-        option.action.card
-        for option in legal_actions(t.state, seat)
-        if option.legal and isinstance(option.action, ac.PlayCard)
-    }
 
 
 def events_of(t: Table, kind: type[Any]) -> list[Any]:
@@ -465,7 +458,7 @@ def test_scenario_22_ace_of_trump_must_lead_trick_one() -> None:
     assert to_act(t.state) == (L,)
     t.refuse(L, ac.PlayCard(parse("9C")), "illegal_card")
     t.refuse(L, ac.PlayCard(parse("8H")), "illegal_card")
-    assert legal_cards(t, L) == {parse("AD")}
+    assert t.legal_cards(L) == {parse("AD")}
     t.play((L, "AD"))
     assert t.state.trick == ((L, parse("AD")),)
 
@@ -476,10 +469,10 @@ def test_scenario_23_must_play_higher_of_the_led_suit() -> None:
     t.to_tricks()
     t.play((L, "9S"))
     t.refuse(M, ac.PlayCard(parse("8S")), "illegal_card")
-    assert legal_cards(t, M) == {parse("JS")}
+    assert t.legal_cards(M) == {parse("JS")}
     t.play((M, "JS"))
     t.refuse(D, ac.PlayCard(parse("10S")), "illegal_card")
-    assert legal_cards(t, D) == {parse("QS")}
+    assert t.legal_cards(D) == {parse("QS")}
     t.play((D, "QS"))
     assert t.state.tricks_won == (1, 0, 0)
     assert to_act(t.state) == (D,)
@@ -493,7 +486,7 @@ def test_scenario_24_must_beat_the_led_suit_even_when_trumped() -> None:
     t.refuse(M, ac.PlayCard(parse("9H")), "illegal_card")  # void in ♠: must trump
     t.play((M, "7D"))
     t.refuse(D, ac.PlayCard(parse("8S")), "illegal_card")
-    assert legal_cards(t, D) == {parse("10S")}
+    assert t.legal_cards(D) == {parse("10S")}
     t.play((D, "10S"))
     assert t.state.tricks_won == (0, 0, 1)
     assert to_act(t.state) == (M,)
@@ -505,11 +498,11 @@ def test_scenario_25_void_must_trump_but_need_not_overtrump() -> None:
     t.to_tricks()
     t.play((L, "9S"))
     t.refuse(M, ac.PlayCard(parse("AC")), "illegal_card")
-    assert legal_cards(t, M) == {parse("8D"), parse("QD")}
+    assert t.legal_cards(M) == {parse("8D"), parse("QD")}
     t.play((M, "QD"))
     t.refuse(D, ac.PlayCard(parse("KC")), "illegal_card")
     t.refuse(D, ac.PlayCard(parse("8H")), "illegal_card")
-    assert legal_cards(t, D) == {parse("7D")}
+    assert t.legal_cards(D) == {parse("7D")}
     t.play((D, "7D"))
     assert t.state.tricks_won == (0, 0, 1)
 
@@ -635,25 +628,7 @@ def public_cards(s: State) -> set[Card]:
     return public
 
 
-def card_strings(data: Any) -> Iterator[str]:
-    """Every string in a JSON value, keys included."""
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield key
-            yield from card_strings(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from card_strings(item)
-
-
-def cards_in_json(data: Any) -> set[Card]:
-    """The cards a JSON view mentions, as codes or as labels inside texts (reasons)."""
-    found: set[Card] = set()
-    for text in card_strings(data):
-        found.update(card for card in DECK if text == code(card) or label(card) in text)
-    return found
+cards_in_json = card_finder(DECK, label, parse)
 
 
 def check_views(s: State) -> None:

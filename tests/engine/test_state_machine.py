@@ -34,30 +34,21 @@ leave and new ones join, and ends and restarts games. After every accepted comma
 
 from __future__ import annotations
 
-import itertools
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-)
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from shared import fairness
 from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
+from shared.games.swick import SWICK
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
-from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, make, parse
+from shared.games.swick.cards import ACE, DECK, KING, QUEEN, SEVEN, Card, code, label, make, parse
 from shared.games.swick.codec import CODEC
 from shared.games.swick.decide import step
 from shared.games.swick.evolve import evolve
@@ -74,6 +65,8 @@ from shared.games.swick.state import (
     new_table,
 )
 from shared.games.swick.views import view_for
+from tests.engine.machine import COMMON_WRONG_KINDS, CommandsMachine, machine_settings
+from tests.engine.named_cards import card_finder
 
 TIMER_MS = 10_000
 ABANDON_MS = 300_000
@@ -99,53 +92,14 @@ STRAY_ACTIONS: tuple[ac.Action, ...] = (
     ac.PlayCard(31),
 )
 WRONG_KINDS = (
-    "not_to_act",
-    "stale",
-    "ahead",
-    "illegal_option",
-    "duplicate",
-    "not_in_hand",
-    "take_seat_mid_hand",
-    "end_game_non_host",
+    *COMMON_WRONG_KINDS,
     "end_game_bad_time",
-    "start_mid_game",
-    "early_timeout",
     "bad_entropy",
     "sit_out_no_change",
     "bad_action_id",
-    "bad_seat",
 )
 
-_CODES = {code(card): card for card in DECK}
-_LABEL = re.compile(r"(?:10|[7-9JQKA])[♣♦♥♠]")
-_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-def _strings(data: Any) -> list[str]:
-    """Every string value inside a JSON document."""
-    found: list[str] = []
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
-def cards_in_json(data: Any) -> set[Card]:
-    """Every card a JSON document names, as a code (``"10D"``) or inside a text (``"10♦"``)."""
-    found: set[Card] = set()
-    for text in _strings(data):
-        card = _CODES.get(text)
-        if card is not None:
-            found.add(card)
-        for match in _LABEL.findall(text):
-            found.add(parse(match[:-1] + _SYMBOLS[match[-1]]))
-    return found
+cards_in_json = card_finder(DECK, label, parse)
 
 
 def dealt_deck(seed: bytes, hand_no: int, context: bytes) -> list[Card]:
@@ -221,8 +175,10 @@ def rigged_deal(e: ev.HandDealt, pick: int) -> ev.HandDealt:
     return replace(e, hands=tuple(hands), trump_card=layout[top], stock=tuple(layout[top + 1 :]))
 
 
-class SwickMachine(RuleBasedStateMachine):
+class SwickMachine(CommandsMachine[State]):
     """One table, driven by random legal play and a stream of wrong commands."""
+
+    game = SWICK
 
     def __init__(self) -> None:
         super().__init__()
@@ -230,31 +186,12 @@ class SwickMachine(RuleBasedStateMachine):
         self.replayed = self.state
         self.events: list[ev.Event] = []
         self.accepted: list[str] = []
-        self.now = 0
         self.bank = 0  # money brought to the table minus money taken away
         self.carry_at_deal = 0
         self.hands_settled = 0
         self.rig: int | None = None  # rig the next deal with special hands (see ``rigged_deal``)
-        self._ids = itertools.count(1)
-        self._players = itertools.count(1)
 
     # Driving the engine.
-
-    def _command(
-        self,
-        actor: int | None,
-        action: ac.Action,
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> Command[ac.Action]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=f"id-{next(self._ids)}" if action_id is None else action_id,
-            seq=self.state.seq if seq is None else seq,
-            at=self.now,
-        )
 
     def send(self, actor: int | None, action: ac.Action) -> list[ev.Event]:
         """A command that must be accepted; its events are checked and folded in."""
@@ -299,28 +236,6 @@ class SwickMachine(RuleBasedStateMachine):
         for seat in range(len(self.state.players)):
             self.send(None, lc.TakeSeat(seat, self._new_player(), 50_000))
         self._start(bytes(32))
-
-    def refuse(
-        self,
-        actor: int | None,
-        action: ac.Action,
-        codes: set[str],
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> None:
-        """A command that must be refused with one of ``codes``, changing nothing."""
-        command = self._command(actor, action, seq=seq, action_id=action_id)
-        before = self.state.copy()
-        dumped = CODEC.dump_state(self.state)
-        try:
-            step(self.state, command)
-        except IllegalCommand as error:
-            assert error.code in codes, f"{command} refused with {error}, expected one of {codes}"
-        else:
-            raise AssertionError(f"accepted a wrong command {command} at {self.state.phase}")
-        assert self.state == before, "a refused command changed the state"
-        assert CODEC.dump_state(self.state) == dumped, "a refused command changed the state"
 
     def _fold(self, event: ev.Event, *, rigged: bool = False) -> None:
         """Check one event against the state before it, then fold it into the replayed state."""
@@ -893,10 +808,5 @@ class SwickMachine(RuleBasedStateMachine):
 
 _CARD_PHASES = frozenset({Phase.TRICKS, Phase.DRAW, Phase.DEALER_DRAW, Phase.DEALER_DISCARD})
 
-SwickMachine.TestCase.settings = settings(
-    max_examples=200,
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+SwickMachine.TestCase.settings = machine_settings(200, 60)
 TestSwickMachine = SwickMachine.TestCase

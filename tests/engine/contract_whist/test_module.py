@@ -9,11 +9,15 @@ import pytest
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist.cards import parse
-from shared.games.contract_whist.legal import to_act
 from shared.games.contract_whist.state import Phase, TableConfig
-from shared.games.interface import Command, GameModule, IllegalCommand, Transfer
-from shared.games.lifecycle import Player, StartGame, TakeSeat, Timeout
+from shared.games.interface import GameModule
 from tests.engine.contract_whist.support import seed_with_first_bidder
+from tests.engine.module_table import (
+    ModuleTable,
+    check_action_codec,
+    check_bad_config,
+    check_malformed_action,
+)
 
 MODULE: GameModule[Any, Any, Any, Any, Any] = CONTRACT_WHIST  # mypy checks the protocol here
 
@@ -45,9 +49,7 @@ def test_name_and_defaults() -> None:
     ],
 )
 def test_bad_settings(settings: dict[str, Any]) -> None:
-    with pytest.raises(IllegalCommand) as refused:
-        CONTRACT_WHIST.make_config(settings)
-    assert refused.value.code == "bad_config"
+    check_bad_config(MODULE, settings)
 
 
 ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
@@ -63,8 +65,7 @@ ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
 
 @pytest.mark.parametrize(("data", "action"), ACTIONS)
 def test_action_codec(data: dict[str, Any], action: ac.Action) -> None:
-    assert CONTRACT_WHIST.load_action(data) == action
-    assert CONTRACT_WHIST.dump_action(action) == data
+    check_action_codec(MODULE, data, action)
 
 
 @pytest.mark.parametrize(
@@ -81,58 +82,22 @@ def test_action_codec(data: dict[str, Any], action: ac.Action) -> None:
     ],
 )
 def test_malformed_actions(data: dict[str, Any]) -> None:
-    with pytest.raises(IllegalCommand) as refused:
-        CONTRACT_WHIST.load_action(data)
-    assert refused.value.code == "malformed"
+    check_malformed_action(MODULE, data)
 
 
 def test_a_game_through_the_module() -> None:
     """Drive a short staked game only through the protocol: timeouts play it to the end."""
-    state = MODULE.new_table(MODULE.make_config({"seats": 3, "rounds": 2, "stake": 25}))
-    seq = 0
-    moved: list[Transfer] = []
-
-    def send(actor: int | None, action: Any, at: int = 0) -> None:
-        nonlocal state, seq
-        seq += 1
-        command = Command(
-            actor=actor, action=action, action_id=f"id{seq}", seq=MODULE.seq(state), at=at
-        )
-        events = MODULE.decide(state, command)
-        stepped, same = MODULE.step(state, command)
-        assert same == events
-        moved.extend(MODULE.transfers(state, events))
-        for event in events:
-            assert MODULE.load_event(MODULE.dump_event(event)) == event
-            state = MODULE.evolve(state, event)
-        assert state == stepped
-
-    for seat in range(3):
-        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), 100))
-    send(0, StartGame(seed_with_first_bidder(2, 3)))
-    assert MODULE.phase(state) == "bid" and MODULE.to_act(state) == (2,)
-    assert MODULE.stacks(state) == (75, 75, 75)
-    assert [(t.debit, t.credit, t.amount, t.code) for t in moved] == [
+    t = ModuleTable(MODULE, {"seats": 3, "rounds": 2, "stake": 25})
+    t.start(3, 100, seed_with_first_bidder(2, 3))
+    assert MODULE.phase(t.state) == "bid" and MODULE.to_act(t.state) == (2,)
+    assert MODULE.stacks(t.state) == (75, 75, 75)
+    assert [(m.debit, m.credit, m.amount, m.code) for m in t.moved] == [
         (f"wallet:p{seat}", "pot", 25, "stake") for seat in range(3)
     ]
-    at = 0
-    while MODULE.phase(state) != "ended":
-        deadline = MODULE.deadline(state)
-        assert deadline is not None
-        at = deadline
-        waiting = MODULE.to_act(state)
-        assert all(MODULE.legal_actions(state, seat) for seat in waiting)
-        timeout = MODULE.timeout(state, f"t{at}", at)
-        assert timeout.action == Timeout() and timeout.actor is None
-        send(None, Timeout(), at)
-    assert sum(MODULE.stacks(state)) == 300
-    assert sum(t.amount for t in moved if t.credit == "pot") == 75
-    assert sum(t.amount for t in moved if t.debit == "pot") == 75
-    assert MODULE.load_state(MODULE.dump_state(state)) == state
-    spectator, views = MODULE.views_json(state, range(3))
-    assert spectator == MODULE.view_json(MODULE.view_for(state, None))
-    assert views[1] == MODULE.view_json(MODULE.view_for(state, 1))
-    view = MODULE.dump_view(MODULE.view_for(state, 1))
+    t.time_out_to_end()
+    assert sum(MODULE.stacks(t.state)) == 300
+    assert sum(m.amount for m in t.moved if m.credit == "pot") == 75
+    assert sum(m.amount for m in t.moved if m.debit == "pot") == 75
+    view = t.ended_view(3)
     assert view["game"] == "contract-whist" and view["phase"] == Phase.ENDED.value
     assert view["seed"] is not None and len(view["sheet"]) == 2
-    assert not to_act(state)

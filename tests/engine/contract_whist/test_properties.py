@@ -12,22 +12,17 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.games.contract_whist import actions as ac
-from shared.games.contract_whist import events as ev
+from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist.dealing import deal
-from shared.games.contract_whist.decide import step
-from shared.games.contract_whist.evolve import evolve
-from shared.games.contract_whist.legal import default_action, legal_actions, to_act
-from shared.games.contract_whist.money import split, transfers
+from shared.games.contract_whist.legal import default_action
+from shared.games.contract_whist.money import split
 from shared.games.contract_whist.record import game_record, verify
-from shared.games.contract_whist.state import SCHEDULE, Phase, TableConfig, new_table
-from shared.games.interface import Command, Transfer
-from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.contract_whist.state import SCHEDULE, Phase, TableConfig
+from tests.engine.checked_table import CheckedTable
 from tests.engine.contract_whist.checks import check_event, check_state
 
 MAX_MOVES = 400
@@ -43,48 +38,19 @@ MAX_MOVES = 400
 )
 def test_random_games(seed: bytes, choices: int, seats: int, rounds: int, stake: int) -> None:
     rng = random.Random(choices)
-    state = new_table(TableConfig(seats=seats, rounds=rounds, stake=stake, timer_ms=None))
-    replayed = state
-    events: list[ev.Event] = []
-    moved: list[Transfer] = []
-    ids = iter(range(1, 10**6))
-
-    def send(actor: int | None, action: ac.Action) -> None:
-        nonlocal state, replayed
-        command = Command(actor=actor, action=action, action_id=f"id{next(ids)}", seq=state.seq)
-        before = state
-        state, new = step(state, command)
-        moved.extend(transfers(before, new))
-        for event in new:
-            check_event(replayed, event)
-            replayed = evolve(replayed, event)
-        assert replayed == state, "the events do not rebuild the state"
-        events.extend(new)
-        check_state(state)
-
-    for seat in range(seats):
-        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), 500))
-    send(0, StartGame(seed.hex()))
-    for _ in range(MAX_MOVES):
-        if state.phase is Phase.ENDED:
-            break
-        seat = to_act(state)[0]
-        if rng.random() < 0.2:
-            send(seat, default_action(state, seat))
-        else:
-            send(seat, rng.choice([o.action for o in legal_actions(state, seat) if o.legal]))
+    config = TableConfig(seats=seats, rounds=rounds, stake=stake, timer_ms=None)
+    t = CheckedTable(CONTRACT_WHIST, config, check_state, check_event)
+    t.start([500] * seats, seed)
+    t.play(rng, MAX_MOVES, default_action, defaults=0.2)
+    state = t.state
     assert state.phase is Phase.ENDED and state.end_reason == "rounds"
     assert [r.cards for r in state.sheet] == list(SCHEDULE[:rounds])
     top = max(state.scores)
     assert state.winners == tuple(s for s in range(seats) if state.scores[s] == top)
-    verdict = verify(game_record(events))
+    verdict = verify(game_record(t.events))
     assert verdict.ok and verdict.rounds == rounds
     # Chips: what went into the pot came out of it, and the stacks hold the rest.
-    net: Counter[str] = Counter()
-    for move in moved:
-        net[move.debit] -= move.amount
-        net[move.credit] += move.amount
-    assert sum(net.values()) == 0 and net["pot"] == 0
+    assert t.books.accounts["pot"] == 0
     assert sum(state.stacks) == 500 * seats
     assert sum(state.payouts) == stake * seats
 

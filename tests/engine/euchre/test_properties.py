@@ -17,17 +17,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.games.euchre import actions as ac
-from shared.games.euchre import events as ev
 from shared.games.euchre.dealing import deal
-from shared.games.euchre.decide import step
-from shared.games.euchre.evolve import evolve
 from shared.games.euchre.game import EUCHRE
-from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.record import game_record, verify
-from shared.games.euchre.state import Phase, TableConfig, new_table
-from shared.games.interface import Command
-from shared.games.lifecycle import Player, StartGame, TakeSeat
+from shared.games.euchre.state import Phase, TableConfig
+from tests.engine.checked_table import CheckedTable
 from tests.engine.euchre.checks import check_event, check_state
 
 MAX_MOVES = 600
@@ -42,52 +36,19 @@ MAX_MOVES = 600
 )
 def test_random_games(seed: bytes, choices: int, target: int, stake: int) -> None:
     rng = random.Random(choices)
-    state = new_table(TableConfig(target=target, timer_ms=None, private=True, stake=stake))
+    config = TableConfig(target=target, timer_ms=None, private=True, stake=stake)
+    t = CheckedTable(EUCHRE, config, check_state, check_event)
     stacks = [stake + rng.randrange(0, 1000) for _ in range(4)]
-    books: dict[str, int] = {f"wallet:p{seat}": stacks[seat] for seat in range(4)}
-    books["pot"] = 0
-    total = sum(books.values())
-    replayed = state
-    events: list[ev.Event] = []
-    ids = iter(range(1, 10**6))
-
-    def send(actor: int | None, action: ac.Action) -> None:
-        nonlocal state, replayed
-        command = Command(actor=actor, action=action, action_id=f"id{next(ids)}", seq=state.seq)
-        before = state
-        state, new = step(state, command)
-        for move in EUCHRE.transfers(before, new):
-            assert move.amount > 0
-            books[move.debit] -= move.amount
-            books[move.credit] += move.amount
-        assert sum(books.values()) == total, "chips were created or destroyed"
-        assert books["pot"] == state.pot
-        for seat, player in enumerate(state.players):
-            if player is not None:
-                assert books[f"wallet:{player.id}"] == state.stacks[seat]
-        for event in new:
-            check_event(replayed, event)
-            replayed = evolve(replayed, event)
-        assert replayed == state, "the events do not rebuild the state"
-        events.extend(new)
-        check_state(state)
-
-    for seat in range(4):
-        send(None, TakeSeat(seat, Player(f"p{seat}", f"P{seat}"), stacks[seat]))
-    send(0, StartGame(seed.hex()))
-    for _ in range(MAX_MOVES):
-        if state.phase is Phase.ENDED:
-            break
-        seat = to_act(state)[0]
-        options = [o.action for o in legal_actions(state, seat) if o.legal]
-        send(seat, rng.choice(options))
+    t.start(stacks, seed)
+    t.play(rng, MAX_MOVES)
+    state = t.state
     assert state.phase is Phase.ENDED, "a game to at most 10 points ends within 600 moves"
     assert state.end_reason == "target" and state.winner is not None
     assert state.scores[state.winner] >= target > state.scores[1 - state.winner]
-    assert state.pot == 0 and books["pot"] == 0
-    won = [books[f"wallet:p{seat}"] - stacks[seat] for seat in range(4)]
+    assert state.pot == 0 and t.books.accounts["pot"] == 0
+    won = [t.books.wallet(f"p{seat}") - stacks[seat] for seat in range(4)]
     assert won == [stake if seat % 2 == state.winner else -stake for seat in range(4)]
-    verdict = verify(game_record(events))
+    verdict = verify(game_record(t.events))
     assert verdict.ok and verdict.hands == state.hand_no
 
 
