@@ -110,42 +110,25 @@ def _bench_flood(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from shared.games.contract_whist import record as whist
-    from shared.games.contract_whist.dealing import ALGORITHM as WHIST_ALGORITHM
-    from shared.games.euchre import record as euchre
-    from shared.games.euchre.dealing import ALGORITHM as EUCHRE_ALGORITHM
-    from shared.games.swick import record as swick
+    from shared.games.registry import GAMES, game
 
-    # A record names its dealing algorithm, and so its game.
-    record: euchre.GameRecord | whist.GameRecord | swick.GameRecord
     try:
         data = json.loads(Path(args.record).read_text())
+        # A record names its dealing algorithm, and so its game; one naming no game's is read
+        # as Swick's, the first game's, whose check says what is wrong with it.
         algorithm = data.get("algorithm") if isinstance(data, dict) else None
-        if algorithm == EUCHRE_ALGORITHM:
-            record = euchre.load_record(data)
-        elif algorithm == WHIST_ALGORITHM:
-            record = whist.load_record(data)
-        else:
-            record = swick.load_record(data)
+        owner = (g for g in GAMES.values() if g.record_algorithm == algorithm)
+        verdict = next(owner, game("swick")).verify_record(data)
     except (OSError, ValueError) as error:
         print(f"swick verify: cannot read {args.record}: {error}", file=sys.stderr)
         return 2
-    if isinstance(record, whist.GameRecord):
-        checked = whist.verify(record)
-        ok, dealt, mismatch = checked.ok, f"{checked.rounds} rounds", checked.mismatch
-    elif isinstance(record, euchre.GameRecord):
-        verdict = euchre.verify(record)
-        ok, dealt, mismatch = verdict.ok, f"{verdict.hands} hands", verdict.mismatch
-    else:
-        played = swick.verify(record)
-        ok, dealt, mismatch = played.ok, f"{played.hands} hands", played.mismatch
-    if ok:
+    if verdict.ok:
         print(
-            f"VERIFIED: all {dealt} were dealt by the revealed seed "
-            f"(fingerprint {record.fingerprint})."
+            f"VERIFIED: all {verdict.checked} {verdict.deals} were dealt by the revealed seed "
+            f"(fingerprint {verdict.fingerprint})."
         )
         return 0
-    print(f"MISMATCH after {dealt.replace(' ', ' good ')}: {mismatch}")
+    print(f"MISMATCH after {verdict.checked} good {verdict.deals}: {verdict.mismatch}")
     return 1
 
 
