@@ -113,21 +113,29 @@ def raw_words(seed: bytes, purpose: str, hand: int, context: bytes, index: int) 
             yield int.from_bytes(block[i : i + 4], "big")
 
 
+def _stream_json(
+    kind: str, seed: bytes, purpose: str | None, hand: int, entropy: Entropy, index: int
+) -> dict[str, Any]:
+    """What names a vector's stream: its seed, its purpose (a recycled stock's is implied),
+    its hand, the players' entropy with the context made of it, and its index."""
+    named: dict[str, Any] = {"kind": kind, "seed": seed.hex()}
+    if purpose is not None:
+        named["purpose"] = purpose
+    context = context_of(entropy).hex()
+    return named | {
+        "hand": hand,
+        "entropy": _entropy_json(entropy),
+        "context": context,
+        "index": index,
+    }
+
+
 def deck_vector(
     seed: bytes, purpose: str, hand: int, entropy: Entropy, index: int
 ) -> dict[str, Any]:
     context = context_of(entropy)
     deck = fairness.shuffle(DECK, fairness.Stream(seed, purpose, hand, context, index))
-    return {
-        "kind": "deck",
-        "seed": seed.hex(),
-        "purpose": purpose,
-        "hand": hand,
-        "entropy": _entropy_json(entropy),
-        "context": context.hex(),
-        "index": index,
-        "deck": _codes(deck),
-    }
+    return _stream_json("deck", seed, purpose, hand, entropy, index) | {"deck": _codes(deck)}
 
 
 def recycle_vector(seed: bytes, hand: int, entropy: Entropy, index: int) -> dict[str, Any]:
@@ -135,13 +143,7 @@ def recycle_vector(seed: bytes, hand: int, entropy: Entropy, index: int) -> dict
     context = context_of(entropy)
     discards = sorted(parse(text) for text in DISCARDS)
     stream = fairness.Stream(seed, "recycle", hand, context, index)
-    return {
-        "kind": "recycle",
-        "seed": seed.hex(),
-        "hand": hand,
-        "entropy": _entropy_json(entropy),
-        "context": context.hex(),
-        "index": index,
+    return _stream_json("recycle", seed, None, hand, entropy, index) | {
         "discards": _codes(discards),
         "recycled": _codes(fairness.shuffle(discards, stream)),
     }
@@ -172,14 +174,7 @@ def below_vector(
         if words[-1] < limit:
             accepted.append(words[-1] % n)
     assert accepted == values, "fairness.Stream disagrees with the documented algorithm"
-    return {
-        "kind": "below",
-        "seed": seed.hex(),
-        "purpose": purpose,
-        "hand": hand,
-        "entropy": _entropy_json(entropy),
-        "context": context.hex(),
-        "index": index,
+    return _stream_json("below", seed, purpose, hand, entropy, index) | {
         "n": n,
         "values": values,
         "words": words,

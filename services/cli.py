@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -14,6 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from services.load.loadtest import LoadOptions
+    from services.progress import Progress
+
+
+def _shown(args: argparse.Namespace, module: Any, run: Callable[[Progress], Any]) -> int:
+    """Run ``run`` with progress bars (none for ``--json``) and print what ``module`` says of
+    its result: its ``report`` as JSON with ``--json``, else its ``describe``."""
+    from services.progress import progress_bars, showing
+
+    with progress_bars(showing(args.json)) as progress:
+        result = run(progress)
+    print(json.dumps(module.report(result)) if args.json else module.describe(result))
+    return 0
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -37,15 +49,12 @@ def _bench_ledger(args: argparse.Namespace) -> int:
     import asyncio
 
     from services.benchmarks import ledger
-    from services.progress import progress_bars, showing
 
-    with progress_bars(showing(args.json)) as progress:
-        figures = asyncio.run(ledger.run(args.seconds, args.tables, progress=progress))
-    if args.json:
-        print(json.dumps(ledger.report(figures)))
-    else:
-        print(ledger.describe(figures))
-    return 0
+    return _shown(
+        args,
+        ledger,
+        lambda progress: asyncio.run(ledger.run(args.seconds, args.tables, progress=progress)),
+    )
 
 
 def _bench_replays(args: argparse.Namespace) -> int:
@@ -60,13 +69,13 @@ def _bench_replays(args: argparse.Namespace) -> int:
 
 def _bench_bots(args: argparse.Namespace) -> int:
     from services.benchmarks import bots
-    from services.progress import progress_bars, showing
 
     cap = args.cap_ms or None
-    with progress_bars(showing(args.json)) as progress:
-        figures = bots.run(args.hands, args.seed, args.seats, args.worlds, cap, progress)
-    print(json.dumps(bots.report(figures)) if args.json else bots.describe(figures))
-    return 0
+    return _shown(
+        args,
+        bots,
+        lambda progress: bots.run(args.hands, args.seed, args.seats, args.worlds, cap, progress),
+    )
 
 
 def _bench_floor(args: argparse.Namespace) -> int:
@@ -85,7 +94,6 @@ def _bench_flood(args: argparse.Namespace) -> int:
 
     from services.benchmarks import flood
     from services.benchmarks.floor import settings_urls
-    from services.progress import progress_bars, showing
 
     if min(args.actions, args.flood, args.workers) < 1:
         print(
@@ -94,8 +102,10 @@ def _bench_flood(args: argparse.Namespace) -> int:
         )
         return 2
     amqp_url, database_url = settings_urls()
-    with progress_bars(showing(args.json)) as progress:
-        figures = uvloop.run(
+    return _shown(
+        args,
+        flood,
+        lambda progress: uvloop.run(
             flood.run(
                 amqp_url,
                 database_url,
@@ -104,48 +114,30 @@ def _bench_flood(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 progress=progress,
             )
-        )
-    print(json.dumps(flood.report(figures)) if args.json else flood.describe(figures))
-    return 0
+        ),
+    )
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from shared.games.contract_whist import record as whist
-    from shared.games.contract_whist.dealing import ALGORITHM as WHIST_ALGORITHM
-    from shared.games.euchre import record as euchre
-    from shared.games.euchre.dealing import ALGORITHM as EUCHRE_ALGORITHM
-    from shared.games.swick import record as swick
+    from shared.games.registry import GAMES, game
 
-    # A record names its dealing algorithm, and so its game.
-    record: euchre.GameRecord | whist.GameRecord | swick.GameRecord
     try:
         data = json.loads(Path(args.record).read_text())
+        # A record names its dealing algorithm, and so its game; one naming no game's is read
+        # as Swick's, the first game's, whose check says what is wrong with it.
         algorithm = data.get("algorithm") if isinstance(data, dict) else None
-        if algorithm == EUCHRE_ALGORITHM:
-            record = euchre.load_record(data)
-        elif algorithm == WHIST_ALGORITHM:
-            record = whist.load_record(data)
-        else:
-            record = swick.load_record(data)
+        owner = (g for g in GAMES.values() if g.record_algorithm == algorithm)
+        verdict = next(owner, game("swick")).verify_record(data)
     except (OSError, ValueError) as error:
         print(f"swick verify: cannot read {args.record}: {error}", file=sys.stderr)
         return 2
-    if isinstance(record, whist.GameRecord):
-        checked = whist.verify(record)
-        ok, dealt, mismatch = checked.ok, f"{checked.rounds} rounds", checked.mismatch
-    elif isinstance(record, euchre.GameRecord):
-        verdict = euchre.verify(record)
-        ok, dealt, mismatch = verdict.ok, f"{verdict.hands} hands", verdict.mismatch
-    else:
-        played = swick.verify(record)
-        ok, dealt, mismatch = played.ok, f"{played.hands} hands", played.mismatch
-    if ok:
+    if verdict.ok:
         print(
-            f"VERIFIED: all {dealt} were dealt by the revealed seed "
-            f"(fingerprint {record.fingerprint})."
+            f"VERIFIED: all {verdict.checked} {verdict.deals} were dealt by the revealed seed "
+            f"(fingerprint {verdict.fingerprint})."
         )
         return 0
-    print(f"MISMATCH after {dealt.replace(' ', ' good ')}: {mismatch}")
+    print(f"MISMATCH after {verdict.checked} good {verdict.deals}: {verdict.mismatch}")
     return 1
 
 
@@ -324,29 +316,29 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _swick_arena(args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]) -> int:
     from services.bots import arena
-    from services.progress import progress_bars, showing
 
     # --hands (the first flag) counts hands in all; --deals counts deals.
     hands = args.hands if args.deals is None else None
-    with progress_bars(showing(args.json)) as progress:
+
+    def play(progress: Progress) -> Any:
         if args.duplicate:
             deals = args.deals or max(1, (hands or ARENA_DEALS["swick"]) // len(names))
-            result = arena.play_duplicate(names, strategies, deals, args.seed, progress)
-        else:
-            played = args.deals or hands or ARENA_DEALS["swick"]
-            result = arena.play(names, strategies, played, args.seed, progress)
-    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
-    return 0
+            return arena.play_duplicate(names, strategies, deals, args.seed, progress)
+        played = args.deals or hands or ARENA_DEALS["swick"]
+        return arena.play(names, strategies, played, args.seed, progress)
+
+    return _shown(args, arena, play)
 
 
 def _duplicate_arena(
     args: argparse.Namespace, names: tuple[str, ...], strategies: list[Any]
 ) -> int:
     from services.bots import duplicate
-    from services.progress import progress_bars, showing
 
-    with progress_bars(showing(args.json)) as progress:
-        result = duplicate.play(
+    return _shown(
+        args,
+        duplicate,
+        lambda progress: duplicate.play(
             args.game,
             names,
             strategies,
@@ -355,18 +347,18 @@ def _duplicate_arena(
             target=args.target if args.game == "euchre" else None,
             rounds=args.rounds if args.game == "contract-whist" else None,
             progress=progress,
-        )
-    print(json.dumps(duplicate.report(result)) if args.json else duplicate.describe(result))
-    return 0
+        ),
+    )
 
 
 def _whist_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
     from services.bots.contract_whist import arena
     from services.bots.contract_whist.search import WORLDS
-    from services.progress import progress_bars, showing
 
-    with progress_bars(showing(args.json)) as progress:
-        result = arena.play(
+    return _shown(
+        args,
+        arena,
+        lambda progress: arena.play(
             seats,
             len(seats),
             args.deals or ARENA_DEALS["contract-whist"],
@@ -374,27 +366,26 @@ def _whist_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
             rounds=args.rounds,
             hard_worlds=WORLDS if args.worlds is None else args.worlds,
             progress=progress,
-        )
-    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
-    return 0
+        ),
+    )
 
 
 def _euchre_arena(args: argparse.Namespace, seats: tuple[str, ...]) -> int:
     from services.bots.budget import EUCHRE_WORLDS
     from services.bots.euchre import arena
-    from services.progress import progress_bars, showing
 
-    with progress_bars(showing(args.json)) as progress:
-        result = arena.play(
+    return _shown(
+        args,
+        arena,
+        lambda progress: arena.play(
             (seats[0], seats[1]),
             args.deals or ARENA_DEALS["euchre"],
             args.seed,
             target=args.target,
             hard_worlds=EUCHRE_WORLDS if args.worlds is None else args.worlds,
             progress=progress,
-        )
-    print(json.dumps(arena.report(result)) if args.json else arena.describe(result))
-    return 0
+        ),
+    )
 
 
 def _load_options(args: argparse.Namespace) -> LoadOptions:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Response
@@ -26,11 +28,16 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
+    Counter,
+    Gauge,
     GCCollector,
+    Histogram,
     PlatformCollector,
     ProcessCollector,
     generate_latest,
 )
+
+from shared.request_limits import limit_requests
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 _RESERVED = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
@@ -51,6 +58,17 @@ class ServiceMetrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+
+    def counter(self, name: str, documentation: str, labels: Sequence[str] = ()) -> Counter:
+        return Counter(name, documentation, labels, registry=self.registry)
+
+    def gauge(self, name: str, documentation: str, labels: Sequence[str] = ()) -> Gauge:
+        return Gauge(name, documentation, labels, registry=self.registry)
+
+    def histogram(
+        self, name: str, documentation: str, buckets: Sequence[float] = LATENCY_BUCKETS
+    ) -> Histogram:
+        return Histogram(name, documentation, buckets=buckets, registry=self.registry)
 
 
 class KeyValueFormatter(logging.Formatter):
@@ -97,14 +115,27 @@ def add_metrics(app: FastAPI, *registries: CollectorRegistry) -> None:
         return metrics_response(registries)
 
 
+def _undocumented(title: str, **options: Any) -> FastAPI:
+    """An app that serves no documentation of its own."""
+    return FastAPI(title=title, docs_url=None, redoc_url=None, openapi_url=None, **options)
+
+
+def public_app(
+    title: str, lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]
+) -> FastAPI:
+    """A service's HTTP API, its request bodies limited (``limit_requests``); its metrics and
+    documentation are on the internal listener (``internal_app``)."""
+    app = _undocumented(title, version="1", lifespan=lifespan)
+    limit_requests(app)
+    return app
+
+
 def internal_app(public: FastAPI) -> FastAPI:
     """The operators' listener of a service with an HTTP API: ``/metrics`` (the metrics on
     ``public.state.registries``: the service's own, and in embedded mode those of the services
     that share its process and have no port of their own), and ``public``'s OpenAPI schema
     (``/openapi.json``) with its pages (``/docs``, ``/redoc``)."""
-    app = FastAPI(
-        title=f"{public.title} (internal)", docs_url=None, redoc_url=None, openapi_url=None
-    )
+    app = _undocumented(f"{public.title} (internal)")
     add_metrics(app, *public.state.registries)
 
     @app.get("/openapi.json", include_in_schema=False)
@@ -129,7 +160,7 @@ async def serve_probes(
 ) -> None:
     """For services without an HTTP API of their own: the probes and the metrics on
     ``host:port`` (an internal port)."""
-    app = FastAPI(title="probes", docs_url=None, redoc_url=None, openapi_url=None)
+    app = _undocumented("probes")
     add_probes(app, ready)
     add_metrics(app, registry)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")

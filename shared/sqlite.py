@@ -21,6 +21,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,12 @@ def statements(script: str) -> list[str]:
     if any(line and not line.startswith("--") for line in rest):
         raise ValueError(f"incomplete SQL statement at the end: {script[start:].strip()[:80]}")
     return found
+
+
+def iso_time(seconds: float) -> str:
+    """A stored time (seconds since the epoch, as the stores keep them) in ISO 8601, as the
+    PostgreSQL stores show theirs."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat()
 
 
 async def first(conn: aiosqlite.Connection, sql: str, *args: Any) -> aiosqlite.Row | None:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -22,9 +22,15 @@ from services.bots.euchre.levels import Medium as EuchreMedium
 from services.cli import main, parser
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.euchre import EUCHRE
-from shared.games.interface import Command
+from shared.games.interface import Command, RecordVerdict
 from shared.games.lifecycle import Player, StartGame, TakeSeat
 from shared.games.records import build_record
+from shared.games.registry import GAMES, AnyGame
+
+# Each game's record as the JavaScript verifier's tests have it, with tampered copies and the
+# Python engine's verdict on each.
+RECORDS = Path(__file__).resolve().parent / "web" / "fixtures"
+RECORD_FIXTURES = {"swick": "record.json", "euchre": "euchre.json", "contract-whist": "whist.json"}
 
 
 def commands(command: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
@@ -174,6 +180,69 @@ def test_verify_checks_a_contract_whist_record_by_its_game(
     bad.write_text(json.dumps(record))
     assert main(["verify", str(bad)]) == 1
     assert "MISMATCH after 1 good round" in capsys.readouterr().out
+
+
+def test_every_game_has_a_record_to_verify() -> None:
+    assert set(RECORD_FIXTURES) == set(GAMES)
+
+
+@pytest.mark.parametrize("game", sorted(RECORD_FIXTURES))
+def test_verify_says_what_each_game_s_check_found(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixture = json.loads((RECORDS / RECORD_FIXTURES[game]).read_text(encoding="utf-8"))
+    record, verdict = fixture["record"], fixture["verdict"]
+    deals = "rounds" if "rounds" in verdict else "hands"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        f"VERIFIED: all {verdict[deals]} {deals} were dealt by the revealed seed "
+        f"(fingerprint {record['fingerprint']}).\n"
+    )
+    for tampered in fixture["tampered"]:
+        path.write_text(json.dumps(tampered["record"]))
+        found = tampered["verdict"]
+        if tampered["record"]["algorithm"] != record["algorithm"]:
+            # Another game's algorithm: that game's check cannot read this one's record.
+            assert main(["verify", str(path)]) == 2, tampered["name"]
+            assert "swick verify: cannot read" in capsys.readouterr().err
+            continue
+        assert main(["verify", str(path)]) == 1, tampered["name"]
+        assert capsys.readouterr().out == (
+            f"MISMATCH after {found[deals]} good {deals}: {found['mismatch']}\n"
+        )
+
+
+class Fourth:
+    """A game registered by a test only: records that name its algorithm are its own."""
+
+    name = "fourth"
+    record_algorithm = "fourth-fair-v1"
+
+    def verify_record(self, data: Any) -> RecordVerdict:
+        deals = data["deals"]
+        good = next((n for n, deal in enumerate(deals) if deal != "fair"), len(deals))
+        mismatch = "" if good == len(deals) else f"deal {good + 1} is not fair"
+        return RecordVerdict(not mismatch, good, "deals", data["fingerprint"], mismatch)
+
+
+def test_verify_asks_the_game_registered_for_the_record_s_algorithm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(GAMES, Fourth.name, cast(AnyGame, Fourth()))
+    path = tmp_path / "fourth.json"
+    record = {"algorithm": Fourth.record_algorithm, "fingerprint": "f1", "deals": ["fair"] * 2}
+    path.write_text(json.dumps(record))
+    assert main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        "VERIFIED: all 2 deals were dealt by the revealed seed (fingerprint f1).\n"
+    )
+    path.write_text(json.dumps(record | {"deals": ["fair", "marked", "fair"]}))
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out == "MISMATCH after 1 good deals: deal 2 is not fair\n"
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert "swick verify: cannot read" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("game", "seats"), [("euchre", 4), ("contract-whist", 4)])

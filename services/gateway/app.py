@@ -48,8 +48,7 @@ from services.gateway.sessions import Sessions, versions_for
 from services.gateway.socket_endpoint import serve_socket
 from services.gateway.state import Gateway, gateway_of
 from shared.bus import Bus, RabbitBus
-from shared.observability import add_probes
-from shared.request_limits import limit_requests
+from shared.observability import add_probes, public_app
 from shared.settings import Settings
 from shared.supervise import supervise
 from shared.tables_read import OpenTableReads, TableReads
@@ -140,16 +139,7 @@ def create_app(
                     with contextlib.suppress(BaseException):
                         await task
 
-    # The API's documentation is on the internal listener (shared.observability.internal_app).
-    app = FastAPI(
-        title="Swick Online",
-        version="1",
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-    )
-    limit_requests(app)
+    app = public_app("Swick Online", lifespan)
     app.add_middleware(TrustedProxies, proxies=Proxies.parse(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from services.gateway.store_database import in_store_database
 from shared import messages as m
 from shared.migrations import migrate
 from shared.sqlite import Database, run
@@ -58,7 +59,7 @@ class ChatLog(Protocol):
         ...
 
 
-class PostgresChat:
+class PostgresChat(ChatLog):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
@@ -71,12 +72,7 @@ class PostgresChat:
             await conn.execute(
                 "INSERT INTO gateway.chat (table_id, line_id, player_id, name, text, at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",
-                line.table_id,
-                line.id,
-                line.player_id,
-                line.name,
-                line.text,
-                line.at,
+                *_columns(line),
             )
             await conn.execute(
                 "DELETE FROM gateway.chat WHERE table_id = $1 AND n <= ("
@@ -96,7 +92,7 @@ class PostgresChat:
         return [_line(table_id, row) for row in reversed(rows)]
 
 
-class SqliteChat:
+class SqliteChat(ChatLog):
     def __init__(self, db: Database) -> None:
         self.db = db
 
@@ -109,12 +105,7 @@ class SqliteChat:
                 conn,
                 "INSERT INTO gateway_chat (table_id, line_id, player_id, name, text, at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                line.table_id,
-                line.id,
-                line.player_id,
-                line.name,
-                line.text,
-                line.at,
+                *_columns(line),
             )
             await run(
                 conn,
@@ -136,7 +127,7 @@ class SqliteChat:
         return [_line(table_id, row) for row in reversed(list(rows))]
 
 
-class MemoryChat:
+class MemoryChat(ChatLog):
     """One process's chat (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
@@ -152,6 +143,11 @@ class MemoryChat:
         return list(self.lines.get(table_id, ()))
 
 
+def _columns(line: m.ChatLine) -> tuple[str, str, str, str, str, int]:
+    """A line's columns, in the order the stores insert them."""
+    return line.table_id, line.id, line.player_id, line.name, line.text, line.at
+
+
 def _line(table_id: str, row: Any) -> m.ChatLine:
     return m.ChatLine(
         table_id=table_id,
@@ -165,10 +161,4 @@ def _line(table_id: str, row: Any) -> m.ChatLine:
 
 def chat_for(store: object) -> ChatLog:
     """The chat log in the database of the gateway's table store (in memory without one)."""
-    pool = getattr(store, "pool", None)
-    if isinstance(pool, asyncpg.Pool):
-        return PostgresChat(pool)
-    db = getattr(store, "db", None)
-    if isinstance(db, Database):
-        return SqliteChat(db)
-    return MemoryChat()
+    return in_store_database(store, PostgresChat, SqliteChat, MemoryChat)

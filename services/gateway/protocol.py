@@ -384,6 +384,26 @@ def _fields(cls: type) -> list[tuple[str, str]]:
     return [(f.name, shown(f.type)) for f in dataclasses.fields(cls)]
 
 
+def _table(cls: type) -> list[str]:
+    """A dataclass's fields as the lines of a Markdown table."""
+    rows = [f"| `{name}` | `{kind}` |" for name, kind in _fields(cls)]
+    return ["| field | type |", "|---|---|", *rows]
+
+
+def _section(kind: str, doc: str, schema: dict[str, Any]) -> list[str]:
+    """A message's part of the reference: its type, what it is for and its JSON schema."""
+    return [
+        "",
+        f"### `{kind}`",
+        "",
+        doc,
+        "",
+        "```json",
+        json.dumps(schema, indent=2, sort_keys=True),
+        "```",
+    ]
+
+
 def markdown() -> str:
     """The protocol reference, from the models above."""
     parts = [
@@ -400,58 +420,24 @@ def markdown() -> str:
     ]
     for model in (Watch, Unwatch, Join, Act, Sync, Chat, Ping):
         schema = model.model_json_schema()
-        parts += [
-            "",
-            f"### `{schema['properties']['type']['const']}`",
-            "",
-            inspect.cleandoc(model.__doc__ or "") if model.__doc__ != ClientMessage.__doc__ else "",
-            "",
-            "```json",
-            json.dumps(schema, indent=2, sort_keys=True),
-            "```",
-        ]
+        own = model.__doc__ != ClientMessage.__doc__
+        doc = inspect.cleandoc(model.__doc__ or "") if own else ""
+        parts += _section(schema["properties"]["type"]["const"], doc, schema)
     parts += ["", "## Actions (`act`)", "", ACTIONS, "## Server messages"]
     for out in (Welcome, Ack, Reject, Snapshot, Update, ChatLine, History):
         schema = out.model_json_schema()
-        parts += [
-            "",
-            f"### `{schema['properties']['type']['default']}`",
-            "",
-            inspect.cleandoc(out.__doc__ or ""),
-            "",
-            "```json",
-            json.dumps(schema, indent=2, sort_keys=True),
-            "```",
-        ]
-    parts += ["", "## The view", "", VIEW_INTRO, "| field | type |", "|---|---|"]
-    for name, kind in _fields(SwickView):
-        parts.append(f"| `{name}` | `{kind}` |")
-    parts += ["", "Each entry of `seats`:", "", "| field | type |", "|---|---|"]
-    for name, kind in _fields(SeatView):
-        parts.append(f"| `{name}` | `{kind}` |")
+        parts += _section(
+            schema["properties"]["type"]["default"], inspect.cleandoc(out.__doc__ or ""), schema
+        )
+    parts += ["", "## The view", "", VIEW_INTRO, *_table(SwickView)]
+    parts += ["", "Each entry of `seats`:", "", *_table(SeatView)]
     parts += ["", "## Games", "", GAMES, "## Euchre actions (`act`)", "", EUCHRE_ACTIONS]
-    parts += ["## The Euchre view", "", EUCHRE_VIEW_INTRO, "| field | type |", "|---|---|"]
-    for name, kind in _fields(EuchreView):
-        parts.append(f"| `{name}` | `{kind}` |")
-    parts += ["", "Each entry of its `seats`:", "", "| field | type |", "|---|---|"]
-    for name, kind in _fields(EuchreSeatView):
-        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["## The Euchre view", "", EUCHRE_VIEW_INTRO, *_table(EuchreView)]
+    parts += ["", "Each entry of its `seats`:", "", *_table(EuchreSeatView)]
     parts += ["", "## Contract Whist actions (`act`)", "", WHIST_ACTIONS]
-    parts += ["## The Contract Whist view", "", WHIST_VIEW_INTRO, "| field | type |", "|---|---|"]
-    for name, kind in _fields(WhistView):
-        parts.append(f"| `{name}` | `{kind}` |")
-    parts += ["", "Each entry of its `seats`:", "", "| field | type |", "|---|---|"]
-    for name, kind in _fields(WhistSeatView):
-        parts.append(f"| `{name}` | `{kind}` |")
-    parts += [
-        "",
-        "Each line of its `sheet` (and its `result`):",
-        "",
-        "| field | type |",
-        "|---|---|",
-    ]
-    for name, kind in _fields(RoundResult):
-        parts.append(f"| `{name}` | `{kind}` |")
+    parts += ["## The Contract Whist view", "", WHIST_VIEW_INTRO, *_table(WhistView)]
+    parts += ["", "Each entry of its `seats`:", "", *_table(WhistSeatView)]
+    parts += ["", "Each line of its `sheet` (and its `result`):", "", *_table(RoundResult)]
     parts += ["", "## Rejection codes", "", REJECT_CODES]
     return "\n".join(line for line in parts).replace("\n\n\n", "\n\n")
 

@@ -24,6 +24,7 @@ import asyncpg
 from services.gateway.chat import MIGRATIONS, MIGRATIONS_SQLITE, SCHEMA
 from services.gateway.hub import Connection
 from services.gateway.identity import Claims
+from services.gateway.store_database import in_store_database
 from shared.migrations import migrate
 from shared.sqlite import Database, first, run
 
@@ -48,7 +49,7 @@ class Versions(Protocol):
         ...
 
 
-class PostgresVersions:
+class PostgresVersions(Versions):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
@@ -74,7 +75,7 @@ class PostgresVersions:
         return version
 
 
-class SqliteVersions:
+class SqliteVersions(Versions):
     def __init__(self, db: Database) -> None:
         self.db = db
 
@@ -111,7 +112,7 @@ class SqliteVersions:
         return int(row["version"])
 
 
-class MemoryVersions:
+class MemoryVersions(Versions):
     """One process's versions (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
@@ -130,13 +131,7 @@ class MemoryVersions:
 
 def versions_for(store: object) -> Versions:
     """The versions in the database of the gateway's table store (in memory without one)."""
-    pool = getattr(store, "pool", None)
-    if isinstance(pool, asyncpg.Pool):
-        return PostgresVersions(pool)
-    db = getattr(store, "db", None)
-    if isinstance(db, Database):
-        return SqliteVersions(db)
-    return MemoryVersions()
+    return in_store_database(store, PostgresVersions, SqliteVersions, MemoryVersions)
 
 
 class Sessions:

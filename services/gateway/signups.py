@@ -18,6 +18,7 @@ import asyncpg
 from fastapi import HTTPException, Request
 
 from services.gateway.guesses import client_address
+from services.gateway.store_database import in_store_database
 from shared.sqlite import Database, first, run
 
 
@@ -30,7 +31,7 @@ class Counter(Protocol):
         ...
 
 
-class PostgresSignups:
+class PostgresSignups(Counter):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
@@ -54,7 +55,7 @@ class PostgresSignups:
             return True
 
 
-class SqliteSignups:
+class SqliteSignups(Counter):
     def __init__(self, db: Database) -> None:
         self.db = db
 
@@ -94,13 +95,11 @@ class SignupLimit:
 
 def counter_for(store: object) -> Counter:
     """The sign-up counter in the database of the gateway's table store."""
-    pool = getattr(store, "pool", None)
-    if isinstance(pool, asyncpg.Pool):
-        return PostgresSignups(pool)
-    db = getattr(store, "db", None)
-    if isinstance(db, Database):
-        return SqliteSignups(db)
-    raise TypeError(f"no database to count sign-ups in: {type(store).__name__}")
+
+    def none() -> Counter:
+        raise TypeError(f"no database to count sign-ups in: {type(store).__name__}")
+
+    return in_store_database(store, PostgresSignups, SqliteSignups, none)
 
 
 async def admit(request: Request) -> None:

@@ -12,6 +12,7 @@ import json
 import logging
 import secrets
 import time
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -153,37 +154,27 @@ class Session:
             )
 
     async def on_join(self, message: p.Join) -> None:
-        if await self._watched(message.id, message.table):
-            player = self.conn.player
-            await self._ask(
-                message.id,
-                m.Join(
-                    table_id=message.table,
-                    request_id=f"{player.id}/{message.id}",
-                    player_id=player.id,
-                    name=player.name,
-                    seat=message.seat,
-                ),
-            )
+        await self._ask(message, m.Join, name=self.conn.player.name, seat=message.seat)
 
     async def on_act(self, message: p.Act) -> None:
-        if await self._watched(message.id, message.table):
-            player = self.conn.player
-            await self._ask(
-                message.id,
-                m.Act(
-                    table_id=message.table,
-                    request_id=f"{player.id}/{message.id}",
-                    player_id=player.id,
-                    seq=message.seq,
-                    action=message.action,
-                ),
-            )
+        await self._ask(message, m.Act, seq=message.seq, action=message.action)
 
-    async def _ask(self, client_id: str, request: m.Join | m.Act) -> None:
-        """Send a request to its table; the table's outcome answers the client's message."""
-        body = request.model_dump_json().encode()
-        await self.gw.hub.send(request.request_id, self.conn, client_id, request.table_id, body)
+    async def _ask(
+        self, message: p.Join | p.Act, request: type[m.Join] | type[m.Act], **fields: Any
+    ) -> None:
+        """Send a watcher's ``message`` to its table as ``request`` (with ``fields``); the
+        table's outcome answers the client's message."""
+        if not await self._watched(message.id, message.table):
+            return
+        player = self.conn.player
+        asked = request(
+            table_id=message.table,
+            request_id=f"{player.id}/{message.id}",
+            player_id=player.id,
+            **fields,
+        )
+        body = asked.model_dump_json().encode()
+        await self.gw.hub.send(asked.request_id, self.conn, message.id, message.table, body)
 
     async def on_chat(self, message: p.Chat) -> None:
         if not await self._watched(message.id, message.table):

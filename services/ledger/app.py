@@ -29,9 +29,8 @@ from services.ledger.storage import LedgerStorage, Outcome, Pending
 from shared.bus import Bus, Delivery, RabbitBus
 from shared.ids import ACCOUNT_ID, LEDGER_TABLE_ID
 from shared.messages import Posting
-from shared.observability import add_probes
+from shared.observability import add_probes, public_app
 from shared.postgres import connect_pool
-from shared.request_limits import limit_requests
 from shared.settings import Settings
 from shared.startup import described
 from shared.supervise import Backoff, Readiness, retryable, supervise
@@ -248,16 +247,7 @@ def create_app(
                     with contextlib.suppress(BaseException):
                         await task
 
-    # Metrics and the API's documentation are on the internal listener (internal_app).
-    app = FastAPI(
-        title="Swick Online ledger",
-        version="1",
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-    )
-    limit_requests(app)
+    app = public_app("Swick Online ledger", lifespan)
 
     def the_ledger() -> LedgerStorage:
         value: LedgerStorage = app.state.ledger

@@ -66,6 +66,13 @@ class PoolBooks:
         self.pool = pool
         self.grant = grant
 
+    async def _applied(self, table_id: str, conn: Conn | None = None) -> int:
+        """How many of the table's postings are applied (read on ``conn``, if given)."""
+        done: int | None = await (conn or self.pool).fetchval(
+            "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
+        )
+        return done or 0
+
     async def _lock_accounts(self, conn: Conn, names: list[str]) -> dict[str, int]:
         """Lock the accounts ``names`` (sorted) in name order, opening missing ones at 0; their
         balances."""

@@ -60,11 +60,8 @@ class PostingBooks(PoolBooks):
                     fingerprint,
                     body,
                 )
-                done = await conn.fetchval(
-                    "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1",
-                    posting.table_id,
-                )
-                following = await conn.fetchval(NEXT_WAITING, posting.table_id, (done or 0) + 1)
+                done = await self._applied(posting.table_id, conn)
+                following = await conn.fetchval(NEXT_WAITING, posting.table_id, done + 1)
             return "rejected", following
 
     async def _work(

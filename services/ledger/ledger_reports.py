@@ -3,7 +3,6 @@ problems, the house and the invariants."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -12,7 +11,10 @@ from services.ledger.rules import (
     BANK,
     GAME_POT_CODES,
     PAYOUT_CODES,
+    health_report,
+    history_report,
     house_report,
+    leaderboard_report,
     problems_report,
     reconciliation_report,
     wallet,
@@ -39,17 +41,7 @@ class ReportBooks(PoolBooks):
             limit,
             before,
         )
-        return [
-            {
-                "id": row["id"],
-                "amount": row["amount"] if row["credit"] == account else -row["amount"],
-                "code": row["code"],
-                "table_id": row["table_id"],
-                "hand_no": row["hand_no"],
-                "at": row["created_at"].isoformat(),
-            }
-            for row in rows
-        ]
+        return history_report(rows, account, lambda at: at.isoformat())
 
     async def _created_at(self, transfer_id: str | None) -> datetime | None:
         if transfer_id is None:
@@ -82,10 +74,7 @@ class ReportBooks(PoolBooks):
             limit,
             *(() if game is None else (game,)),
         )
-        return [
-            {"player_id": r["player_id"], "name": r["name"], "bot": r["bot"], "net": r["net"]}
-            for r in rows
-        ]
+        return leaderboard_report(rows)
 
     async def reconciliation(self, table_id: str) -> dict[str, Any]:
         rows = await self.pool.fetch(
@@ -95,10 +84,7 @@ class ReportBooks(PoolBooks):
             " ON a.name = 'wallet:' || r.player_id WHERE r.table_id = $1 ORDER BY r.player_id",
             table_id,
         )
-        progress = await self.pool.fetchval(
-            "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", table_id
-        )
-        return reconciliation_report(table_id, rows, progress or 0)
+        return reconciliation_report(table_id, rows, await self._applied(table_id))
 
     async def problems(self, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
         dead = await self.pool.fetch(
@@ -191,23 +177,14 @@ class ReportBooks(PoolBooks):
                 " ORDER BY d.table_id LIMIT 100"
             )
         assert totals is not None
-        health = Health(
-            ok=False,
+        return health_report(
             debits=totals["debits"],
             credits=totals["credits"],
-            accounts_match_transfers=drift == 0,
-            open_pots=[f"{r['table_id']}#{r['hand_no']}" for r in open_pots],
+            drifted=drift,
+            open_pots=open_pots,
             mismatches=mismatches,
-            issued_outside_grants=issued,
-            dead_letters=dead,
+            issued=issued,
+            dead=dead,
             conflicts=conflicts,
-            blocked_tables=[r["table_id"] for r in blocked],
+            blocked=blocked,
         )
-        ok = (
-            health.debits == health.credits
-            and health.accounts_match_transfers
-            and not health.open_pots
-            and not mismatches
-            and not issued
-        )
-        return replace(health, ok=ok)

@@ -3,7 +3,7 @@ problems, the house and the invariants."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from services.ledger.ledger_sqlite_db import DatabaseBooks
@@ -11,14 +11,17 @@ from services.ledger.rules import (
     BANK,
     GAME_POT_CODES,
     PAYOUT_CODES,
+    health_report,
+    history_report,
     house_report,
+    leaderboard_report,
     problems_report,
     reconciliation_report,
     wallet,
 )
 from services.ledger.storage import Health
 from shared.messages import HOUSE, UNSTAKE
-from shared.sqlite import first
+from shared.sqlite import first, iso_time
 
 
 class SqliteReportBooks(DatabaseBooks):
@@ -41,17 +44,7 @@ class SqliteReportBooks(DatabaseBooks):
                 " ORDER BY created_at DESC, id DESC LIMIT ?3",
                 (account, None if cursor is None else cursor["created_at"], limit, before),
             )
-        return [
-            {
-                "id": row["id"],
-                "amount": row["amount"] if row["credit"] == account else -row["amount"],
-                "code": row["code"],
-                "table_id": row["table_id"],
-                "hand_no": row["hand_no"],
-                "at": datetime.fromtimestamp(row["created_at"], UTC).isoformat(),
-            }
-            for row in rows
-        ]
+        return history_report(rows, account, iso_time)
 
     async def leaderboard(
         self, since: datetime, limit: int = 20, game: str | None = None
@@ -74,15 +67,7 @@ class SqliteReportBooks(DatabaseBooks):
                 # naive: local time, as asyncpg takes it
                 (since.timestamp(), limit, *(() if game is None else (game,))),
             )
-        return [
-            {
-                "player_id": r["player_id"],
-                "name": r["name"],
-                "bot": bool(r["bot"]),
-                "net": int(r["net"]),
-            }
-            for r in rows
-        ]
+        return leaderboard_report(rows)
 
     async def reconciliation(self, table_id: str) -> dict[str, Any]:
         async with self.db.read() as conn:
@@ -110,9 +95,7 @@ class SqliteReportBooks(DatabaseBooks):
                 " ORDER BY c.last_at DESC LIMIT ?",
                 (limit,),
             )
-        return problems_report(
-            dead, conflicts, lambda at: datetime.fromtimestamp(at, UTC).isoformat()
-        )
+        return problems_report(dead, conflicts, iso_time)
 
     async def house(self) -> dict[str, int]:
         async with self.db.read() as conn:
@@ -195,24 +178,14 @@ class SqliteReportBooks(DatabaseBooks):
             )
         assert totals is not None and drift is not None and mismatches is not None
         assert issued is not None and dead is not None and conflicts is not None
-        debits, credits = int(totals["debits"]), int(totals["credits"])
-        pots = [f"{r['table_id']}#{r['hand_no']}" for r in open_pots]
-        ok = (
-            debits == credits
-            and drift["n"] == 0
-            and not pots
-            and not mismatches["n"]
-            and not issued["n"]
-        )
-        return Health(
-            ok=ok,
-            debits=debits,
-            credits=credits,
-            accounts_match_transfers=drift["n"] == 0,
-            open_pots=pots,
-            mismatches=int(mismatches["n"]),
-            issued_outside_grants=int(issued["n"]),
-            dead_letters=int(dead["n"]),
-            conflicts=int(conflicts["n"]),
-            blocked_tables=[str(r["table_id"]) for r in blocked],
+        return health_report(
+            debits=totals["debits"],
+            credits=totals["credits"],
+            drifted=drift["n"],
+            open_pots=open_pots,
+            mismatches=mismatches["n"],
+            issued=issued["n"],
+            dead=dead["n"],
+            conflicts=conflicts["n"],
+            blocked=blocked,
         )

@@ -9,11 +9,11 @@ from services.ledger.rules import (
     stake_posting,
     wallet,
 )
-from services.ledger.storage import Pending
+from services.ledger.seating import Seating
 from shared.sqlite import first, run
 
 
-class SqliteWalletBooks(DatabaseBooks):
+class SqliteWalletBooks(DatabaseBooks, Seating):
     """Players' wallets in the SQLite file."""
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
@@ -71,34 +71,20 @@ class SqliteWalletBooks(DatabaseBooks):
                 balance = self.grant
         return balance
 
-    async def seat(
-        self,
-        player_id: str,
-        name: str,
-        bot: bool,
-        after: tuple[str, int] | None,
-        table_id: str | None = None,
-    ) -> int:
-        if after is not None:
-            async with self.db.read() as conn:
-                done = await self._progress(conn, after[0])
-            if done < after[1]:
-                raise Pending(f"{after[0]} is applied to {done} of {after[1]}")
-        if bot:
-            balance = await self._stake(player_id, name)
-        else:
-            balance = await self.open_wallet(player_id, name, bot)
-        if table_id and balance >= 0:  # a debt is refused a seat by every game: none recorded
-            async with self.db.write() as conn:
-                await run(
-                    conn,
-                    "INSERT INTO ledger_seats (player_id, table_id, bot) VALUES (?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    player_id,
-                    table_id,
-                    bot,
-                )
-        return balance
+    async def _applied(self, table_id: str) -> int:
+        async with self.db.read() as conn:
+            return await self._progress(conn, table_id)
+
+    async def _record_seat(self, player_id: str, table_id: str, bot: bool) -> None:
+        async with self.db.write() as conn:
+            await run(
+                conn,
+                "INSERT INTO ledger_seats (player_id, table_id, bot) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                player_id,
+                table_id,
+                bot,
+            )
 
     async def balance(self, player_id: str) -> int | None:
         async with self.db.read() as conn:

@@ -13,10 +13,10 @@ from services.ledger.rules import (
     stake_posting,
     wallet,
 )
-from services.ledger.storage import Pending
+from services.ledger.seating import Seating
 
 
-class WalletBooks(PoolBooks):
+class WalletBooks(PoolBooks, Seating):
     """Players' wallets in PostgreSQL."""
 
     async def open_wallet(self, player_id: str, name: str = "", bot: bool = False) -> int:
@@ -76,37 +76,14 @@ class WalletBooks(PoolBooks):
 
         return await transaction(self.pool, work)
 
-    async def seat(
-        self,
-        player_id: str,
-        name: str,
-        bot: bool,
-        after: tuple[str, int] | None,
-        table_id: str | None = None,
-    ) -> int:
-        """The balance a player sits down with; ``Pending`` while their last table's postings
-        (up to ``after``) are not all applied."""
-        if after is not None:
-            # The table they left, not the one they sit at now: that one is recorded below.
-            left, posting_no = after
-            done = await self.pool.fetchval(
-                "SELECT posting_no FROM ledger.table_progress WHERE table_id = $1", left
-            )
-            if (done or 0) < posting_no:
-                raise Pending(f"{after[0]} is applied to {done or 0} of {posting_no}")
-        if bot:
-            balance = await self._stake(player_id, name)
-        else:
-            balance = await self.open_wallet(player_id, name, bot)
-        if table_id and balance >= 0:  # a debt is refused a seat by every game: none recorded
-            await self.pool.execute(
-                "INSERT INTO ledger.seats (player_id, table_id, bot) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING",
-                player_id,
-                table_id,
-                bot,
-            )
-        return balance
+    async def _record_seat(self, player_id: str, table_id: str, bot: bool) -> None:
+        await self.pool.execute(
+            "INSERT INTO ledger.seats (player_id, table_id, bot) VALUES ($1, $2, $3)"
+            " ON CONFLICT DO NOTHING",
+            player_id,
+            table_id,
+            bot,
+        )
 
     async def balance(self, player_id: str) -> int | None:
         value: int | None = await self.pool.fetchval(

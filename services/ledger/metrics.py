@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge
-
 from shared.observability import ServiceMetrics
 
 
 class LedgerMetrics(ServiceMetrics):
     def __init__(self) -> None:
         super().__init__()
-        self.postings = Counter(
-            "swick_ledger_postings",
-            "Postings handled by the ledger",
-            ["outcome"],
-            registry=self.registry,
+        self.postings = self.counter(
+            "swick_ledger_postings", "Postings handled by the ledger", ["outcome"]
         )
         # Only the ledger has this gauge, so its absence means no ledger is being scraped.
-        self.invariants_ok = Gauge(
-            "swick_ledger_invariants_ok",
-            "1 while the ledger's invariants hold",
-            registry=self.registry,
+        self.invariants_ok = self.gauge(
+            "swick_ledger_invariants_ok", "1 while the ledger's invariants hold"
         )
-        self.queue_depth = Gauge(
-            "swick_queue_depth",
-            "Messages waiting in the postings queue",
-            ["queue"],
-            registry=self.registry,
+        self.queue_depth = self.gauge(
+            "swick_queue_depth", "Messages waiting in the postings queue", ["queue"]
         )
-        self.set_aside = Gauge(
+        self.set_aside = self.gauge(
             "swick_ledger_set_aside",
             "Dead-lettered postings, conflicting duplicates, tables blocked by a dead letter",
             ["kind"],
-            registry=self.registry,
         )

@@ -14,10 +14,11 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from services.ledger.storage import Outcome, Rejected
+from services.ledger.storage import Health, Outcome, Rejected
 from shared.messages import HOUSE, UNSTAKE, Leg, Posting
+from shared.rows import Row
 
 BANK = "bank"  # issues the starting grants; HOUSE stakes the bots (below zero: its exposure)
 KINDS = frozenset({"bank", "wallet", "pot", "carry"})
@@ -230,10 +231,65 @@ def settle(posting: Posting, balances: Mapping[str, int]) -> Settlement:
     return Settlement(names, debits, credits, balance, reconciled)
 
 
-class Row(Protocol):
-    """A database row read by column name (asyncpg's ``Record``, sqlite's ``Row``)."""
+def history_report(rows: Iterable[Row], account: str, time: Any) -> list[dict[str, Any]]:
+    """A wallet's (``account``'s) transfers as the ledger's API shows them: chips in, and
+    chips out below zero (``time`` formats a time)."""
+    return [
+        {
+            "id": row["id"],
+            "amount": row["amount"] if row["credit"] == account else -row["amount"],
+            "code": row["code"],
+            "table_id": row["table_id"],
+            "hand_no": row["hand_no"],
+            "at": time(row["created_at"]),
+        }
+        for row in rows
+    ]
 
-    def __getitem__(self, key: str) -> Any: ...
+
+def leaderboard_report(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """The chips boards' rows as the ledger's API shows them."""
+    return [
+        {
+            "player_id": r["player_id"],
+            "name": r["name"],
+            "bot": bool(r["bot"]),
+            "net": int(r["net"]),
+        }
+        for r in rows
+    ]
+
+
+def health_report(
+    *,
+    debits: int,
+    credits: int,
+    drifted: int,
+    open_pots: Iterable[Row],
+    mismatches: int,
+    issued: int,
+    dead: int,
+    conflicts: int,
+    blocked: Iterable[Row],
+) -> Health:
+    """The books' health from the totals of all accounts and the counts of what is wrong:
+    ``drifted`` accounts whose totals are not their transfers', the pots left open (rows of a
+    table and a hand), the reconciliations that differ, the transfers ``issued`` outside the
+    grants and stakes, and the tables ``blocked`` behind a dead letter."""
+    debits, credits = int(debits), int(credits)
+    pots = [f"{r['table_id']}#{r['hand_no']}" for r in open_pots]
+    return Health(
+        ok=debits == credits and not drifted and not pots and not mismatches and not issued,
+        debits=debits,
+        credits=credits,
+        accounts_match_transfers=drifted == 0,
+        open_pots=pots,
+        mismatches=int(mismatches),
+        issued_outside_grants=int(issued),
+        dead_letters=int(dead),
+        conflicts=int(conflicts),
+        blocked_tables=[str(r["table_id"]) for r in blocked],
+    )
 
 
 def reconciliation_report(
@@ -263,29 +319,23 @@ def problems_report(
 ) -> dict[str, list[dict[str, Any]]]:
     """Dead letters and conflicts as the ledger's API shows them (``time`` formats a time)."""
     return {
-        "dead_letters": [
-            {
-                "posting_id": r["posting_id"],
-                "table_id": r["table_id"],
-                "posting_no": r["posting_no"],
-                "reason": r["reason"],
-                "times": r["times"],
-                "at": time(r["last_at"]),
-            }
-            for r in dead
-        ],
+        "dead_letters": [_problem(r, time, {"reason": r["reason"]}) for r in dead],
         "conflicts": [
-            {
-                "posting_id": r["posting_id"],
-                "table_id": r["table_id"],
-                "posting_no": r["posting_no"],
-                "digest": r["digest"],
-                "applied_digest": r["applied"],
-                "times": r["times"],
-                "at": time(r["last_at"]),
-            }
+            _problem(r, time, {"digest": r["digest"], "applied_digest": r["applied"]})
             for r in conflicts
         ],
+    }
+
+
+def _problem(row: Row, time: Any, own: Mapping[str, Any]) -> dict[str, Any]:
+    """A posting set aside, with ``own``: what its kind of problem says of it."""
+    return {
+        "posting_id": row["posting_id"],
+        "table_id": row["table_id"],
+        "posting_no": row["posting_no"],
+        **own,
+        "times": row["times"],
+        "at": time(row["last_at"]),
     }
 
 

@@ -383,14 +383,7 @@ async def run(
             game=options.game,
             workers=options.workers,
             seconds=round(elapsed, 1),
-            commands=commands,
-            commands_per_second=round(commands / elapsed, 1),
-            hands=hands,
-            hands_per_second=round(hands / elapsed, 1),
-            latency_ms=percentiles(total.latencies),
-            errors=dict(total.errors),
-            resent=total.resent,
-            applied_already=len(total.duplicates),
+            **_pace(commands, hands, elapsed, total),
             stalled=sorted(load.stalled),
             service_cpu_ms_per_hand=round(cpu * 1000 / per_hand, 2),
             broker_cpu_ms_per_hand=round(broker * 1000 / per_hand, 2),
@@ -408,6 +401,21 @@ async def run(
         )
 
 
+def _pace(commands: int, hands: int, elapsed: float, tally: Tally) -> dict[str, Any]:
+    """The figures the whole run and each game share: what was played in the measured window
+    and how fast, and ``tally``'s answers."""
+    return {
+        "commands": commands,
+        "commands_per_second": round(commands / elapsed, 1),
+        "hands": hands,
+        "hands_per_second": round(hands / elapsed, 1),
+        "latency_ms": percentiles(tally.latencies),
+        "errors": dict(tally.errors),
+        "resent": tally.resent,
+        "applied_already": len(tally.duplicates),
+    }
+
+
 def _game_figures(
     load: Load, name: str, commands: int, hands: int, elapsed: float, checked: Audit
 ) -> GameFigures:
@@ -420,14 +428,7 @@ def _game_figures(
         seats=plans[0].seats if plans else 0,
         for_money=sum(1 for p in plans if p.staked),
         people=sum(len(people) for people in tables.values()),
-        commands=commands,
-        commands_per_second=round(commands / elapsed, 1),
-        hands=hands,
-        hands_per_second=round(hands / elapsed, 1),
-        latency_ms=percentiles(tally.latencies),
-        errors=dict(tally.errors),
-        resent=tally.resent,
-        applied_already=len(tally.duplicates),
+        **_pace(commands, hands, elapsed, tally),
         stalled=sorted(set(tables) & load.stalled),
         audit=asdict(checked) | {"ok": checked.ok},
     )

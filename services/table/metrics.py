@@ -2,63 +2,40 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram
-
-from shared.observability import LATENCY_BUCKETS, ServiceMetrics
+from shared.observability import ServiceMetrics
 
 
 class TableMetrics(ServiceMetrics):
     def __init__(self) -> None:
         super().__init__()
-        self.commands = Counter(
-            "swick_commands",
-            "Requests handled by table workers",
-            ["outcome"],
-            registry=self.registry,
+        self.commands = self.counter(
+            "swick_commands", "Requests handled by table workers", ["outcome"]
         )
-        self.command_seconds = Histogram(
-            "swick_command_seconds",
-            "Table worker: request received to views published",
-            buckets=LATENCY_BUCKETS,
-            registry=self.registry,
+        self.command_seconds = self.histogram(
+            "swick_command_seconds", "Table worker: request received to views published"
         )
-        self.batch_commands = Histogram(
+        self.batch_commands = self.histogram(
             "swick_batch_commands",
             "Table worker: requests handled together in one batch (one commit)",
             buckets=(1, 2, 4, 8, 16, 32, 64),
-            registry=self.registry,
         )
-        self.tables = Gauge(
-            "swick_tables_loaded", "Tables held in this worker's memory", registry=self.registry
+        self.tables = self.gauge("swick_tables_loaded", "Tables held in this worker's memory")
+        self.shards = self.gauge("swick_shards_owned", "Shards this worker holds the lease of")
+        self.takeovers = self.counter(
+            "swick_shard_takeovers", "Shards taken over (at start, on rebalance, on failover)"
         )
-        self.shards = Gauge(
-            "swick_shards_owned", "Shards this worker holds the lease of", registry=self.registry
+        self.shards_lost = self.counter(
+            "swick_shards_lost", "Shards whose lease this worker lost or was fenced from"
         )
-        self.takeovers = Counter(
-            "swick_shard_takeovers",
-            "Shards taken over (at start, on rebalance, on failover)",
-            registry=self.registry,
+        self.timeouts = self.counter(
+            "swick_timeouts", "Decisions the table took for a seat whose deadline passed"
         )
-        self.shards_lost = Counter(
-            "swick_shards_lost",
-            "Shards whose lease this worker lost or was fenced from",
-            registry=self.registry,
-        )
-        self.timeouts = Counter(
-            "swick_timeouts",
-            "Decisions the table took for a seat whose deadline passed",
-            registry=self.registry,
-        )
-        self.bot_actions = Counter(
+        self.bot_actions = self.counter(
             "swick_bot_actions",
             "Bots' actions taken from their own queues: relayed to a shard, or dropped (forbidden,"
             " malformed, shard_full)",
             ["bot", "outcome"],
-            registry=self.registry,
         )
-        self.queue_depth = Gauge(
-            "swick_queue_depth",
-            "Messages waiting in a shard queue this worker owns",
-            ["queue"],
-            registry=self.registry,
+        self.queue_depth = self.gauge(
+            "swick_queue_depth", "Messages waiting in a shard queue this worker owns", ["queue"]
         )

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from services.table.archive_rows import games_won_report, record_of
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
-    Winner,
 )
 from services.table.store_pool import (
     PoolStore,
@@ -38,18 +38,8 @@ class GameArchive(PoolStore):
             table_id,
             game_no,
         )
-        if row is None:
-            return None
-        winners = tuple(Winner(str(w[0]), str(w[1]), bool(w[2])) for w in row["winners"])
-        return GameRecordRow(
-            table_id,
-            game_no,
-            row["record"],
-            tuple(row["players"]),
-            winners,
-            tuple(json.loads(row["opponents"])),
-            row["ranked"],
-        )
+        # jsonb: the pool decodes the players and the winners.
+        return None if row is None else record_of(table_id, game_no, row, lambda value: value)
 
     async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None:
         await self.pool.execute(
@@ -83,10 +73,7 @@ class GameArchive(PoolStore):
             since,
             limit,
         )
-        return [
-            {"player_id": r["player_id"], "name": r["name"], "bot": r["bot"], "won": r["won"]}
-            for r in rows
-        ]
+        return games_won_report(rows)
 
     async def register_bot(self, name: str, owner: str) -> bool:
         status: str = await self.pool.execute(

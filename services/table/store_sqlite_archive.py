@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from services.table.archive_rows import games_won_report, record_of
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
-    Winner,
 )
 from services.table.store_sqlite_db import (
     DatabaseStore,
@@ -69,15 +69,7 @@ class SqliteGameArchive(DatabaseStore):
                 " GROUP BY w.value ->> 0 ORDER BY won DESC, player_id LIMIT ?",
                 (game, since, limit),
             )
-        return [
-            {
-                "player_id": r["player_id"],
-                "name": r["name"],
-                "bot": bool(r["bot"]),
-                "won": int(r["won"]),
-            }
-            for r in rows
-        ]
+        return games_won_report(rows)
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         async with self.db.read() as conn:
@@ -88,16 +80,7 @@ class SqliteGameArchive(DatabaseStore):
                 table_id,
                 game_no,
             )
-        if row is None:
-            return None
-        winners = tuple(
-            Winner(str(w[0]), str(w[1]), bool(w[2])) for w in json.loads(row["winners"])
-        )
-        players = tuple(json.loads(row["players"]))
-        opponents = tuple(json.loads(row["opponents"]))
-        return GameRecordRow(
-            table_id, game_no, row["record"], players, winners, opponents, bool(row["ranked"])
-        )
+        return None if row is None else record_of(table_id, game_no, row, json.loads)
 
     async def register_bot(self, name: str, owner: str) -> bool:
         async with self.db.write() as conn:

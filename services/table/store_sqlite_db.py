@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
@@ -12,7 +11,7 @@ from services.table.storage import (
     BotAccount,
     TableRow,
 )
-from shared.sqlite import Database
+from shared.sqlite import Database, iso_time
 
 SCOPE = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
@@ -37,8 +36,7 @@ def row_of(record: aiosqlite.Row) -> TableRow:
 
 
 def bot_of(record: aiosqlite.Row) -> BotAccount:
-    created = datetime.fromtimestamp(record["created_at"], UTC).isoformat()
-    return BotAccount(record["name"], record["owner"], created)
+    return BotAccount(record["name"], record["owner"], iso_time(record["created_at"]))
 
 
 class DatabaseStore:

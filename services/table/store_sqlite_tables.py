@@ -4,9 +4,9 @@ seatings, the overview."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
+from services.table.overview import overview_report
 from services.table.storage import (
     TableRow,
     TooManyTables,
@@ -15,7 +15,7 @@ from services.table.store_sqlite_db import (
     DatabaseStore,
     row_of,
 )
-from shared.sqlite import first, run
+from shared.sqlite import first, iso_time, run
 
 
 class SqliteTableDirectory(DatabaseStore):
@@ -100,32 +100,7 @@ class SqliteTableDirectory(DatabaseStore):
                 "SELECT worker_id, ? - seen_at AS age FROM tables_workers ORDER BY worker_id",
                 (now,),
             )
-        return {
-            "tables": [
-                {
-                    "table_id": r["table_id"],
-                    "phase": r["phase"],
-                    "seq": r["seq"],
-                    "shard": r["shard"],
-                    "private": bool(r["private"]),
-                    "players": [s["name"] for s in json.loads(r["seats"]) if s],
-                    "updated_at": datetime.fromtimestamp(r["updated_at"], UTC).isoformat(),
-                }
-                for r in tables
-            ],
-            "shards": [
-                {
-                    "shard": r["shard"],
-                    "owner": r["owner"],
-                    "epoch": r["epoch"],
-                    "live": bool(r["live"]),
-                }
-                for r in leases
-            ],
-            "workers": [
-                {"worker_id": r["worker_id"], "seen_s_ago": float(r["age"])} for r in workers
-            ],
-        }
+        return overview_report(tables, leases, workers, json.loads, iso_time)
 
     async def departure(self, player_id: str) -> tuple[str, int] | None:
         async with self.db.read() as conn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.table.overview import overview_report
 from services.table.storage import (
     TableRow,
     TooManyTables,
@@ -94,25 +95,7 @@ class TableDirectory(PoolStore):
                 "SELECT worker_id, extract(epoch FROM now() - seen_at)::float AS age"
                 " FROM tables.workers ORDER BY worker_id"
             )
-        return {
-            "tables": [
-                {
-                    "table_id": r["table_id"],
-                    "phase": r["phase"],
-                    "seq": r["seq"],
-                    "shard": r["shard"],
-                    "private": r["private"],
-                    "players": [s["name"] for s in r["seats"] if s],
-                    "updated_at": r["updated_at"].isoformat(),
-                }
-                for r in tables
-            ],
-            "shards": [
-                {"shard": r["shard"], "owner": r["owner"], "epoch": r["epoch"], "live": r["live"]}
-                for r in leases
-            ],
-            "workers": [{"worker_id": r["worker_id"], "seen_s_ago": r["age"]} for r in workers],
-        }
+        return overview_report(tables, leases, workers, list, lambda at: at.isoformat())
 
     async def departure(self, player_id: str) -> tuple[str, int] | None:
         """The table a player last left, and the number of its posting that settled them."""

@@ -371,11 +371,11 @@ class Table:
         found = build_record("t", events, self.seats, self.games, g.name, self.config)
         assert found is not None, "no record of a finished game"
         data = json.loads(found.data)
-        mismatch = g.verify_record(data)
-        assert mismatch == "", f"the record does not verify: {mismatch}"
+        verdict = g.verify_record(data)
+        assert verdict.ok, f"the record does not verify: {verdict.mismatch}"
         tampered = self.tamper(data)
         if tampered is not None:
-            assert g.verify_record(tampered), "a record with a card changed verifies"
+            assert not g.verify_record(tampered).ok, "a record with a card changed verifies"
         text = build_replay("t", g.name, self.config, self.batches, self.games)
         assert text is not None, "no replay of a finished game"
         frames = json.loads(text)["frames"]

@@ -80,6 +80,22 @@ class Transfer:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordVerdict:
+    """What re-dealing a game's public record from its revealed seed found.
+
+    ``checked`` deals matched, in order (all of them when ``ok``); ``deals`` is what the game
+    calls one deal, in the plural (``"hands"``, ``"rounds"``); ``mismatch`` is the first
+    difference found. ``fingerprint`` is the seed's, published when the game started.
+    """
+
+    ok: bool
+    checked: int
+    deals: str
+    fingerprint: str
+    mismatch: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TableForm:
     """How people ask for a game's tables (``POST /api/tables``, quick play) and see them.
 
@@ -223,9 +239,13 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         """What the table decides for ``seat`` (one the table waits for) when its time runs out."""
         ...
 
-    def verify_record(self, record: Any) -> str:
+    record_algorithm: str
+    """The dealing algorithm the game's records name (``"euchre-fair-v1"``): a record read on
+    its own, as ``swick verify`` reads one, is known to be this game's by it."""
+
+    def verify_record(self, record: Any) -> RecordVerdict:
         """Re-deal a game's public record (``record``'s JSON data) from its revealed seed and
-        compare every card: ``""`` when all match, else the first difference."""
+        compare every card; raises ``ValueError`` for data that is not such a record."""
         ...
 
     def dump_state(self, state: StateT) -> Any: ...

@@ -10,6 +10,7 @@ from shared.games.contract_whist import events as ev
 from shared.games.contract_whist import record
 from shared.games.contract_whist.cards import DECK, code
 from shared.games.contract_whist.codec import CODEC
+from shared.games.contract_whist.dealing import ALGORITHM
 from shared.games.contract_whist.decide import RULES
 from shared.games.contract_whist.legal import legal_actions
 from shared.games.contract_whist.money import transfers
@@ -26,7 +27,7 @@ from shared.games.contract_whist.state import (
     new_table,
 )
 from shared.games.contract_whist.views import WhistView, view_for
-from shared.games.interface import IllegalCommand, Option, TableForm, Transfer
+from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
 from shared.games.table.game import TableGame, timing, whole
 
 
@@ -126,9 +127,14 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
             seen.update(s.hands[seat])
         return frozenset(code(card) for card in seen)
 
-    def verify_record(self, data: Any) -> str:
-        verdict = record.verify(record.load_record(data))
-        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
+    record_algorithm = ALGORITHM
+
+    def verify_record(self, data: Any) -> RecordVerdict:
+        read = record.load_record(data)
+        verdict = record.verify(read)
+        return RecordVerdict(
+            verdict.ok, verdict.rounds, "rounds", read.fingerprint, verdict.mismatch
+        )
 
 
 CONTRACT_WHIST = ContractWhistGame()

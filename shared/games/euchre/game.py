@@ -10,6 +10,7 @@ from shared.games.euchre import events as ev
 from shared.games.euchre import record
 from shared.games.euchre.cards import DECK, code
 from shared.games.euchre.codec import CODEC
+from shared.games.euchre.dealing import ALGORITHM
 from shared.games.euchre.decide import RULES
 from shared.games.euchre.legal import legal_actions
 from shared.games.euchre.money import transfers
@@ -25,7 +26,7 @@ from shared.games.euchre.state import (
     new_table,
 )
 from shared.games.euchre.views import EuchreView, view_for
-from shared.games.interface import IllegalCommand, Option, TableForm, Transfer
+from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
 from shared.games.table.game import TableGame, timing, whole
 
 
@@ -136,9 +137,12 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
                 seen.add(s.discard)
         return frozenset(code(card) for card in seen)
 
-    def verify_record(self, data: Any) -> str:
-        verdict = record.verify(record.load_record(data))
-        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
+    record_algorithm = ALGORITHM
+
+    def verify_record(self, data: Any) -> RecordVerdict:
+        read = record.load_record(data)
+        verdict = record.verify(read)
+        return RecordVerdict(verdict.ok, verdict.hands, "hands", read.fingerprint, verdict.mismatch)
 
 
 EUCHRE = EuchreGame()

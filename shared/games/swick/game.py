@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.games.interface import IllegalCommand, Option, TableForm, Transfer
+from shared.fairness import ALGORITHM
+from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick import record
@@ -132,9 +133,12 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
             seen.update(s.discarded[seat])
         return frozenset(code(card) for card in seen)
 
-    def verify_record(self, data: Any) -> str:
-        verdict = record.verify(record.load_record(data))
-        return "" if verdict.ok else verdict.mismatch or "the record does not verify"
+    record_algorithm = ALGORITHM
+
+    def verify_record(self, data: Any) -> RecordVerdict:
+        read = record.load_record(data)
+        verdict = record.verify(read)
+        return RecordVerdict(verdict.ok, verdict.hands, "hands", read.fingerprint, verdict.mismatch)
 
 
 SWICK = SwickGame()

@@ -1,0 +1,40 @@
+"""The finished games' rows, read the same from either store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from services.table.storage import GameRecordRow, Winner
+from shared.rows import Row
+
+
+def record_of(
+    table_id: str, game_no: int, row: Row, decoded: Callable[[Any], Any]
+) -> GameRecordRow:
+    """A stored game record; ``decoded`` reads its JSON columns (players, winners) as the
+    store keeps them. The opponents are text in both: compared whole, as the boards' key."""
+    winners = tuple(Winner(str(w[0]), str(w[1]), bool(w[2])) for w in decoded(row["winners"]))
+    return GameRecordRow(
+        table_id,
+        game_no,
+        row["record"],
+        tuple(decoded(row["players"])),
+        winners,
+        tuple(json.loads(row["opponents"])),
+        bool(row["ranked"]),
+    )
+
+
+def games_won_report(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """The boards of games won, as the API shows them."""
+    return [
+        {
+            "player_id": r["player_id"],
+            "name": r["name"],
+            "bot": bool(r["bot"]),
+            "won": int(r["won"]),
+        }
+        for r in rows
+    ]
