@@ -77,3 +77,10 @@ async def cluster(
         yield platform
     finally:
         platform.stop()
+
+
+@pytest.fixture
+async def whole_platform(cluster: Platform) -> None:
+    """The session's platform with its standard lineup, whatever the test before it stopped
+    (for modules to use, or to make autouse for a folder, as ``tests/services`` does)."""
+    await cluster.restore()

@@ -10,10 +10,10 @@ import pty
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import pytest
 
@@ -139,47 +139,66 @@ def bots_game_log(
     return log
 
 
-def test_verify_checks_a_euchre_record_by_its_game(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+class Verifiable(NamedTuple):
+    """A game whose record ``swick verify`` checks, and what it says of a good and a bad one."""
+
+    game: Any
+    settings: dict[str, Any]
+    seats: int
+    seed: str
+    bot: Callable[[], Any]  # a medium bot, to play every seat
+    dealt: tuple[str, int]  # where in the record the cards dealt that are tampered with are
+    verified: str
+    mismatch: str
+
+
+VERIFIABLE = {
+    # A whole game to 3 points: its first hand tampered with.
+    "euchre": Verifiable(
+        EUCHRE,
+        {"target": 3},
+        4,
+        "ab" * 32,
+        lambda: EuchreMedium(random.Random(9)),
+        ("hands", 0),
+        "VERIFIED",
+        "MISMATCH",
+    ),
+    # A whole game of 3 rounds at 3 seats: its second round tampered with.
+    "contract-whist": Verifiable(
+        CONTRACT_WHIST,
+        {"seats": 3, "rounds": 3},
+        3,
+        "cd" * 32,
+        lambda: WhistMedium(random.Random(4)),
+        ("rounds", 1),
+        "VERIFIED: all 3 rounds",
+        "MISMATCH after 1 good round",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", VERIFIABLE)
+def test_verify_checks_a_record_by_its_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    # A whole game to 3 points, played by medium bots.
-    euchre_log = bots_game_log(EUCHRE, {"target": 3}, 4, "ab" * 32, EuchreMedium(random.Random(9)))
-    built = build_record("t-euchre", euchre_log, 4, 1, "euchre")
+    case = VERIFIABLE[name]
+    log = bots_game_log(case.game, case.settings, case.seats, case.seed, case.bot())
+    built = build_record(f"t-{name}", log, case.seats, 1, name)
     assert built is not None
-    good = tmp_path / "euchre.json"
+    good = tmp_path / "good.json"
     good.write_text(built.data)
     assert main(["verify", str(good)]) == 0
-    assert "VERIFIED" in capsys.readouterr().out
+    assert case.verified in capsys.readouterr().out
     record = json.loads(built.data)
-    assert record["algorithm"] == "euchre-fair-v1"
-    dealt = record["hands"][0]["dealt"]
+    assert record["algorithm"] == f"{name}-fair-v1"
+    part, number = case.dealt
+    dealt = record[part][number]["dealt"]
     dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]  # two seats' first cards swapped
     bad = tmp_path / "tampered.json"
     bad.write_text(json.dumps(record))
     assert main(["verify", str(bad)]) == 1
-    assert "MISMATCH" in capsys.readouterr().out
-
-
-def test_verify_checks_a_contract_whist_record_by_its_game(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # A whole game of 3 rounds at 3 seats, played by medium bots.
-    settings = {"seats": 3, "rounds": 3}
-    whist_log = bots_game_log(CONTRACT_WHIST, settings, 3, "cd" * 32, WhistMedium(random.Random(4)))
-    built = build_record("t-whist", whist_log, 3, 1, "contract-whist")
-    assert built is not None
-    good = tmp_path / "whist.json"
-    good.write_text(built.data)
-    assert main(["verify", str(good)]) == 0
-    assert "VERIFIED: all 3 rounds" in capsys.readouterr().out
-    record = json.loads(built.data)
-    assert record["algorithm"] == "contract-whist-fair-v1"
-    dealt = record["rounds"][1]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]  # two seats' first cards swapped
-    bad = tmp_path / "tampered.json"
-    bad.write_text(json.dumps(record))
-    assert main(["verify", str(bad)]) == 1
-    assert "MISMATCH after 1 good round" in capsys.readouterr().out
+    assert case.mismatch in capsys.readouterr().out
 
 
 def test_every_game_has_a_record_to_verify() -> None:

@@ -11,11 +11,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from typing import Any
+
+import pytest
 
 from services.ledger.storage import LedgerStorage
 from shared.messages import Leg, Posting
 
 BACKENDS = ["postgres", "sqlite"]
+
+
+def of_backend(request: pytest.FixtureRequest, kind: str) -> Any:
+    """For a fixture parametrised by ``BACKENDS``: its backend's fixture ``<backend>_<kind>``."""
+    return request.getfixturevalue(f"{request.param}_{kind}")
 
 
 def uid(prefix: str) -> str:

@@ -22,15 +22,13 @@ from services.ledger.ledger import Ledger
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.rules import digest, wallet
 from services.ledger.storage import LedgerStorage, Pending
-from services.load.platform import fresh_database
 from services.table.storage import TableRow, TableStorage, Write
-from services.table.store import connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
-from tests.contract.conftest import BACKENDS, leg, posting, sit, uid
-from tests.postgres_ledger import migrated_ledger
+from tests.contract.conftest import BACKENDS, leg, of_backend, posting, sit, uid
+from tests.postgres_ledger import fresh_ledger, migrated_ledger
 
 GRANT = 4000
 
@@ -58,7 +56,7 @@ async def sqlite_ledger(tmp_path: Path) -> AsyncIterator[LedgerStorage]:
 @pytest.fixture(params=BACKENDS)
 def ledger(request: pytest.FixtureRequest) -> LedgerStorage:
     """The books of one backend, shared with other tests (so: ids of our own)."""
-    value: LedgerStorage = request.getfixturevalue(f"{request.param}_ledger")
+    value: LedgerStorage = of_backend(request, "ledger")
     return value
 
 
@@ -77,31 +75,27 @@ class Books:
 
 @pytest.fixture
 async def postgres_books(settings: Settings) -> AsyncIterator[Books]:
-    async with fresh_database(settings.database_url) as dsn:
-        pool = await connect_pool(dsn, size=2)
-        try:
-            await Ledger(pool).migrate()
+    async with fresh_ledger(settings, GRANT, pool_size=2) as own:
+        pool = own.pool
 
-            async def skew(account: str, amount: int) -> None:
-                await pool.execute(
-                    "UPDATE ledger.accounts SET credits = credits + $2 WHERE name = $1",
-                    account,
-                    amount,
-                )
+        async def skew(account: str, amount: int) -> None:
+            await pool.execute(
+                "UPDATE ledger.accounts SET credits = credits + $2 WHERE name = $1",
+                account,
+                amount,
+            )
 
-            async def wait(early: Posting) -> None:
-                await pool.execute(
-                    "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
-                    " VALUES ($1, $2, $3, $4::text::jsonb)",
-                    early.table_id,
-                    early.posting_no,
-                    digest(early),
-                    early.model_dump_json(),
-                )
+        async def wait(early: Posting) -> None:
+            await pool.execute(
+                "INSERT INTO ledger.waiting (table_id, posting_no, digest, body)"
+                " VALUES ($1, $2, $3, $4::text::jsonb)",
+                early.table_id,
+                early.posting_no,
+                digest(early),
+                early.model_dump_json(),
+            )
 
-            yield Books(lambda grant: Ledger(pool, grant), skew, wait)
-        finally:
-            await pool.close()
+        yield Books(lambda grant: Ledger(pool, grant), skew, wait)
 
 
 @pytest.fixture
@@ -132,7 +126,7 @@ async def sqlite_books(tmp_path: Path) -> AsyncIterator[Books]:
 
 @pytest.fixture(params=BACKENDS)
 def books(request: pytest.FixtureRequest) -> Books:
-    value: Books = request.getfixturevalue(f"{request.param}_books")
+    value: Books = of_backend(request, "books")
     return value
 
 

@@ -24,9 +24,17 @@ from shared.sqlite import Database
 from tests.contract.conftest import BACKENDS, leg, posting
 
 # Ann got her grant and anted 10 at table t (posting 1); posting 3 of t waits for 2; a posting
-# of table x was rejected.
+# of table x was rejected. Each row as SQL for either backend (``DIALECTS`` fills it in), with
+# its arguments.
 GRANT = 4000
-ROWS = [
+WAITING = posting("t", 3, [leg("pot:t", "wallet:ann", 5, "trick_payout")])
+REJECTED = posting("x", 1, [leg("wallet:ann", "pot:x", 10**6, "ante")])
+ROWS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "INSERT INTO {p}postings (id, table_id, posting_no, hand_no{applied_at})"
+        " VALUES ('grant:ann', NULL, NULL, 0{now}), ('t:1', 't', 1, 1{now})",
+        (),
+    ),
     ("UPDATE {p}accounts SET debits = 4000 WHERE name = 'bank'", ()),
     (
         "INSERT INTO {p}accounts (name, kind, debits, credits)"
@@ -35,14 +43,41 @@ ROWS = [
     ),
     (
         "INSERT INTO {p}transfers (id, posting_id, debit, credit, amount, code, table_id,"
-        " hand_no{at}) VALUES ('grant:ann:0', 'grant:ann', 'bank', 'wallet:ann', 4000,"
+        " hand_no{created_at}) VALUES ('grant:ann:0', 'grant:ann', 'bank', 'wallet:ann', 4000,"
         " 'grant', NULL, 0{now}), ('t:1:0', 't:1', 'wallet:ann', 'pot:t', 10, 'ante', 't', 1{now})",
         (),
     ),
     ("INSERT INTO {p}table_progress (table_id, posting_no) VALUES ('t', 1)", ()),
+    (
+        "INSERT INTO {p}waiting (table_id, posting_no, body) VALUES ('t', 3, {json})",
+        (WAITING.model_dump_json(),),
+    ),
+    (
+        "INSERT INTO {p}rejected (posting_id, body, reason{at})"
+        " VALUES ('x:1', {json}, 'too much'{now})",
+        (REJECTED.model_dump_json(),),
+    ),
 ]
-WAITING = posting("t", 3, [leg("pot:t", "wallet:ann", 5, "trick_payout")])
-REJECTED = posting("x", 1, [leg("wallet:ann", "pot:x", 10**6, "ante")])
+# Schema 001's differences: SQLite's names have a prefix, not a schema; its rows say when
+# (here at 1); its JSON is text.
+DIALECTS = {
+    "postgres": {
+        "p": "ledger.",
+        "applied_at": "",
+        "created_at": "",
+        "at": "",
+        "now": "",
+        "json": "$1::text::jsonb",
+    },
+    "sqlite": {
+        "p": "ledger_",
+        "applied_at": ", applied_at",
+        "created_at": ", created_at",
+        "at": ", at",
+        "now": ", 1",
+        "json": "?",
+    },
+}
 
 
 @pytest.fixture(params=BACKENDS)
@@ -52,6 +87,7 @@ async def old_books(
     """Books at schema 001 with the rows above, then upgraded."""
     first = tmp_path / "first"
     first.mkdir()
+    rows = [(sql.format(**DIALECTS[request.param]), args) for sql, args in ROWS]
     if request.param == "postgres":
         shutil.copy(pg_ledger.MIGRATIONS / "001_ledger.sql", first)
         async with fresh_database(settings.database_url, "upgrade") as dsn:
@@ -59,22 +95,8 @@ async def old_books(
             try:
                 async with pool.acquire() as conn:
                     await migrate(conn, "ledger", first)
-                    await conn.execute(
-                        "INSERT INTO ledger.postings (id, table_id, posting_no, hand_no)"
-                        " VALUES ('grant:ann', NULL, NULL, 0), ('t:1', 't', 1, 1)"
-                    )
-                    for sql, _ in ROWS:
-                        await conn.execute(sql.format(p="ledger.", at="", now=""))
-                    await conn.execute(
-                        "INSERT INTO ledger.waiting (table_id, posting_no, body)"
-                        " VALUES ('t', 3, $1::text::jsonb)",
-                        WAITING.model_dump_json(),
-                    )
-                    await conn.execute(
-                        "INSERT INTO ledger.rejected (posting_id, body, reason)"
-                        " VALUES ('x:1', $1::text::jsonb, 'too much')",
-                        REJECTED.model_dump_json(),
-                    )
+                    for sql, args in rows:
+                        await conn.execute(sql, *args)
                 books: LedgerStorage = Ledger(pool, GRANT)
                 await books.migrate()
                 yield books
@@ -85,22 +107,9 @@ async def old_books(
     db = await Database.open(tmp_path / "old.db")
     try:
         await db.migrate("ledger", first)
-        async with db.write() as conn:
-            await conn.execute(
-                "INSERT INTO ledger_postings (id, table_id, posting_no, hand_no, applied_at)"
-                " VALUES ('grant:ann', NULL, NULL, 0, 1), ('t:1', 't', 1, 1, 1)"
-            )
-            for sql, _ in ROWS:
-                await conn.execute(sql.format(p="ledger_", at=", created_at", now=", 1"))
-            await conn.execute(
-                "INSERT INTO ledger_waiting (table_id, posting_no, body) VALUES ('t', 3, ?)",
-                (WAITING.model_dump_json(),),
-            )
-            await conn.execute(
-                "INSERT INTO ledger_rejected (posting_id, body, reason, at)"
-                " VALUES ('x:1', ?, 'too much', 1)",
-                (REJECTED.model_dump_json(),),
-            )
+        async with db.write() as sqlite:
+            for sql, args in rows:
+                await sqlite.execute(sql, args)
         sqlite_books: LedgerStorage = SqliteLedger(db, GRANT)
         await sqlite_books.migrate()
         yield sqlite_books

@@ -40,7 +40,7 @@ from services.table.storage import (
 from services.table.store import TableStore, connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
-from tests.contract.conftest import BACKENDS, uid
+from tests.contract.conftest import BACKENDS, of_backend, uid
 
 FIRST_SHARD = 0
 NO_SHARD = -1  # a shard without a lease row
@@ -95,7 +95,7 @@ async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
 def store(request: pytest.FixtureRequest) -> TableStorage:
     """The store of one backend, shared with this module's tests (so: ids and shards of our
     own)."""
-    value: TableStorage = request.getfixturevalue(f"{request.param}_table_store")
+    value: TableStorage = of_backend(request, "table_store")
     return value
 
 
@@ -114,7 +114,7 @@ async def sqlite_own_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
 @pytest.fixture(params=BACKENDS)
 def own_store(request: pytest.FixtureRequest) -> TableStorage:
     """A store in a database of its own (for counts over everything)."""
-    value: TableStorage = request.getfixturevalue(f"{request.param}_own_table_store")
+    value: TableStorage = of_backend(request, "own_table_store")
     return value
 
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from services.load.platform import free_port
-from tests.services.client import Player
-from tests.services.play import act, watch_when_created
+from tests.services.client import registered
+from tests.services.play import act, quick_seated
 
 ADMIN_TOKEN = "embedded-test-operator-token"
 
@@ -78,13 +78,9 @@ async def answering(base: str) -> None:
 async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     base, _ = embedded
     await answering(base)
-    player = Player(base, "Solo")
-    await player.sign_up()
+    player = await registered(base, "Solo")
     await player.connect()
-    reply = await player.http("POST", "/api/quickplay")
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await watch_when_created(player, table)
+    table = await quick_seated(player)
 
     def waiting_for_me(view: dict[str, object]) -> bool:
         """Between hands, with the table waiting for this player to ready up: no chip moves."""

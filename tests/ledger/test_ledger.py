@@ -444,11 +444,8 @@ class LedgerMachine(RuleBasedStateMachine):
 async def machine_database(settings: Settings) -> AsyncIterator[str]:
     """A migrated database for the state machine alone (it leaves rejections behind)."""
     async with fresh_database(settings.database_url) as dsn:
-        pool = await connect_pool(dsn, size=1)
-        try:
-            await Ledger(pool).migrate()
-        finally:
-            await pool.close()
+        async with migrated_ledger(dsn, grant=4000, pool_size=1):
+            pass  # migrated, its pool closed: the machine opens its own
         LedgerMachine.dsn = dsn
         yield dsn
 

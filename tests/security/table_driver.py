@@ -13,7 +13,7 @@ from services.table.tables import replayed
 from shared import messages as m
 from shared.memory_bus import MemoryBus
 from tests.clock import Clock
-from tests.in_process import logged
+from tests.in_process import create_table, until_logged
 
 WITHIN = 30.0  # seconds a worker has to handle what was sent (generous, not a measure)
 
@@ -28,11 +28,7 @@ class TableDriver:
 
     async def until_logged(self, table: str, action_id: str) -> list[str]:
         """The table's logged action ids, once ``action_id`` is among them."""
-        deadline = time.monotonic() + WITHIN
-        while action_id not in (actions := await logged(self.store, table)):
-            assert time.monotonic() < deadline, f"{action_id} was never applied"
-            await asyncio.sleep(0.01)
-        return actions
+        return await until_logged(self.store, table, action_id)
 
     async def state(self, table: str) -> Any:
         """The table's state, replayed from its log as a worker loads it."""
@@ -43,17 +39,7 @@ class TableDriver:
     async def open(
         self, table: str, name: str, settings: dict[str, Any], bots: dict[int, str]
     ) -> None:
-        create = m.CreateTable(
-            table_id=table,
-            request_id="alice/create",
-            game=name,
-            settings=settings,
-            invite_code="code",
-            host_id="alice",
-            host_name="Alice",
-            bots=bots,
-            start=True,
-        )
+        create = create_table(table, "alice", game=name, settings=settings, bots=bots, start=True)
         await self.gateway.request(table, create.model_dump_json().encode())
         await self.until_logged(table, "alice/create:start")
 

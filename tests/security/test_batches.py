@@ -18,7 +18,7 @@ from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
-from tests.in_process import logged, running_worker
+from tests.in_process import create_table, logged, running_worker
 
 WITHIN = 30.0
 
@@ -92,15 +92,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 
 
 async def open_table(rig: Rig, table: str, host: str) -> None:
-    create = m.CreateTable(
-        table_id=table,
-        request_id=f"{host}/create",
-        game="swick",
-        settings={"seats": 4},
-        invite_code=f"code-{table}",
-        host_id=host,
-        host_name=host.title(),
-    )
+    create = create_table(table, host, invite_code=f"code-{table}")
     await rig.send(create)
     assert (await rig.answer(create.request_id)).ok
 

@@ -18,7 +18,7 @@ from services.broker import register_bot
 from shared import messages as m
 from shared.broker import administrator
 from shared.bus import RabbitBus
-from tests.services.client import Player
+from tests.services.client import registered
 from tests.services.cluster import Cluster
 from tests.services.play import act, watch_when_created
 
@@ -47,8 +47,7 @@ async def test_a_bots_flood_is_bounded_and_a_persons_action_still_applies(
     s, t = cluster.settings, cluster.settings.topology
     name = f"flood-{secrets.token_hex(3)}"
     url = await register_bot(s, name, "Mallory", administrator(s.rabbitmq_api))
-    alice = Player(cluster.base, "Alice")
-    await alice.sign_up()
+    alice = await registered(cluster.base, "Alice")
     await alice.connect()
     reply = await alice.http("POST", "/api/tables", json={"seats": 3, "bots": {"1": "easy"}})
     assert reply.status_code == 200, reply.text

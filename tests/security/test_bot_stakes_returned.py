@@ -15,11 +15,10 @@ from services.ledger.app import consume
 from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.metrics import LedgerMetrics
 from services.table.store_sqlite import SqliteTableStore
-from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
-from tests.in_process import logged, running_worker
+from tests.in_process import create_table, running_worker, until_logged
 
 TABLE = "t-closing"
 
@@ -41,22 +40,11 @@ async def test_a_table_closed_with_bots_returns_their_stakes(tmp_path: Path) -> 
             before = await ledger.house()
             # The second bot is nobody's: the table seats the host and the first bot, then
             # cannot be set up as asked, and closes.
-            create = m.CreateTable(
-                table_id=TABLE,
-                request_id="ann/create",
-                game="swick",
-                settings={"seats": 4},
-                invite_code="code",
-                host_id="ann",
-                host_name="Ann",
-                bots={1: "medium", 2: "nobodys"},
-            )
+            create = create_table(TABLE, "ann", bots={1: "medium", 2: "nobodys"})
             gateway = bus.as_user(bus.topology.user("gateway"))
             await gateway.request(TABLE, create.model_dump_json().encode())
+            await until_logged(store, TABLE, "ann/create:close")  # the table closed
             deadline = time.monotonic() + 30
-            while "ann/create:close" not in await logged(store, TABLE):
-                assert time.monotonic() < deadline, "the table never closed"
-                await asyncio.sleep(0.01)
             bot = f"bot:{TABLE}:1"
             while (await ledger.reconciliation(TABLE))["postings_applied"] < 1:
                 assert time.monotonic() < deadline, "the bot's stake never came back"

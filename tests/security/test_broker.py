@@ -36,7 +36,7 @@ from shared import messages as m
 from shared.broker import BrokerSetupError, administrator, definitions, users_of
 from shared.bus import RabbitBus, Topology, shard_of
 from shared.settings import Settings, role_variable, with_credentials
-from tests.services.client import Player
+from tests.services.client import Player, registered
 from tests.services.cluster import Cluster
 from tests.services.play import act, watch_when_created
 
@@ -234,8 +234,7 @@ async def test_a_bot_sees_its_own_seat_only_and_cannot_act_in_a_persons_name(
 ) -> None:
     s, t = cluster.settings, cluster.settings.topology
     name, _ = spy
-    alice = Player(cluster.base, "Alice")
-    await alice.sign_up()
+    alice = await registered(cluster.base, "Alice")
     await alice.connect()
     reply = await alice.http(
         "POST",
@@ -306,8 +305,7 @@ async def test_a_bot_sees_its_own_seat_only_and_cannot_act_in_a_persons_name(
 
 
 async def test_tables_refuse_bot_names_nobody_registered(cluster: Cluster) -> None:
-    host = Player(cluster.base, "Hosty")
-    await host.sign_up()
+    host = await registered(cluster.base, "Hosty")
     reply = await host.http(
         "POST", "/api/tables", json={"seats": 3, "bots": {"1": "made-up", "2": "easy"}}
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from schemathesis import GenerationMode
 
 from services.gateway.app import create_app as gateway_app
 from services.ledger.app import create_app as ledger_app
-from tests.services.client import Player
+from tests.services.client import registered
 from tests.services.cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,10 +51,7 @@ def _session_from(address: str) -> requests.Session:
     return session
 
 
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 def fuzz(raw_schema: dict[str, Any], base_url: str, authorization: str) -> list[str]:
@@ -122,16 +118,14 @@ async def test_the_ledger_api_never_answers_5xx(cluster: Cluster) -> None:
 
 
 async def test_the_gateway_api_never_answers_5xx(cluster: Cluster) -> None:
-    player = Player(cluster.base, "Fuzzer")
-    await player.sign_up()
+    player = await registered(cluster.base, "Fuzzer")
     schema = gateway_app(cluster.settings).openapi()
     failures = await asyncio.to_thread(fuzz, schema, cluster.base, f"Bearer {player.token}")
     assert not failures, "\n".join(failures[:5])
     # Its wrong invite codes were charged to its own address: a client at another (a player
     # signed up after it, the fuzzer's token having signed itself out) still finds a private
     # table by its code.
-    host = Player(cluster.base, "After the fuzzer")
-    await host.sign_up()
+    host = await registered(cluster.base, "After the fuzzer")
     created = await host.http("POST", "/api/tables", json={"private": True})
     assert created.status_code == 200, created.text
     found = await host.http("GET", f"/api/invites/{created.json()['invite_code']}")

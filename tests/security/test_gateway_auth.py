@@ -11,7 +11,6 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,14 +21,10 @@ import websockets
 from services.gateway.identity import LIFETIME, RENEW_AFTER, Identity, Tokens
 from services.load.platform import free_port
 from shared.settings import DEV_SECRET
-from tests.services.client import Player
+from tests.services.client import registered
 from tests.services.cluster import Cluster
 
-
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 def http_from(base: str, address: str, token: str | bytes | None = None) -> httpx.AsyncClient:
@@ -69,8 +64,7 @@ async def refused(base: str, token: str) -> None:
 
 
 async def test_a_token_signed_with_the_development_secret_opens_nothing(cluster: Cluster) -> None:
-    victim = Player(cluster.base, "Victim")
-    await victim.sign_up()
+    victim = await registered(cluster.base, "Victim")
     await victim.connect()
     try:
         forged = Tokens(DEV_SECRET).sign(Identity(victim.id, victim.name))
@@ -83,8 +77,7 @@ async def test_a_token_signed_with_the_development_secret_opens_nothing(cluster:
 
 
 async def test_an_expired_token_opens_nothing(cluster: Cluster) -> None:
-    player = Player(cluster.base, "Late")
-    await player.sign_up()
+    player = await registered(cluster.base, "Late")
     identity = Identity(player.id, player.name)
     month_ago = time.time() - LIFETIME - 60
     expired = Tokens(cluster.settings.secret, clock=lambda: month_ago).sign(identity)
@@ -92,8 +85,7 @@ async def test_an_expired_token_opens_nothing(cluster: Cluster) -> None:
 
 
 async def test_an_old_token_is_renewed_by_api_me(cluster: Cluster) -> None:
-    player = Player(cluster.base, "Regular")
-    await player.sign_up()
+    player = await registered(cluster.base, "Regular")
     async with http_from(cluster.base, "127.0.0.1", player.token) as http:
         assert (await http.get("/api/me")).json()["token"] is None  # fresh: nothing to renew
     identity = Identity(player.id, player.name)
@@ -110,8 +102,7 @@ async def test_an_old_token_is_renewed_by_api_me(cluster: Cluster) -> None:
 async def test_rotating_the_secret_keeps_players_signed_in(cluster: Cluster) -> None:
     """A gateway with a new SWICK_SECRET and the old one in SWICK_SECRET_PREVIOUS accepts the
     old tokens and renews them under the new key; without the old one, they are refused."""
-    player = Player(cluster.base, "Rotated")
-    await player.sign_up()
+    player = await registered(cluster.base, "Rotated")
     new_secret = secrets.token_hex(32)
     port = free_port()
     env = {"SWICK_SECRET": new_secret, "SWICK_SECRET_PREVIOUS": f" {cluster.settings.secret} "}
@@ -162,8 +153,7 @@ async def test_admin_token_guesses_are_throttled(cluster: Cluster) -> None:
 
 
 async def test_invite_guesses_are_throttled(cluster: Cluster) -> None:
-    host = Player(cluster.base, "Host")
-    await host.sign_up()
+    host = await registered(cluster.base, "Host")
     created = await host.http("POST", "/api/tables", json={"private": True, "timer_seconds": 30})
     code = created.json()["invite_code"]
     async with http_from(cluster.base, "127.0.9.3") as http:
@@ -177,12 +167,10 @@ async def test_invite_guesses_are_throttled(cluster: Cluster) -> None:
 
 
 async def test_invite_guesses_over_the_socket_are_throttled(cluster: Cluster) -> None:
-    host = Player(cluster.base, "Opener")
-    await host.sign_up()
+    host = await registered(cluster.base, "Opener")
     created = await host.http("POST", "/api/tables", json={"private": True, "timer_seconds": 30})
     code = created.json()["invite_code"]
-    guesser = Player(cluster.base, "Guesser")
-    await guesser.sign_up()
+    guesser = await registered(cluster.base, "Guesser")
     url = cluster.base.replace("http", "ws", 1) + f"/ws?token={guesser.token}"
     async with websockets.connect(url, local_addr=("127.0.9.4", 0)) as ws:
         assert json.loads(await ws.recv())["type"] == "welcome"
@@ -199,8 +187,7 @@ async def test_invite_guesses_over_the_socket_are_throttled(cluster: Cluster) ->
 async def test_waiting_for_a_new_table_is_no_guess(cluster: Cluster) -> None:
     """A client that names the table with the invite (as the web client does) may ask again
     and again while the table is being created: a table that does not exist is no guess."""
-    host = Player(cluster.base, "Maker")
-    await host.sign_up()
+    host = await registered(cluster.base, "Maker")
     url = cluster.base.replace("http", "ws", 1) + f"/ws?token={host.token}"
     async with websockets.connect(url, local_addr=("127.0.9.5", 0)) as ws:
         assert json.loads(await ws.recv())["type"] == "welcome"

@@ -12,19 +12,17 @@ from typing import Any
 import pytest
 
 from shared.games.records import MIN_EUCHRE_TARGET, MIN_WHIST_ROUNDS, counts_on_boards
-from tests.security.test_public_routes import query, until
+from tests.eventually import eventually
 from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
+from tests.services.database import fetch
 from tests.services.play import open_table
 from tests.services.test_leaderboards import board, euchre_game, open_table_after, rows
 
 STAKE = 10
 
 
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 @pytest.fixture
@@ -39,8 +37,8 @@ async def stored_games(cluster: Cluster, table: str, count: int) -> list[Any]:
     and UTC day."""
 
     async def found() -> list[Any]:
-        records = await query(
-            cluster,
+        records = await fetch(
+            cluster.settings,
             "SELECT game_no, winners, opponents,"
             " floor(extract(epoch FROM ended_at) / 86400) AS day"
             " FROM tables.game_records WHERE table_id = $1 ORDER BY game_no",
@@ -48,7 +46,7 @@ async def stored_games(cluster: Cluster, table: str, count: int) -> list[Any]:
         )
         return records if len(records) == count else []
 
-    stored: list[Any] = await until(found)
+    stored: list[Any] = await eventually(found, f"{count} games stored", within=20.0, every=0.1)
     return stored
 
 

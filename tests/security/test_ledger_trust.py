@@ -43,7 +43,7 @@ from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, Settings
 from shared.sqlite import Database
 from tests.contract.conftest import leg, posting, sit, uid
 from tests.postgres_ledger import fresh_ledger
-from tests.services.client import Player
+from tests.services.client import registered
 
 GRANT = 4000
 
@@ -475,8 +475,7 @@ async def test_bots_are_staked_by_the_house_never_minted(books: Ledger) -> None:
 
 
 async def test_quick_play_bots_come_from_the_house(cluster: Platform) -> None:
-    player = Player(cluster.base, "House guest")
-    await player.sign_up()
+    player = await registered(cluster.base, "House guest")
     reply = await player.http("POST", "/api/quickplay")
     assert reply.status_code == 200, reply.text
     s = cluster.settings

@@ -3,8 +3,6 @@ name check itself, and sign-up and chat against the real services (``cluster``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx
 import pytest
 
@@ -13,7 +11,7 @@ from services.gateway.chat import clean_text
 from services.gateway.identity import check_name
 from services.gateway.names import LEVELS as RESERVED_LEVELS
 from shared.bot_names import BOT_NAMES
-from tests.services.client import Player
+from tests.services.client import signed_up
 from tests.services.cluster import Cluster
 
 IMPERSONATIONS = [
@@ -92,10 +90,7 @@ def test_chat_strips_control_and_bidi_characters(said: str, kept: str) -> None:
     assert clean_text(said) == kept
 
 
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 @pytest.mark.parametrize("name", ["Bram", "Medium bot 2", "Аlice", "Dеx"])
@@ -107,11 +102,7 @@ async def test_sign_up_refuses_a_bot_name(cluster: Cluster, name: str) -> None:
 
 
 async def test_chat_lines_reach_the_table_clean(cluster: Cluster) -> None:
-    host, guest = Player(cluster.base, "Chat Host"), Player(cluster.base, "Chat Guest")
-    for person in (host, guest):
-        await person.sign_up()
-        await person.connect()
-    try:
+    async with signed_up(cluster.base, "Chat Host", "Chat Guest") as (host, guest):
         table = (await host.http("POST", "/api/tables", json={})).json()["id"]
         await host.watch(table)
         await guest.watch(table)
@@ -121,6 +112,3 @@ async def test_chat_lines_reach_the_table_clean(cluster: Cluster) -> None:
         assert answer["type"] == "ack", answer
         line = await guest.wait(lambda: next(iter(guest.chat), None))
         assert line["text"] == "hi ereht all"
-    finally:
-        await host.close()
-        await guest.close()

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
 
-import asyncpg
 import httpx
 import pytest
 import websockets
@@ -19,49 +18,23 @@ from websockets.asyncio.client import connect
 
 from services.load.platform import resident_bytes
 from shared.games.swick.record import load_record
-from tests.services.client import Player, signed_up
+from tests.eventually import eventually
+from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
+from tests.services.database import fetch, log_length, logged_events
 from tests.services.play import act
 
 MIB = 1 << 20
 MARKER = "Zq7-secret-echo-marker"
 
 
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 @pytest.fixture
 async def trio(cluster: Cluster) -> AsyncIterator[list[Player]]:
     async with signed_up(cluster.base, "Ava", "Ben", "Cy") as made:
         yield made
-
-
-async def query(cluster: Cluster, sql: str, *args: Any) -> list[asyncpg.Record]:
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        rows: list[asyncpg.Record] = await conn.fetch(sql, *args)
-        return rows
-    finally:
-        await conn.close()
-
-
-async def log_length(cluster: Cluster, table: str) -> int:
-    rows = await query(
-        cluster, "SELECT count(*) AS n FROM tables.events WHERE table_id = $1", table
-    )
-    return int(rows[0]["n"])
-
-
-async def until(found: Any, within: float = 20.0) -> Any:
-    """Poll ``found()`` (a coroutine function) until it returns something true."""
-    deadline = time.monotonic() + within
-    while not (result := await found()):
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.1)
-    return result
 
 
 async def seated_table(players: list[Player], *, private: bool) -> tuple[str, str]:
@@ -97,17 +70,25 @@ async def finished_game(players: list[Player], *, private: bool) -> tuple[str, s
     return table, code
 
 
-async def stored_record(cluster: Cluster, table: str) -> str:
-    async def found() -> str | None:
-        rows = await query(
-            cluster,
-            "SELECT record FROM tables.game_records WHERE table_id = $1 AND game_no = 1",
-            table,
-        )
-        return str(rows[0]["record"]) if rows else None
+# Game 1's stored record and replay, as a table worker writes them when the game ends.
+STORED = {
+    "record": "SELECT record FROM tables.game_records WHERE table_id = $1 AND game_no = 1",
+    "replay": "SELECT replay FROM tables.game_replays WHERE table_id = $1 AND game_no = 1",
+}
 
-    text: str = await until(found)
-    return text
+
+async def stored(cluster: Cluster, table: str, what: str) -> Any:
+    """Game 1's ``what`` ("record" or "replay") of ``table``, once it is stored."""
+
+    async def found() -> Any:
+        rows = await fetch(cluster.settings, STORED[what], table)
+        return rows[0][0] if rows else None
+
+    return await eventually(found, f"game 1's {what} stored", within=20.0, every=0.1)
+
+
+async def stored_record(cluster: Cluster, table: str) -> str:
+    return str(await stored(cluster, table, "record"))
 
 
 # Request bodies.
@@ -311,8 +292,7 @@ async def test_a_private_tables_record_is_for_its_players_and_invite_holders(
     table, code = await finished_game(trio, private=True)
     await stored_record(cluster, table)
     path = f"/api/tables/{table}/games/1/record"
-    stranger = Player(cluster.base, "Stranger")
-    await stranger.sign_up()
+    stranger = await registered(cluster.base, "Stranger")
     async with httpx.AsyncClient(base_url=cluster.base) as http:
         assert (await http.get(path)).status_code == 404
         assert (await http.get(path, params={"invite": "wrong-code"})).status_code == 404
@@ -335,15 +315,15 @@ async def test_a_record_is_served_as_stored(cluster: Cluster, trio: list[Player]
         assert served.content == text.encode()
         assert served.headers["content-type"] == "application/json"
         # The gateway parses no events: whatever is stored is what it serves.
-        await query(
-            cluster,
+        await fetch(
+            cluster.settings,
             "UPDATE tables.game_records SET record = $2 WHERE table_id = $1",
             table,
             '{"stored": true}',
         )
         assert (await http.get(path)).content == b'{"stored": true}'
         # A game that ended before records were stored is built once on demand, the same.
-        await query(cluster, "DELETE FROM tables.game_records WHERE table_id = $1", table)
+        await fetch(cluster.settings, "DELETE FROM tables.game_records WHERE table_id = $1", table)
         rebuilt = await http.get(path)
         assert rebuilt.content == text.encode()
         assert await stored_record(cluster, table) == text
@@ -361,7 +341,7 @@ async def test_wrongly_typed_fields_are_malformed_and_change_nothing(
     ada = trio[0]
     assert (await act(ada, table, {"kind": "start_game"}))["type"] == "ack"
     await ada.wait(lambda: ada.views[table]["phase"] == "ante")
-    before = await log_length(cluster, table)
+    before = await log_length(cluster.settings, table)
     coerced: list[dict[str, Any]] = [
         {"kind": "knock", "knock": "no"},
         {"kind": "play", "card": 30},
@@ -378,7 +358,7 @@ async def test_wrongly_typed_fields_are_malformed_and_change_nothing(
     assert (await ada.request(frame))["code"] == "malformed"
     frame = {"type": "sync", "table": table, "seq": True}
     assert (await ada.request(frame))["code"] == "malformed"
-    assert await log_length(cluster, table) == before
+    assert await log_length(cluster.settings, table) == before
 
 
 async def test_a_binary_frame_is_refused_without_a_traceback(
@@ -415,16 +395,9 @@ async def test_reconnect_churn_appends_a_bounded_number_of_presence_events(
         view = trio[0].views[table]
         return bool(view["seats"][seat]["connected"])
 
-    await until(back, within=window * 4)
-    rows = await query(
-        cluster, "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
-    )
-    changes = [
-        event
-        for row in rows
-        for event in json.loads(row["events"])
-        if event["kind"] == "connection_changed"
-    ]
+    await eventually(back, "the churner shown back", within=window * 4, every=0.1)
+    events = await logged_events(cluster.settings, table)
+    changes = [event for event in events if event["kind"] == "connection_changed"]
     # At most one disconnect and one reconnect per window (of the time the churn took, plus
     # the last window, which may still apply one): not 100.
     assert len(changes) <= 2 * (int(elapsed // window) + 2), (len(changes), elapsed)
@@ -447,13 +420,6 @@ async def test_a_disconnect_within_the_window_is_applied_when_it_ends(
     await ada.wait(shown(True))
     await ben.close()  # the second disconnect within the window waits for its end...
     await ada.wait(shown(False), within=30.0)  # ...and then counts: the player is gone
-    rows = await query(
-        cluster, "SELECT events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
-    )
-    changes = [
-        event["connected"]
-        for row in rows
-        for event in json.loads(row["events"])
-        if event["kind"] == "connection_changed"
-    ]
+    events = await logged_events(cluster.settings, table)
+    changes = [event["connected"] for event in events if event["kind"] == "connection_changed"]
     assert changes == [False, True, False]

@@ -13,16 +13,16 @@ ledger's ``/health``, as they were.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-import asyncpg
 import pytest
 
 from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
-from tests.services.ledger_books import ledger_client
+from tests.services.database import fetch, fetchval
+from tests.services.ledger_books import caught_up, ledger_client
+from tests.services.lobby import new_table
 from tests.services.play import act, watch_when_created
 
 TIMER_SECONDS = 120  # no decision times out while the test looks
@@ -37,20 +37,8 @@ async def people(cluster: Cluster) -> AsyncIterator[list[Player]]:
 
 async def settled(cluster: Cluster, table: str) -> None:
     """Wait until the ledger has applied every posting ``table`` wrote."""
-    s = cluster.settings
-    async with (
-        asyncpg.create_pool(s.database_url, min_size=1, max_size=1) as db,
-        ledger_client(s) as ledger,
-    ):
-        for _ in range(300):
-            written = await db.fetchval(
-                "SELECT postings FROM tables.tables WHERE table_id = $1", table
-            )
-            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= written:
-                return
-            await asyncio.sleep(0.1)
-    raise AssertionError(f"the ledger never caught up with {table}")
+    postings, report = await caught_up(cluster.settings, table)
+    assert report["postings_applied"] >= postings, f"the ledger never caught up with {table}"
 
 
 async def books(cluster: Cluster, table: str, people: list[Player]) -> dict[str, Any]:
@@ -59,42 +47,44 @@ async def books(cluster: Cluster, table: str, people: list[Player]) -> dict[str,
     accounts = [f"wallet:{p.id}" for p in people]
     accounts += [f"wallet:bot:{table}:{seat}" for seat in range(6)]
     accounts += [f"pot:{table}", f"carry:{table}"]
-    async with asyncpg.create_pool(s.database_url, min_size=1, max_size=1) as db:
-        found = {
-            "postings": await db.fetch(
-                "SELECT id, digest FROM ledger.postings WHERE table_id = $1 ORDER BY posting_no",
-                table,
-            ),
-            "transfers": await db.fetch(
-                "SELECT id, debit, credit, amount, code FROM ledger.transfers"
-                " WHERE debit = ANY($1::text[]) OR credit = ANY($1::text[]) ORDER BY id",
-                accounts,
-            ),
-            "wallets": await db.fetch(
-                "SELECT name, debits, credits FROM ledger.accounts"
-                " WHERE name = ANY($1::text[]) ORDER BY name",
-                accounts,
-            ),
-            "ledger_seats": await db.fetch(
-                "SELECT player_id, bot FROM ledger.seats WHERE table_id = $1 OR player_id"
-                " = ANY($2::text[]) ORDER BY table_id, player_id",
-                table,
-                [p.id for p in people],
-            ),
-            "dead_letters": await db.fetchval(
-                "SELECT count(*) FROM ledger.dead_postings WHERE table_id = $1", table
-            ),
-            "events": await db.fetch(
-                "SELECT seq, action_id FROM tables.events WHERE table_id = $1 ORDER BY seq",
-                table,
-            ),
-            "seatings": await db.fetch(
-                "SELECT player_id, table_id, seat FROM tables.seatings"
-                " WHERE table_id = $1 OR player_id = ANY($2::text[]) ORDER BY player_id",
-                table,
-                [p.id for p in people],
-            ),
-        }
+    # Each query's arguments: the table, its accounts, or the table and its people.
+    of_table, of_accounts, of_either = (table,), (accounts,), (table, [p.id for p in people])
+    queries: dict[str, tuple[str, tuple[Any, ...]]] = {
+        "postings": (
+            "SELECT id, digest FROM ledger.postings WHERE table_id = $1 ORDER BY posting_no",
+            of_table,
+        ),
+        "transfers": (
+            "SELECT id, debit, credit, amount, code FROM ledger.transfers"
+            " WHERE debit = ANY($1::text[]) OR credit = ANY($1::text[]) ORDER BY id",
+            of_accounts,
+        ),
+        "wallets": (
+            "SELECT name, debits, credits FROM ledger.accounts"
+            " WHERE name = ANY($1::text[]) ORDER BY name",
+            of_accounts,
+        ),
+        "ledger_seats": (
+            "SELECT player_id, bot FROM ledger.seats WHERE table_id = $1 OR player_id"
+            " = ANY($2::text[]) ORDER BY table_id, player_id",
+            of_either,
+        ),
+        "events": (
+            "SELECT seq, action_id FROM tables.events WHERE table_id = $1 ORDER BY seq",
+            of_table,
+        ),
+        "seatings": (
+            "SELECT player_id, table_id, seat FROM tables.seatings"
+            " WHERE table_id = $1 OR player_id = ANY($2::text[]) ORDER BY player_id",
+            of_either,
+        ),
+    }
+    found: dict[str, Any] = {
+        name: await fetch(s, sql, *args) for name, (sql, args) in queries.items()
+    }
+    found["dead_letters"] = await fetchval(
+        s, "SELECT count(*) FROM ledger.dead_postings WHERE table_id = $1", table
+    )
     async with ledger_client(s) as ledger:
         health = await ledger.get("/health")
         reconciliation = (await ledger.get(f"/tables/{table}/reconciliation")).json()
@@ -146,9 +136,7 @@ async def test_refused_commands_change_nothing(
 ) -> None:
     host, guest, carol = people
     settings = {"seats": 4, "timer_seconds": TIMER_SECONDS, "bots": {"1": "medium"}}
-    reply = await host.http("POST", "/api/tables", json={"game": game, **settings, **GAMES[game]})
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
+    table: str = (await new_table(host, {"game": game, **settings, **GAMES[game]}))["id"]
     for player in people:
         await watch_when_created(player, table)
     assert (await guest.request({"type": "join", "table": table, "seat": 2}))["type"] == "ack"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import random
 import secrets
 from collections.abc import AsyncIterator
 
@@ -17,58 +16,36 @@ from services.gateway.app import create_app as gateway_app
 from services.gateway.limits import AddressRate
 from services.gateway.state import REPLAY_BURST, REPLAYS_PER_SECOND
 from services.table.storage import GameRecordRow, TableRow
-from services.table.store import TableStore, connect_pool
+from services.table.store import TableStore, open_table_store
 from shared.bus import shard_of
 from shared.games.replays import build_replay, pack_replay
 from shared.memory_bus import MemoryBus
 from shared.settings import Settings
 from tests.clock import Clock
-from tests.security.test_public_routes import query, until
-from tests.services.client import Player
+from tests.security.test_public_routes import stored
+from tests.services.client import signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import ended, play
+from tests.services.database import fetch, fetchval
+from tests.services.play import finished_with_bots
 
-
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 async def stored_replay(cluster: Cluster, table: str) -> bytes:
-    async def found() -> bytes | None:
-        rows = await query(
-            cluster,
-            "SELECT replay FROM tables.game_replays WHERE table_id = $1 AND game_no = 1",
-            table,
-        )
-        return bytes(rows[0]["replay"]) if rows else None
-
-    packed: bytes = await until(found)
-    return packed
+    return bytes(await stored(cluster, table, "replay"))
 
 
 async def test_a_replay_is_stored_at_the_games_end_and_served_without_the_log(
     cluster: Cluster,
 ) -> None:
-    person = Player(cluster.base, "Watcher")
-    await person.sign_up()
-    await person.connect()
-    try:
-        body = {"game": "euchre", "target": 1, "bots": {"1": "medium", "2": "hard", "3": "easy"}}
-        reply = await person.http("POST", "/api/tables", json={**body, "start": True})
-        assert reply.status_code == 200, reply.text
-        table: str = reply.json()["id"]
-        await person.watch(table)
-        await play([person], table, random.Random(7), ended, within=60)
-        await person.until(table, ended)
+    async with signed_up(cluster.base, "Watcher") as (person,):
+        table: str = (await finished_with_bots(person, game="euchre", target=1))["id"]
         packed = await stored_replay(cluster, table)  # what the table worker built at the end
-        logged = await query(
-            cluster, "SELECT seq, events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
+        s = cluster.settings
+        logged = await fetch(
+            s, "SELECT seq, events FROM tables.events WHERE table_id = $1 ORDER BY seq", table
         )
-        config = (
-            await query(cluster, "SELECT config FROM tables.tables WHERE table_id = $1", table)
-        )[0]["config"]
+        config = await fetchval(s, "SELECT config FROM tables.tables WHERE table_id = $1", table)
         # What the gateway built from the whole log on every request before: the same document.
         batches = [(row["seq"], json.loads(row["events"])) for row in logged]
         rebuilt = build_replay(table, "euchre", json.loads(config), batches, 1)
@@ -76,13 +53,13 @@ async def test_a_replay_is_stored_at_the_games_end_and_served_without_the_log(
 
         path = f"/api/tables/{table}/games/1/replay"
         # A game that ended before replays were stored is built from its log once, and stored.
-        await query(cluster, "DELETE FROM tables.game_replays WHERE table_id = $1", table)
+        await fetch(s, "DELETE FROM tables.game_replays WHERE table_id = $1", table)
         first = await person.http("GET", path)
         assert first.status_code == 200 and first.text == rebuilt
         assert await stored_replay(cluster, table) == packed  # the same bytes: no timestamp
 
         # The log gone, the replay is still served as stored, exactly as before.
-        await query(cluster, "DELETE FROM tables.events WHERE table_id = $1", table)
+        await fetch(s, "DELETE FROM tables.events WHERE table_id = $1", table)
         served = await person.http("GET", path)
         assert served.status_code == 200 and served.headers["content-encoding"] == "gzip"
         assert served.text == rebuilt
@@ -91,19 +68,12 @@ async def test_a_replay_is_stored_at_the_games_end_and_served_without_the_log(
         assert plain.status_code == 200 and plain.text == rebuilt
         # A game that has not ended is still refused: no record, no replay.
         assert (await person.http("GET", f"/api/tables/{table}/games/2/replay")).status_code == 404
-    finally:
-        await person.close()
 
 
 @pytest.fixture
 async def store(settings: Settings) -> AsyncIterator[TableStore]:
-    pool = await connect_pool(settings.database_url, size=2)
-    try:
-        tables = TableStore(pool)
-        await tables.migrate(settings.shards)
+    async with open_table_store(settings, "test-replay-cost") as tables:
         yield tables
-    finally:
-        await pool.close()
 
 
 async def finished_table(store: TableStore, shards: int) -> str:

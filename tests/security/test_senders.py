@@ -21,7 +21,7 @@ from shared import messages as m
 from shared.bus import Topology
 from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
-from tests.in_process import logged, running_worker
+from tests.in_process import create_table, running_worker, until_logged
 
 TABLE = "t-senders"
 
@@ -38,11 +38,7 @@ class Rig:
         self.stranger = bus.as_user("someone-else")
 
     async def until_logged(self, action_id: str) -> list[str]:
-        deadline = time.monotonic() + 30
-        while action_id not in (actions := await logged(self.store, TABLE)):
-            assert time.monotonic() < deadline, f"{action_id} was never applied"
-            await asyncio.sleep(0.01)
-        return actions
+        return await until_logged(self.store, TABLE, action_id)
 
     async def until_forbidden(self, count: int) -> None:
         """Wait until ``count`` requests were dropped as forbidden (a bot's come through its
@@ -89,16 +85,7 @@ SIT_OUT = {"kind": "sit_out", "sitting_out": True}
 
 
 async def test_each_sender_is_taken_only_at_its_word(rig: Rig) -> None:
-    create = m.CreateTable(
-        table_id=TABLE,
-        request_id="alice/create",
-        game="swick",
-        settings={"seats": 4},
-        invite_code="code",
-        host_id="alice",
-        host_name="Alice",
-        bots={1: "easy", 2: "medium"},
-    )
+    create = create_table(TABLE, "alice", bots={1: "easy", 2: "medium"})
     forged = create.model_copy(update={"request_id": "mallory/create", "host_id": "mallory"})
     await rig.stranger.request(TABLE, forged.model_dump_json().encode())  # nobody's: dropped
     await rig.gateway.request(TABLE, create.model_dump_json().encode())

@@ -4,7 +4,6 @@ action or a body does not have is malformed; a token whose id is a path changes 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -15,20 +14,10 @@ from shared.games.contract_whist.codec import CODEC as WHIST_CODEC
 from shared.games.euchre.codec import CODEC as EUCHRE_CODEC
 from shared.games.interface import IllegalCommand
 from shared.games.swick.codec import CODEC as SWICK_CODEC
-from tests.services.client import Player
+from tests.services.client import registered
 from tests.services.cluster import Cluster
 
-
-@pytest.fixture(autouse=True)
-async def whole_platform(cluster: Cluster) -> AsyncIterator[None]:
-    await cluster.restore()
-    yield
-
-
-async def signed_up(cluster: Cluster, name: str) -> Player:
-    player = Player(cluster.base, name)
-    await player.sign_up()
-    return player
+pytestmark = pytest.mark.usefixtures("whole_platform")
 
 
 def refused_clearly(reply: httpx.Response, field: str) -> None:
@@ -58,7 +47,7 @@ def refused_clearly(reply: httpx.Response, field: str) -> None:
 async def test_http_bodies_are_not_coerced(
     cluster: Cluster, path: str, body: dict[str, Any], field: str
 ) -> None:
-    host = await signed_up(cluster, "Strict Host")
+    host = await registered(cluster.base, "Strict Host")
     reply = await host.http("POST", path, json=body)
     refused_clearly(reply, field)
     assert (await host.http("GET", "/api/me")).json()["seated"] is None  # nothing opened
@@ -66,7 +55,7 @@ async def test_http_bodies_are_not_coerced(
 
 async def test_a_strict_table_still_opens_with_bots_by_seat(cluster: Cluster) -> None:
     """JSON keys are text: ``{"1": "easy"}`` is seat 1, as the web client sends it."""
-    host = await signed_up(cluster, "Keyed Host")
+    host = await registered(cluster.base, "Keyed Host")
     reply = await host.http("POST", "/api/tables", json={"seats": 3, "bots": {"1": "easy"}})
     assert reply.status_code == 200, reply.text
     assert reply.json()["seats"][1]["bot"] == "easy"
@@ -102,7 +91,7 @@ def test_an_optional_field_may_be_left_out() -> None:
 
 
 async def test_an_incomplete_action_over_the_socket_is_malformed(cluster: Cluster) -> None:
-    host = await signed_up(cluster, "Lone Caller")
+    host = await registered(cluster.base, "Lone Caller")
     table = (await host.http("POST", "/api/quickplay", json={"game": "euchre"})).json()["id"]
     await host.connect()
     try:

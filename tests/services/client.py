@@ -133,6 +133,13 @@ class Player:
         return rng.choice(options) if options else None
 
 
+async def registered(base: str, name: str) -> Player:
+    """A player signed up over HTTP, with no WebSocket yet."""
+    player = Player(base, name)
+    await player.sign_up()
+    return player
+
+
 @contextlib.asynccontextmanager
 async def signed_up(base: str, *names: str) -> AsyncIterator[list[Player]]:
     """Players signed up and connected, in the order named; closed on the way out."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import asyncpg
@@ -24,14 +25,16 @@ async def postings_written(settings: Settings, table: str) -> int:
         )
 
 
-async def caught_up(settings: Settings, table: str) -> tuple[int, dict[str, Any]]:
+async def caught_up(
+    settings: Settings, table: str, within: float = 30.0
+) -> tuple[int, dict[str, Any]]:
     """The postings ``table`` wrote and the ledger's reconciliation of it, once the ledger has
-    applied them all (or the last one read, after 30 s)."""
+    applied them all (or the last one read, after ``within`` s)."""
     postings = await postings_written(settings, table)
+    deadline = time.monotonic() + within
     async with ledger_client(settings) as ledger:
-        for _ in range(150):
+        while True:
             report: dict[str, Any] = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= postings:
-                break
+            if report["postings_applied"] >= postings or time.monotonic() > deadline:
+                return postings, report
             await asyncio.sleep(0.2)
-    return postings, report

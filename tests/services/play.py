@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
+from tests.services.lobby import new_table, quick_play
+
+
+async def quick_seated(player: Player) -> str:
+    """The table quick play seats ``player`` (connected) at, once they watch it."""
+    table: str = (await quick_play(player))["id"]
+    await watch_when_created(player, table)
+    return table
 
 
 async def open_table(players: Sequence[Player], seats: int | None = None, **settings: Any) -> str:
@@ -15,9 +24,7 @@ async def open_table(players: Sequence[Player], seats: int | None = None, **sett
     join; everyone watches it."""
     host = players[0]
     body = {"seats": seats or len(players), "timer_seconds": 30, **settings}
-    reply = await host.http("POST", "/api/tables", json=body)
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
+    table: str = (await new_table(host, body))["id"]
     for player in players:
         await watch_when_created(player, table)
     for player in players[1:]:
@@ -29,18 +36,47 @@ async def open_table(players: Sequence[Player], seats: int | None = None, **sett
     return table
 
 
+async def two_and_bots(host: Player, guest: Player, body: dict[str, Any]) -> str:
+    """The host opens a table with ``body`` (bots in the seats after the first two), both
+    watch it, and the guest sits down in seat 1."""
+    table: str = (await new_table(host, body))["id"]
+    await host.watch(table)
+    await guest.watch(table)
+    assert (await guest.request({"type": "join", "table": table}))["type"] == "ack"
+    await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    return table
+
+
+async def started(players: Sequence[Player], **settings: Any) -> str:
+    """A table opened as ``open_table`` does, its game started by the host."""
+    table = await open_table(players, **settings)
+    assert (await act(players[0], table, {"kind": "start_game"}))["type"] == "ack"
+    return table
+
+
 async def start_for_bots(host: Player, bots: dict[str, str], timer_seconds: int) -> str:
     """The host opens a 4-seat table with ``bots`` in the other seats, watches it, sits out
     and starts the game: the bots play every hand while the host watches."""
     body = {"seats": 4, "timer_seconds": timer_seconds, "bots": bots}
-    reply = await host.http("POST", "/api/tables", json=body)
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
+    table: str = (await new_table(host, body))["id"]
     await watch_when_created(host, table)
     await host.until(table, lambda v: all(s["player"] for s in v["seats"]))
     assert (await act(host, table, {"kind": "sit_out", "sitting_out": True}))["type"] == "ack"
     assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
     return table
+
+
+@contextlib.asynccontextmanager
+async def bots_playing(
+    base: str, bots: dict[str, str], timer_seconds: int
+) -> AsyncIterator[tuple[Player, str]]:
+    """A host watching (as ``start_for_bots`` seats them) a table of ``bots`` that has played
+    its first hands; the host leaves after the block."""
+    async with signed_up(base, "Keeper") as (host,):
+        table = await start_for_bots(host, bots, timer_seconds)
+        # Deadlines are generous: they catch a table that stopped, not a slow machine.
+        await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
+        yield host, table
 
 
 async def watch_when_created(player: Player, table: str) -> None:
@@ -103,6 +139,23 @@ async def play(
         taken += 1
         await player.until(table, seen_at_least(player.views[table]["seq"]))
     return taken
+
+
+async def finished_with_bots(person: Player, seed: int = 7, **settings: Any) -> dict[str, Any]:
+    """A table of the person and three bots (medium, hard, easy), started at once and played
+    to its end by random legal moves from ``seed``: the lobby's answer when it was opened."""
+    body = {"bots": {"1": "medium", "2": "hard", "3": "easy"}, "start": True, **settings}
+    created = await new_table(person, body)
+    table = created["id"]
+    await person.watch(table)
+    await play([person], table, random.Random(seed), ended, within=60)
+    await person.until(table, ended)
+    return created
+
+
+def between_hands(after: int) -> Callable[[dict[str, Any]], bool]:
+    """Between hands (of Swick), once hand ``after`` was played."""
+    return lambda view: bool(view["hand_no"] >= after and view["phase"] in ("ante", "ready"))
 
 
 def ended(view: dict[str, Any]) -> bool:

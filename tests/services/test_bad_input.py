@@ -7,24 +7,21 @@ import itertools
 import json
 from typing import Any
 
-import asyncpg
 import pytest
 import websockets
 
-from tests.services.client import Player
+from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table
+from tests.services.database import log_length
+from tests.services.play import act, started
 
 
-async def log_length(cluster: Cluster, table: str) -> int:
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        count: int = await conn.fetchval(
-            "SELECT count(*) FROM tables.events WHERE table_id = $1", table
-        )
-        return count
-    finally:
-        await conn.close()
+async def anteing(players: list[Player]) -> str:
+    """A started table, waiting for its first dealer's ante."""
+    alice = players[0]
+    table = await started(players)
+    await alice.wait(lambda: alice.views[table]["phase"] == "ante")
+    return table
 
 
 async def raw(player: Player, text: str) -> dict[str, Any]:
@@ -60,17 +57,15 @@ BAD_FRAMES = [
 
 async def test_bad_frames_are_refused(cluster: Cluster, players: list[Player]) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
-    await alice.wait(lambda: alice.views[table]["phase"] == "ante")
-    before = await log_length(cluster, table)
+    table = await anteing(players)
+    before = await log_length(cluster.settings, table)
     for text, code in BAD_FRAMES:
         frame = await raw(alice, text)
         assert frame["code"] == code, (text, frame)
         assert frame["message"]
     big = json.dumps({"type": "chat", "id": "big", "seq": 0, "table": table, "text": "x" * 5000})
     assert (await raw(alice, big))["code"] == "too_large"
-    assert await log_length(cluster, table) == before
+    assert await log_length(cluster.settings, table) == before
     assert (await alice.request({"type": "ping"}))["type"] == "ack"
 
 
@@ -97,21 +92,19 @@ async def test_illegal_actions_change_nothing(
     cluster: Cluster, players: list[Player], action: dict[str, Any], code: str, by_dealer: bool
 ) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
-    await alice.wait(lambda: alice.views[table]["phase"] == "ante")
+    table = await anteing(players)
     dealer = alice.views[table]["dealer"]
     actor = next(
         p
         for p in players
         if (p.views[table]["seat"] == dealer) == by_dealer and (by_dealer or p is not alice)
     )
-    before = await log_length(cluster, table)
+    before = await log_length(cluster.settings, table)
     seq = actor.views[table]["seq"]
     answer = await act(actor, table, action)
     assert answer["type"] == "reject" and answer["code"] == code, answer
     assert answer["message"]
-    assert await log_length(cluster, table) == before
+    assert await log_length(cluster.settings, table) == before
     assert actor.views[table]["seq"] == seq
 
 
@@ -119,9 +112,7 @@ async def test_acting_out_of_turn_stale_and_replayed(
     cluster: Cluster, players: list[Player]
 ) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
-    await alice.wait(lambda: alice.views[table]["phase"] == "ante")
+    table = await anteing(players)
     view = alice.views[table]
     dealer = next(p for p in players if p.views[table]["seat"] == view["dealer"])
     other = next(p for p in players if p is not dealer)
@@ -138,7 +129,7 @@ async def test_acting_out_of_turn_stale_and_replayed(
         }
     )
     assert ahead["code"] == "bad_seq"
-    before = await log_length(cluster, table)
+    before = await log_length(cluster.settings, table)
     # The dealer's ante, then the very same message again: it takes effect once.
     message = {
         "type": "act",
@@ -151,7 +142,7 @@ async def test_acting_out_of_turn_stale_and_replayed(
     dealer.answers.pop("ante-once")
     again = await dealer.request(dict(message))
     assert again["type"] == "reject" and again["code"] in ("duplicate", "wrong_phase"), again
-    assert await log_length(cluster, table) == before + 1
+    assert await log_length(cluster.settings, table) == before + 1
     # A decision on the seq seen before the ante (now stale) is refused.
     await dealer.wait(lambda: dealer.views[table]["phase"] == "ready")
     ready = next(p for p in players if p.my_turn(table))
@@ -162,8 +153,7 @@ async def test_acting_out_of_turn_stale_and_replayed(
 
 
 async def test_flooding_is_refused_and_then_cut(cluster: Cluster) -> None:
-    flooder = Player(cluster.base, "Flooder")
-    await flooder.sign_up()
+    flooder = await registered(cluster.base, "Flooder")
     await flooder.connect()
     assert flooder.ws is not None
     # However slowly the gateway reads them, a flood is cut after so many refusals: send until
@@ -181,11 +171,8 @@ async def test_flooding_is_refused_and_then_cut(cluster: Cluster) -> None:
     assert codes == {"rate_limited"}
     assert sum(f["type"] == "ack" for f in flooder.frames) >= 30  # a burst goes through first
     await flooder.close()
-    calm = Player(cluster.base, "Calm")
-    await calm.sign_up()
-    await calm.connect()
-    assert (await calm.request({"type": "ping"}))["type"] == "ack"
-    await calm.close()
+    async with signed_up(cluster.base, "Calm") as (calm,):
+        assert (await calm.request({"type": "ping"}))["type"] == "ack"
 
 
 async def test_bad_tokens_and_tables(cluster: Cluster, players: list[Player]) -> None:

@@ -35,10 +35,9 @@ from shared.games.swick import actions as ac
 from shared.games.swick.codec import CODEC
 from shared.games.swick.legal import to_act
 from shared.games.swick.views import SwickView, view_for
-from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import start_for_bots
-from tests.services.test_sessions import logged_events
+from tests.services.database import timeouts
+from tests.services.play import bots_playing
 
 
 class Raising:
@@ -162,28 +161,22 @@ async def test_a_failing_strategy_gets_the_default_and_the_table_plays_on(
 ) -> None:
     name, url = await new_bot(cluster)
     async with serving(cluster, {name: (url, strategy)}) as service:
-        host = Player(cluster.base, "Keeper")
-        await host.sign_up()
-        await host.connect()
         bots = {"1": name, "2": "easy", "3": "easy"}
-        table = await start_for_bots(host, bots, timer_seconds=30)
-        await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
-        # Every one of the bot's decisions failed, and the seat played the default at once:
-        # the timer never had to decide for it.
-        events = await logged_events(cluster, table, after=0)
-        assert not [e for e in events if e["kind"] == "timed_out"]
-        failing = service.strategies[name]
-        assert isinstance(failing, strategy) and failing.calls > 0
-        assert service.turns_played > 0
-        # Logged once a failure, with the table and seat (records and the counter move
-        # together, in the event loop; the strategy's own count may be one ahead).
-        records = failures_logged(caplog.records, table)
-        counted = sample(service, "swick_bot_strategy_failures_total", bot=name, kind=kind)
-        assert len(records) == counted > 0
-        assert {(r.seat, r.bot) for r in records} == {(1, name)}  # type: ignore[attr-defined]
-        seqs = [r.seq for r in records]  # type: ignore[attr-defined]
-        assert len(set(seqs)) == len(seqs)
-        await host.close()
+        async with bots_playing(cluster.base, bots, timer_seconds=30) as (_, table):
+            # Every one of the bot's decisions failed, and the seat played the default at
+            # once: the timer never had to decide for it.
+            assert not await timeouts(cluster.settings, table)
+            failing = service.strategies[name]
+            assert isinstance(failing, strategy) and failing.calls > 0
+            assert service.turns_played > 0
+            # Logged once a failure, with the table and seat (records and the counter move
+            # together, in the event loop; the strategy's own count may be one ahead).
+            records = failures_logged(caplog.records, table)
+            counted = sample(service, "swick_bot_strategy_failures_total", bot=name, kind=kind)
+            assert len(records) == counted > 0
+            assert {(r.seat, r.bot) for r in records} == {(1, name)}  # type: ignore[attr-defined]
+            seqs = [r.seq for r in records]  # type: ignore[attr-defined]
+            assert len(set(seqs)) == len(seqs)
 
 
 def turn(name: str, table: str, seq: int, deadline_ms: int | None) -> bytes:

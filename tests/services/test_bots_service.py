@@ -7,42 +7,36 @@ from typing import Any
 
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, start_for_bots
+from tests.services.database import timeouts
+from tests.services.play import act, bots_playing
 from tests.services.test_game_play import check_log
 from tests.services.test_ledger_service import ledger_agrees
-from tests.services.test_sessions import logged_events
 
 
 async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     cluster: Cluster,
 ) -> None:
-    host = Player(cluster.base, "Keeper")
-    await host.sign_up()
-    await host.connect()
     bots = {"1": "medium", "2": "easy", "3": "hard"}
-    table = await start_for_bots(host, bots, timer_seconds=120)
-    # Deadlines are generous: they catch a table that stopped, not a slow machine.
-    await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
-    assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))
-    [first, _] = cluster.running("bots")
-    cluster.kill(first)
-    try:
-        hand = host.views[table]["hand_no"]
-        view = await host.until(table, lambda v: v["hand_no"] >= hand + 3, within=300)
-        events = await logged_events(cluster, table, after=0)
-        assert not [e for e in events if e["kind"] == "timed_out"], "a bot turn was lost"
-        # The bots play on meanwhile: the log holds at least what the host saw.
-        await check_log(cluster, table, view["seq"], growing=True)
-        # The host comes back: the next hand waits for them (to ready up, or to set the ante when
-        # the deal comes to them), so the table holds still.
-        assert (await act(host, table, {"kind": "sit_out", "sitting_out": False}))["type"] == "ack"
-        await host.until(
-            table, lambda v: v["phase"] in ("ante", "ready") and 0 in v["to_act"], within=300
-        )
-        await ledger_agrees(cluster, table, [host], within=120)
-    finally:
-        cluster.start_bots()
-    await host.close()
+    async with bots_playing(cluster.base, bots, timer_seconds=120) as (host, table):
+        assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))
+        [first, _] = cluster.running("bots")
+        cluster.kill(first)
+        try:
+            hand = host.views[table]["hand_no"]
+            view = await host.until(table, lambda v: v["hand_no"] >= hand + 3, within=300)
+            assert not await timeouts(cluster.settings, table), "a bot turn was lost"
+            # The bots play on meanwhile: the log holds at least what the host saw.
+            await check_log(cluster, table, view["seq"], growing=True)
+            # The host comes back: the next hand waits for them (to ready up, or to set the
+            # ante when the deal comes to them), so the table holds still.
+            sit_in = await act(host, table, {"kind": "sit_out", "sitting_out": False})
+            assert sit_in["type"] == "ack"
+            await host.until(
+                table, lambda v: v["phase"] in ("ante", "ready") and 0 in v["to_act"], within=300
+            )
+            await ledger_agrees(cluster, table, [host], within=120)
+        finally:
+            cluster.start_bots()
 
 
 def frames(player: Player, table: str) -> list[dict[str, Any]]:

@@ -7,10 +7,21 @@ from typing import Any
 
 from shared.games.contract_whist.cards import code, parse
 from shared.games.contract_whist.record import GameRecord, load_record, verify
-from tests.services.client import Player
+from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
 from tests.services.ledger_books import caught_up, ledger_client
-from tests.services.play import act, cards_in, ended, open_table, play, seen_at_least, views_seen
+from tests.services.lobby import quick_play, settings_refused
+from tests.services.play import (
+    act,
+    cards_in,
+    ended,
+    finished_with_bots,
+    open_table,
+    play,
+    seen_at_least,
+    two_and_bots,
+)
+from tests.services.records import checked_record
 
 GAME = "contract-whist"
 ROUNDS = 2  # a short game: 10 cards, then 9
@@ -65,18 +76,10 @@ async def test_four_people_play_a_staked_game_to_its_end(
         assert view["seed"] and view["winners"] and view["round_no"] == ROUNDS
     assert sum(view["payouts"]) == 4 * STAKE
     assert all((view["payouts"][s] > 0) == (s in view["winners"]) for s in range(4))
-    reply = await host.http("GET", f"/api/tables/{table}/games/1/record")
-    assert reply.status_code == 200, reply.text
-    record = load_record(reply.json())
-    assert record.fingerprint == view["fingerprint"]
+    assert view["fingerprint"] == host.views[table]["fingerprint"]
+    record = await checked_record(four, table, load_record, check_nothing_hidden)
     verdict = verify(record)
     assert verdict.ok and verdict.rounds == ROUNDS, verdict
-    seen = 0
-    for player in four:
-        for shown in views_seen(player, table):
-            check_nothing_hidden(shown, record)
-            seen += 1
-    assert seen > 4 * 20
     await books_settled(cluster, table)
     after = await balances(cluster, four)
     assert sum(after) == sum(before), "chips are never made or lost"
@@ -86,53 +89,20 @@ async def test_four_people_play_a_staked_game_to_its_end(
 
 
 async def test_a_person_and_three_bots_play_to_the_end(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Solo")
-    await person.sign_up()
-    await person.connect()
-    try:
-        reply = await person.http(
-            "POST",
-            "/api/tables",
-            json={
-                "game": GAME,
-                "rounds": ROUNDS,
-                "bots": {"1": "medium", "2": "hard", "3": "easy"},
-                "start": True,
-            },
-        )
-        assert reply.status_code == 200, reply.text
-        out = reply.json()
+    async with signed_up(cluster.base, "Solo") as (person,):
+        out = await finished_with_bots(person, seed=5, game=GAME, rounds=ROUNDS)
         assert out["game"] == GAME and out["timer_seconds"] == 30 and out["stake"] == 0
-        table = out["id"]
-        await person.watch(table)
-        await play([person], table, random.Random(5), ended, within=60)
-        view = await person.until(table, ended)
+        view = await person.until(out["id"], ended)
         assert view["winners"] and len(view["sheet"]) == ROUNDS
         assert [bool(s["player"]["bot"]) for s in view["seats"]] == [False, True, True, True]
-    finally:
-        await person.close()
 
 
 async def test_a_seat_left_during_a_game_is_taken_by_a_bot_and_the_game_plays_on(
     cluster: Cluster, players: list[Player]
 ) -> None:
     host, bob = players[0], players[1]
-    reply = await host.http(
-        "POST",
-        "/api/tables",
-        json={
-            "game": GAME,
-            "rounds": ROUNDS,
-            "interlude_seconds": 30,
-            "bots": {"2": "easy", "3": "easy"},
-        },
-    )
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await host.watch(table)
-    await bob.watch(table)
-    assert (await bob.request({"type": "join", "table": table}))["type"] == "ack"
-    await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    body = {"game": GAME, "rounds": ROUNDS, "interlude_seconds": 30}
+    table = await two_and_bots(host, bob, {**body, "bots": {"2": "easy", "3": "easy"}})
     assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
     # Bob leaves while round 1's result shows: his seat empties, and the table seats a
     # medium bot there at once, marked as a bot.
@@ -149,19 +119,15 @@ async def test_a_seat_left_during_a_game_is_taken_by_a_bot_and_the_game_plays_on
 
 
 async def test_quick_play_at_contract_whist_seats_three_medium_bots(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Quick")
-    await person.sign_up()
-    reply = await person.http("POST", "/api/quickplay", json={"game": GAME})
-    assert reply.status_code == 200, reply.text
-    out = reply.json()
+    person = await registered(cluster.base, "Quick")
+    out = await quick_play(person, {"game": GAME})
     assert out["game"] == GAME and len(out["seats"]) == 4 and out["in_progress"]
     assert out["rounds"] == 17 and out["stake"] == 0 and out["timer_seconds"] == 30
     assert [s is not None and (i == 0 or s["bot"] == "medium") for i, s in enumerate(out["seats"])]
 
 
 async def test_bad_settings_are_refused_with_clear_messages(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Picky")
-    await person.sign_up()
+    person = await registered(cluster.base, "Picky")
     for body, words in [
         ({"game": GAME, "seats": 6}, ("2 to 5 seats",)),
         ({"game": GAME, "seats": 1}, ("2 to 5 seats",)),
@@ -175,10 +141,7 @@ async def test_bad_settings_are_refused_with_clear_messages(cluster: Cluster) ->
         ({"rounds": 3}, ("Swick", "rounds")),
         ({"game": "euchre", "stake": 3, "rounds": 2}, ("Euchre", "rounds")),
     ]:
-        reply = await person.http("POST", "/api/tables", json=body)
-        assert reply.status_code == 422, (body, reply.text)
-        detail = reply.json()["detail"]
-        assert all(word in detail for word in words), (body, detail)
+        await settings_refused(person, "/api/tables", body, words)
     assert (await person.http("GET", "/api/me")).json()["seated"] is None
 
 

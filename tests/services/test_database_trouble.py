@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import urlparse
 
@@ -21,26 +20,19 @@ import httpx
 
 from shared.bus import RabbitBus
 from shared.messages import Leg, Posting
+from tests.eventually import eventually
 from tests.services.client import Player
 from tests.services.cluster import Cluster
+from tests.services.database import fetch, fetchval
 from tests.services.ledger_books import ledger_client
-from tests.services.play import act, open_table, play, seen_at_least
-from tests.services.test_failover import next_hand_from
+from tests.services.play import between_hands, open_table, play, seen_at_least, started
 from tests.services.test_game_play import check_log
 from tests.services.test_ledger_service import ledger_agrees
 
 TABLES = 10
 POSTINGS_PER_TABLE = 30  # 300 in all
 ROUNDS = 3
-
-
-async def eventually(
-    condition: Callable[[], Awaitable[bool]], what: str, within: float = 90.0
-) -> None:
-    deadline = time.monotonic() + within
-    while not await condition():
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
-        await asyncio.sleep(0.05)
+WITHIN = 90.0  # seconds for what the services do in their own time
 
 
 def database_name(cluster: Cluster) -> str:
@@ -141,14 +133,8 @@ async def seat_players(cluster: Cluster, tables: list[str]) -> None:
 
 
 async def applied(cluster: Cluster, tables: list[str]) -> int:
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        count: int = await conn.fetchval(
-            "SELECT count(*) FROM ledger.postings WHERE table_id = ANY($1::text[])", tables
-        )
-        return count
-    finally:
-        await conn.close()
+    sql = "SELECT count(*) FROM ledger.postings WHERE table_id = ANY($1::text[])"
+    return int(await fetchval(cluster.settings, sql, tables))
 
 
 async def consumers(cluster: Cluster, queue: str) -> int:
@@ -169,21 +155,18 @@ async def status(base: str, path: str) -> int:
 
 async def each_applied_once_in_order(cluster: Cluster, tables: list[str], per_table: int) -> None:
     """Every table's postings applied once each, in order, and the books' invariants hold."""
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        rows = await conn.fetch(
-            "SELECT table_id, count(*) AS n, count(DISTINCT posting_no) AS numbers,"
-            " max(posting_no) AS last FROM ledger.postings WHERE table_id = ANY($1::text[])"
-            " GROUP BY table_id",
-            tables,
-        )
-        progress = await conn.fetch(
-            "SELECT table_id, posting_no FROM ledger.table_progress"
-            " WHERE table_id = ANY($1::text[])",
-            tables,
-        )
-    finally:
-        await conn.close()
+    rows = await fetch(
+        cluster.settings,
+        "SELECT table_id, count(*) AS n, count(DISTINCT posting_no) AS numbers,"
+        " max(posting_no) AS last FROM ledger.postings WHERE table_id = ANY($1::text[])"
+        " GROUP BY table_id",
+        tables,
+    )
+    progress = await fetch(
+        cluster.settings,
+        "SELECT table_id, posting_no FROM ledger.table_progress WHERE table_id = ANY($1::text[])",
+        tables,
+    )
     assert {r["table_id"]: (r["n"], r["numbers"], r["last"]) for r in rows} == dict.fromkeys(
         tables, (per_table, per_table, per_table)
     )
@@ -221,7 +204,9 @@ async def test_the_ledger_applies_every_posting_once_while_its_connections_are_k
                         for table in tables:
                             await bus.publish_posting(posting(table, number))
                     await eventually(
-                        lambda: ledger_waiting(admin, cluster), "the ledger waiting on the books"
+                        lambda: ledger_waiting(admin, cluster),
+                        "the ledger waiting on the books",
+                        WITHIN,
                     )
                     kills += await terminate(admin, cluster, "swick-ledger")
                 target = len(tables) * numbers[-1]
@@ -233,7 +218,9 @@ async def test_the_ledger_applies_every_posting_once_while_its_connections_are_k
                     async def progressed(before: int = done) -> bool:
                         return await applied(cluster, tables) > before
 
-                    await eventually(progressed, f"the ledger applying past {done} of {target}")
+                    await eventually(
+                        progressed, f"the ledger applying past {done} of {target}", WITHIN
+                    )
     finally:
         await bus.close()
     assert kills >= ROUNDS  # the ledger's connections were killed in every round
@@ -256,7 +243,7 @@ async def test_the_ledger_is_not_ready_while_its_database_refuses_it_and_then_ca
     async def not_ready() -> bool:
         return await status(ledger, "/readyz") == 503
 
-    await eventually(ready, "the ledger ready")
+    await eventually(ready, "the ledger ready", WITHIN)
     bus = await RabbitBus.connect(
         cluster.settings.amqp_url_for("table"), cluster.settings.topology, robust=False
     )
@@ -266,15 +253,15 @@ async def test_the_ledger_is_not_ready_while_its_database_refuses_it_and_then_ca
                 for number in range(1, 11):
                     for table in tables:
                         await bus.publish_posting(posting(table, number))
-                await eventually(not_ready, "/readyz saying 503 while the database refuses")
+                await eventually(not_ready, "/readyz saying 503 while the database refuses", WITHIN)
 
             async def all_applied() -> bool:
                 return await applied(cluster, tables) == 10 * len(tables)
 
-            await eventually(all_applied, "the postings published meanwhile applied")
+            await eventually(all_applied, "the postings published meanwhile applied", WITHIN)
     finally:
         await bus.close()
-    await eventually(ready, "the ledger ready again")
+    await eventually(ready, "the ledger ready again", WITHIN)
     await each_applied_once_in_order(cluster, tables, 10)
     assert await consumers(cluster, cluster.settings.topology.postings) >= 1
 
@@ -314,8 +301,8 @@ async def test_a_posting_that_keeps_failing_is_dead_lettered_and_the_rest_go_on(
                 health = (await ledger.get("/health")).json()
                 return bool(health["dead_letters"] > dead_before and health["attention"])
 
-            await eventually(good_applied, "the other table's postings applied")
-            await eventually(dead_lettered, "the failing posting dead-lettered")
+            await eventually(good_applied, "the other table's postings applied", WITHIN)
+            await eventually(dead_lettered, "the failing posting dead-lettered", WITHIN)
             problems = (await ledger.get("/problems")).json()["dead_letters"]
             reasons = [p["reason"] for p in problems if p["table_id"] == poison_table]
             assert len(reasons) == 1 and "failed 5 times" in reasons[0], problems
@@ -354,7 +341,7 @@ async def test_lobby_requests_succeed_while_the_gateways_connections_are_killed(
                 async def browsed(before: int = seen) -> bool:
                     return len(statuses) >= before + 10
 
-                await eventually(browsed, "the lobby answering")
+                await eventually(browsed, "the lobby answering", WITHIN)
                 assert await terminate(admin, cluster, "swick-gateway") >= 1
         finally:
             stop.set()
@@ -370,15 +357,14 @@ async def test_a_game_goes_on_while_the_table_workers_connections_are_killed(
     no worker died of it."""
     workers = cluster.running("table")
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
+    table = await started(players)
     rng = random.Random(11)
     async with server(cluster) as admin:
         for _ in range(8):
             seq = alice.views[table]["seq"]
             await play(players, table, rng, seen_at_least(seq + 4), within=30)
             assert await terminate(admin, cluster, "swick-table") >= 1
-    await play(players, table, rng, next_hand_from(2), within=30)
+    await play(players, table, rng, between_hands(2), within=30)
     await check_log(cluster, table, alice.views[table]["seq"])
     await ledger_agrees(cluster, table, players)
     assert [worker.poll() for worker in workers] == [None] * len(workers)

@@ -7,10 +7,21 @@ from typing import Any
 
 from shared.games.euchre.cards import code, parse
 from shared.games.euchre.record import GameRecord, load_record, verify
-from tests.services.client import Player
+from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
 from tests.services.ledger_books import caught_up, ledger_client
-from tests.services.play import act, cards_in, ended, open_table, play, seen_at_least, views_seen
+from tests.services.lobby import quick_play, settings_refused
+from tests.services.play import (
+    act,
+    cards_in,
+    ended,
+    finished_with_bots,
+    open_table,
+    play,
+    seen_at_least,
+    two_and_bots,
+)
+from tests.services.records import checked_record
 
 TARGET = 2  # a short game: a hand or two
 
@@ -51,18 +62,9 @@ async def test_four_people_play_a_euchre_game_to_its_target(
         assert max(view["scores"]) >= TARGET and view["winner"] is not None
         assert view["scores"][view["winner"]] >= TARGET
         assert view["seed"], "the seed is revealed when the game ends"
-    reply = await host.http("GET", f"/api/tables/{table}/games/1/record")
-    assert reply.status_code == 200, reply.text
-    record = load_record(reply.json())
-    assert record.fingerprint == host.views[table]["fingerprint"]
+    record = await checked_record(four, table, load_record, check_nothing_hidden)
     verdict = verify(record)
     assert verdict.ok and verdict.hands == host.views[table]["hand_no"], verdict
-    seen = 0
-    for player in four:
-        for view in views_seen(player, table):
-            check_nothing_hidden(view, record)
-            seen += 1
-    assert seen > 4 * 20
     await no_chips_moved(cluster, table, four)
 
 
@@ -79,51 +81,26 @@ async def no_chips_moved(cluster: Cluster, table: str, players: list[Player]) ->
 
 
 async def test_a_person_and_three_bots_play_a_euchre_game_to_its_end(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Solo")
-    await person.sign_up()
-    await person.connect()
-    try:
-        reply = await person.http(
-            "POST",
-            "/api/tables",
-            json={
-                "game": "euchre",
-                "target": TARGET,
-                "bots": {"1": "medium", "2": "hard", "3": "easy"},
-                "start": True,
-            },
-        )
-        assert reply.status_code == 200, reply.text
-        out = reply.json()
+    async with signed_up(cluster.base, "Solo") as (person,):
+        out = await finished_with_bots(person, seed=5, game="euchre", target=TARGET)
         assert out["game"] == "euchre" and out["timer_seconds"] == 20 and out["antes"] == []
         table = out["id"]
-        await person.watch(table)
-        await play([person], table, random.Random(5), ended, within=60)
         view = await person.until(table, ended)
         assert view["scores"][view["winner"]] >= TARGET
         assert [bool(s["player"]["bot"]) for s in view["seats"]] == [False, True, True, True]
         assert (await person.http("GET", f"/api/tables/{table}/games/1/record")).status_code == 200
-    finally:
-        await person.close()
 
 
 async def test_quick_play_at_euchre_seats_three_bots(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Quick")
-    await person.sign_up()
-    reply = await person.http("POST", "/api/quickplay", json={"game": "euchre"})
-    assert reply.status_code == 200, reply.text
-    out = reply.json()
+    person = await registered(cluster.base, "Quick")
+    out = await quick_play(person, {"game": "euchre"})
     assert out["game"] == "euchre" and len(out["seats"]) == 4 and out["target"] == 10
     assert out["timer_seconds"] == 20 and out["in_progress"]
     assert [seat is not None for seat in out["seats"]] == [True] * 4
     lobby = await person.http("GET", "/api/tables")
     assert {t["id"]: t["game"] for t in lobby.json()}.get(out["id"]) == "euchre"
     # Quick play as before (no body) still deals Swick, and its answer has no new field.
-    swick = Player(cluster.base, "Classic")
-    await swick.sign_up()
-    reply = await swick.http("POST", "/api/quickplay")
-    assert reply.status_code == 200, reply.text
-    out = reply.json()
+    out = await quick_play(await registered(cluster.base, "Classic"))
     assert out["game"] == "swick" and len(out["seats"]) == 3 and out["timer_seconds"] == 30
     assert set(out) == {
         "id",
@@ -140,8 +117,7 @@ async def test_quick_play_at_euchre_seats_three_bots(cluster: Cluster) -> None:
 
 
 async def test_unknown_games_and_settings_are_refused(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Picky")
-    await person.sign_up()
+    person = await registered(cluster.base, "Picky")
     for path, body, words in [
         ("/api/tables", {"game": "chess"}, ("chess", "swick", "euchre")),
         ("/api/quickplay", {"game": "chess"}, ("chess", "euchre")),
@@ -150,10 +126,7 @@ async def test_unknown_games_and_settings_are_refused(cluster: Cluster) -> None:
         ("/api/tables", {"game": "euchre", "target": 11}, ("1 to 10 points",)),
         ("/api/tables", {"target": 5}, ("Swick", "target")),
     ]:
-        reply = await person.http("POST", path, json=body)
-        assert reply.status_code == 422, (body, reply.text)
-        detail = reply.json()["detail"]
-        assert all(word in detail for word in words), (body, detail)
+        await settings_refused(person, path, body, words)
     assert (await person.http("GET", "/api/me")).json()["seated"] is None
 
 
@@ -162,10 +135,7 @@ async def test_out_of_turn_unseated_and_illegal_moves_are_refused_with_reasons(
 ) -> None:
     host = four[0]
     table = await open_table(four, game="euchre", target=TARGET)
-    watcher = Player(cluster.base, "Watcher")
-    await watcher.sign_up()
-    await watcher.connect()
-    try:
+    async with signed_up(cluster.base, "Watcher") as (watcher,):
         await watcher.watch(table)
         assert (await act(host, table, {"kind": "start_game"}))["type"] == "ack"
         view = await host.until(table, lambda v: v["phase"] == "order")
@@ -202,25 +172,14 @@ async def test_out_of_turn_unseated_and_illegal_moves_are_refused_with_reasons(
             await mover.until(table, seen_at_least(view["seq"] + 1))
         else:
             raise AssertionError("no move was ever illegal")
-    finally:
-        await watcher.close()
 
 
 async def test_a_seat_left_empty_takes_a_bot_and_the_game_plays_on(
     cluster: Cluster, players: list[Player]
 ) -> None:
     host, bob = players[0], players[1]
-    reply = await host.http(
-        "POST",
-        "/api/tables",
-        json={"game": "euchre", "target": 1, "bots": {"2": "easy", "3": "hard"}},
-    )
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await host.watch(table)
-    await bob.watch(table)
-    assert (await bob.request({"type": "join", "table": table}))["type"] == "ack"
-    await host.until(table, lambda v: v["seats"][1]["player"] is not None)
+    body = {"game": "euchre", "target": 1, "bots": {"2": "easy", "3": "hard"}}
+    table = await two_and_bots(host, bob, body)
     assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
     await host.until(table, lambda v: v["seats"][1]["player"] is None)
     added = await act(host, table, {"kind": "add_bot", "seat": 1, "bot": "medium"})

@@ -14,11 +14,10 @@ from pathlib import Path
 import httpx
 
 from services.load.platform import free_port
-from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import start_for_bots
+from tests.services.database import timeouts
+from tests.services.play import bots_playing
 from tests.services.test_bot_failures import eventually
-from tests.services.test_sessions import logged_events
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cautious_bot.py"
 
@@ -69,19 +68,12 @@ async def test_a_bot_of_its_own_served_from_outside_the_repo_plays_its_seat(
     port = free_port()
     process = start(home, name, port, env, tmp_path / "bot.log")
     try:
-        host = Player(cluster.base, "Keeper")
-        await host.sign_up()
-        await host.connect()
         bots = {"1": name, "2": "medium", "3": "medium"}
-        table = await start_for_bots(host, bots, timer_seconds=120)
-        # Deadlines are generous: they catch a table that stopped, not a slow machine.
-        await host.until(table, lambda v: v["hand_no"] >= 3, within=300)
-        assert process.poll() is None, (tmp_path / "bot.log").read_text()
-        # Every turn of the stranger's seat was answered by its service, none by the timer.
-        events = await logged_events(cluster, table, after=0)
-        assert not [e for e in events if e["kind"] == "timed_out"]
-        await eventually(lambda: turns_played(port, name) > 0, within=60)
-        await host.close()
+        async with bots_playing(cluster.base, bots, timer_seconds=120) as (_, table):
+            assert process.poll() is None, (tmp_path / "bot.log").read_text()
+            # Every turn of the stranger's seat was answered by its service, none by the timer.
+            assert not await timeouts(cluster.settings, table)
+            await eventually(lambda: turns_played(port, name) > 0, within=60)
     finally:
         process.terminate()
         process.wait(timeout=30)

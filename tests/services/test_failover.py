@@ -7,17 +7,15 @@ import random
 import signal
 import subprocess
 import time
-from collections.abc import Callable
-from typing import Any
 
-import asyncpg
 import pytest
 
 from services.table.store import Fenced, TableStore, Write, connect_pool
 from shared.bus import shard_of
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.database import fetchval
+from tests.services.play import between_hands, open_table, play, started
 from tests.services.test_game_play import check_log
 from tests.services.test_ledger_service import ledger_agrees
 
@@ -32,12 +30,17 @@ async def owner_of(cluster: Cluster, table: str) -> str:
     return leases[shard_of(table, cluster.settings.shards)][0]
 
 
+async def knocking(players: list[Player], rng: random.Random) -> str:
+    """A started table, played on to its first knock."""
+    table = await started(players)
+    await play(players, table, rng, lambda v: v["phase"] == "knock")
+    return table
+
+
 async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[Player]) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
     rng = random.Random(11)
-    await play(players, table, rng, lambda v: v["phase"] == "knock")
+    table = await knocking(players, rng)
     victim = owner_process(cluster, await owner_of(cluster, table))
     victim.send_signal(signal.SIGKILL)
     victim.wait()
@@ -53,7 +56,7 @@ async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[P
     print(f"failover: the table answered {failover:.2f} s after kill -9")
     assert answer["type"] == "ack", answer
     assert failover < 10
-    await play(players, table, rng, lambda v: v["hand_no"] >= 3 and v["phase"] in ("ante", "ready"))
+    await play(players, table, rng, between_hands(3))
     seq = alice.views[table]["seq"]
     for player in players:
         await player.until(table, lambda v: v["seq"] == seq)
@@ -65,10 +68,8 @@ async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[P
 
 async def test_a_paused_worker_cannot_write(cluster: Cluster, players: list[Player]) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
     rng = random.Random(5)
-    await play(players, table, rng, lambda v: v["phase"] == "knock")
+    table = await knocking(players, rng)
     paused_owner = await owner_of(cluster, table)
     paused = owner_process(cluster, paused_owner)
     paused.send_signal(signal.SIGSTOP)
@@ -78,24 +79,19 @@ async def test_a_paused_worker_cannot_write(cluster: Cluster, players: list[Play
             assert time.monotonic() < deadline, "nobody took the paused worker's shard"
             await asyncio.sleep(0.2)
         # Requests wait in the shard queue until the broker gives up on the paused consumer.
-        await play(players, table, rng, next_hand_from(2), within=30)
+        await play(players, table, rng, between_hands(2), within=30)
     finally:
         paused.send_signal(signal.SIGCONT)
     # Woken, the worker finds its broker connection gone and stops, or its leases taken and
     # its shards dropped: either way nothing it does lands in the table's log twice or out of
     # turn.
-    await play(players, table, rng, next_hand_from(3))
+    await play(players, table, rng, between_hands(3))
     await check_log(cluster, table, alice.views[table]["seq"])
     if paused.poll() is None:
         paused.terminate()
     await asyncio.to_thread(paused.wait, 60)
     cluster.start_worker()
     await cluster.settled(workers=2)
-
-
-def next_hand_from(hand_no: int) -> Callable[[dict[str, Any]], bool]:
-    """Between hands, once hand ``hand_no`` was played."""
-    return lambda view: bool(view["hand_no"] >= hand_no and view["phase"] in ("ante", "ready"))
 
 
 async def owner_of_or_none(cluster: Cluster, table: str) -> str | None:
@@ -117,15 +113,7 @@ async def test_a_stale_epoch_is_fenced(cluster: Cluster, players: list[Player]) 
             await store.append(table, shard, owner, epoch - 1, write)
         with pytest.raises(Fenced):
             await store.append(table, shard, "someone-else", epoch, write)
-        conn = await asyncpg.connect(cluster.settings.database_url)
-        try:
-            assert (
-                await conn.fetchval(
-                    "SELECT count(*) FROM tables.events WHERE table_id = $1 AND seq = 999", table
-                )
-                == 0
-            )
-        finally:
-            await conn.close()
+        sql = "SELECT count(*) FROM tables.events WHERE table_id = $1 AND seq = 999"
+        assert await fetchval(cluster.settings, sql, table) == 0
     finally:
         await pool.close()

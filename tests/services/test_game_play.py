@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import random
-
-import asyncpg
+from collections.abc import Callable
+from typing import Any
 
 from shared.games.registry import game
 from shared.games.swick.record import load_record, verify
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.database import fetch
+from tests.services.play import act, between_hands, play, started
 from tests.services.test_ledger_service import ledger_agrees
 
 STACK = 4000
@@ -19,8 +20,7 @@ STACK = 4000
 
 async def test_a_game_from_start_to_end(cluster: Cluster, players: list[Player]) -> None:
     alice, bob, carol = players
-    table = await open_table(players)
-    assert (await act(alice, table, {"kind": "start_game"}))["type"] == "ack"
+    table = await started(players)
     seen_free_ride = False
 
     def goal(view: dict[str, object]) -> bool:
@@ -49,15 +49,11 @@ async def check_log(cluster: Cluster, table: str, seq: int, *, growing: bool = F
 
     ``growing``: the table plays on (bots), so the log may already hold more than ``seq``:
     it is checked up to whatever it holds, at least ``seq``."""
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        rows = await conn.fetch(
-            "SELECT seq, action_id, events::text FROM tables.events"
-            " WHERE table_id = $1 ORDER BY seq",
-            table,
-        )
-    finally:
-        await conn.close()
+    rows = await fetch(
+        cluster.settings,
+        "SELECT seq, action_id, events::text FROM tables.events WHERE table_id = $1 ORDER BY seq",
+        table,
+    )
     if growing:
         assert len(rows) >= seq
         seq = len(rows)
@@ -71,19 +67,23 @@ async def check_log(cluster: Cluster, table: str, seq: int, *, growing: bool = F
     assert swick.seq(state) == seq
 
 
+def no_carry_after(hand_no: int) -> Callable[[dict[str, Any]], bool]:
+    """Between hands once hand ``hand_no`` was played, with no pot carried into the next."""
+    return lambda view: between_hands(hand_no)(view) and view["carry"] == 0
+
+
+async def end_after_two_hands(players: list[Player], table: str) -> None:
+    """Play a started table on past its second hand, to a clean break, and end its game there."""
+    await play(players, table, random.Random(4), no_carry_after(2))
+    assert (await act(players[0], table, {"kind": "end_game"}))["type"] == "ack"
+
+
 async def test_a_finished_game_can_be_verified(cluster: Cluster, players: list[Player]) -> None:
     alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
+    table = await started(players)
     reply = await alice.http("GET", f"/api/tables/{table}/games/1/record")
     assert reply.status_code == 404  # the seed stays secret while the game runs
-    await play(
-        players,
-        table,
-        random.Random(4),
-        lambda v: v["hand_no"] >= 2 and v["carry"] == 0 and v["phase"] in ("ante", "ready"),
-    )
-    assert (await act(alice, table, {"kind": "end_game"}))["type"] == "ack"
+    await end_after_two_hands(players, table)
     reply = await alice.http("GET", f"/api/tables/{table}/games/1/record")
     assert reply.status_code == 200, reply.text
     record = load_record(reply.json())

@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from tests.services.client import Player
+from tests.services.client import Player, registered
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
 
@@ -74,8 +74,7 @@ async def test_a_fresh_socket_watching_gets_the_recent_chat(
     assert [line["text"] for line in history["chat"]] == ["good luck", "you too", "deal them"]
 
     # A spectator's first watch: the same lines; then the live ones as before.
-    dave = Player(cluster.base, "Dave")
-    await dave.sign_up()
+    dave = await registered(cluster.base, "Dave")
     await dave.connect()
     assert (await history_on_watch(dave, table))["chat"] == live
     await alice.request({"type": "chat", "table": table, "text": "hello Dave"})
@@ -131,8 +130,7 @@ async def test_replayed_views_are_what_each_seat_was_sent_and_no_other_card(
         sockets += [again, later]
 
     # A spectator's replay is the spectators' views: no hand, no options.
-    dave = Player(cluster.base, "Dave")
-    await dave.sign_up()
+    dave = await registered(cluster.base, "Dave")
     await dave.connect()
     views = (await history_on_watch(dave, table))["views"]
     assert views and all(v["seat"] is None and not v["hand"] and not v["options"] for v in views)

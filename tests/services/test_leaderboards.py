@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from services.load.platform import isolated
 from tests.services.client import Player, signed_up
-from tests.services.cluster import Cluster
+from tests.services.cluster import Cluster, own_platform
 from tests.services.play import act, ended, open_table, play
 
 STAKE = 40
@@ -31,13 +30,9 @@ async def whole_platform() -> AsyncIterator[None]:
 async def cluster(
     service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Cluster]:
-    async with isolated(*service_urls, label="boards") as settings:
-        running = Cluster(settings, tmp_path_factory.mktemp("boards"))
-        try:
-            await running.start(workers=1, bots=1)
-            yield running
-        finally:
-            running.stop()
+    logs = tmp_path_factory.mktemp("boards")
+    async with own_platform(service_urls, logs, "boards", workers=1, bots=1) as running:
+        yield running
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import re
 import asyncpg
 
 from shared.games.registry import game
-from tests.services.client import Player
+from tests.services.client import Player, registered
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
 
@@ -24,8 +24,7 @@ async def test_every_frame_is_exactly_the_seats_own_view(cluster: Cluster) -> No
         for player in players:
             await player.sign_up()
             await player.connect()
-        spectator = Player(cluster.base, f"Watcher {seats}")
-        await spectator.sign_up()
+        spectator = await registered(cluster.base, f"Watcher {seats}")
         await spectator.connect()
         table = await open_table(players)
         await spectator.request({"type": "watch", "table": table})

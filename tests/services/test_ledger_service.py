@@ -6,22 +6,18 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
-import time
 
 import aio_pika
 import httpx
 
 from shared.bus import url_user
-from tests.services.client import Player
+from tests.services.client import Player, registered
 from tests.services.cluster import Cluster
-from tests.services.ledger_books import ledger_client, postings_written
-from tests.services.play import act, open_table, play, watch_when_created
+from tests.services.ledger_books import caught_up, ledger_client
+from tests.services.lobby import new_table
+from tests.services.play import act, between_hands, open_table, play, started, watch_when_created
 
 STARTING_GRANT = 4000
-
-
-def between_hands_after(hand_no: int) -> object:
-    return lambda view: view["hand_no"] >= hand_no and view["phase"] in ("ante", "ready")
 
 
 async def ledger_agrees(
@@ -29,16 +25,10 @@ async def ledger_agrees(
 ) -> None:
     """Wait until the ledger applied every posting of ``table``; then its wallets must equal
     the table's stacks and its invariants hold."""
-    postings = await postings_written(cluster.settings, table)
-    deadline = time.monotonic() + within
+    postings, report = await caught_up(cluster.settings, table, within)
+    assert report["postings_applied"] >= postings, f"the ledger applied {report} of {postings}"
+    assert report["matches"], report
     async with ledger_client(cluster.settings) as ledger:
-        while True:
-            report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
-            if report["postings_applied"] >= postings:
-                break
-            assert time.monotonic() < deadline, f"the ledger applied {report} of {postings}"
-            await asyncio.sleep(0.2)
-        assert report["matches"], report
         view = players[0].views[table]
         for seat in view["seats"]:
             if seat["player"] is None:
@@ -51,9 +41,8 @@ async def ledger_agrees(
 
 
 async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[Player]) -> None:
-    table = await open_table(players)
-    await act(players[0], table, {"kind": "start_game"})
-    await play(players, table, random.Random(21), between_hands_after(4))  # type: ignore[arg-type]
+    table = await started(players)
+    await play(players, table, random.Random(21), between_hands(4))
     await ledger_agrees(cluster, table, players)
     async with ledger_client(cluster.settings) as ledger:
         history = (
@@ -65,14 +54,13 @@ async def test_the_ledger_agrees_with_the_table(cluster: Cluster, players: list[
 
 
 async def test_the_ledger_catches_up_after_a_stop(cluster: Cluster, players: list[Player]) -> None:
-    table = await open_table(players)
-    await act(players[0], table, {"kind": "start_game"})
+    table = await started(players)
     rng = random.Random(22)
-    await play(players, table, rng, between_hands_after(1))  # type: ignore[arg-type]
+    await play(players, table, rng, between_hands(1))
     [ledger] = cluster.running("ledger")
     ledger.send_signal(signal.SIGKILL)
     await asyncio.to_thread(ledger.wait)
-    await play(players, table, rng, between_hands_after(4))  # type: ignore[arg-type]
+    await play(players, table, rng, between_hands(4))
     await cluster.start_ledger()
     await ledger_agrees(cluster, table, players)
 
@@ -83,7 +71,7 @@ async def test_postings_delivered_twice_apply_once(cluster: Cluster, players: li
     ledger.send_signal(signal.SIGTERM)
     await asyncio.to_thread(ledger.wait)
     await act(players[0], table, {"kind": "start_game"})
-    await play(players, table, random.Random(23), between_hands_after(3))  # type: ignore[arg-type]
+    await play(players, table, random.Random(23), between_hands(3))
     doubled = await double_every_posting(cluster)
     assert doubled > 0
     await cluster.start_ledger()
@@ -122,18 +110,14 @@ async def test_sitting_down_again_waits_for_the_last_tables_postings(
     """A player who leaves mid-hand is settled when the hand ends; another table seats them
     only with the ledger's answer, once it has applied that settlement."""
     alice, bob, carol = players
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
+    table = await started(players)
     rng = random.Random(24)
     await play(players, table, rng, lambda v: v["phase"] in ("knock", "draw", "tricks"))
     seat = bob.views[table]["seat"]
     # The other table opens while the ledger answers: its host sits down with their balance.
-    other = Player(cluster.base, "Other host")
-    await other.sign_up()
+    other = await registered(cluster.base, "Other host")
     await other.connect()
-    reply = await other.http("POST", "/api/tables", json={"seats": 3})
-    assert reply.status_code == 200, reply.text
-    elsewhere = reply.json()["id"]
+    elsewhere = (await new_table(other, {"seats": 3}))["id"]
     assert (await act(bob, table, {"kind": "leave"}))["type"] == "ack"
     [ledger] = cluster.running("ledger")
     ledger.send_signal(signal.SIGTERM)

@@ -6,8 +6,9 @@ import asyncio
 
 import httpx
 
-from tests.services.client import Player
+from tests.services.client import registered, signed_up
 from tests.services.cluster import Cluster
+from tests.services.lobby import new_table, quick_play
 
 
 async def test_names_are_checked(cluster: Cluster) -> None:
@@ -30,15 +31,9 @@ async def test_names_are_checked(cluster: Cluster) -> None:
 
 
 async def test_create_list_and_invite(cluster: Cluster) -> None:
-    host = Player(cluster.base, "Lobby Host")
-    await host.sign_up()
-    reply = await host.http(
-        "POST",
-        "/api/tables",
-        json={"seats": 5, "antes": [3, 9], "timer_seconds": 45, "bots": {"2": "easy", "4": "hard"}},
-    )
-    assert reply.status_code == 200, reply.text
-    created = reply.json()
+    host = await registered(cluster.base, "Lobby Host")
+    body = {"seats": 5, "antes": [3, 9], "timer_seconds": 45, "bots": {"2": "easy", "4": "hard"}}
+    created = await new_table(host, body)
     assert created["invite_code"]
     for _ in range(100):
         listed = {t["id"]: t for t in (await host.http("GET", "/api/tables")).json()}
@@ -57,8 +52,7 @@ async def test_create_list_and_invite(cluster: Cluster) -> None:
 
 
 async def test_bad_settings_are_refused(cluster: Cluster) -> None:
-    host = Player(cluster.base, "Picky Host")
-    await host.sign_up()
+    host = await registered(cluster.base, "Picky Host")
     for body in (
         {"seats": 7},
         {"timer_seconds": 5},
@@ -72,18 +66,13 @@ async def test_bad_settings_are_refused(cluster: Cluster) -> None:
 
 
 async def test_quick_play_deals_at_once(cluster: Cluster) -> None:
-    player = Player(cluster.base, "Quick")
-    await player.sign_up()
-    await player.connect()
-    reply = await player.http("POST", "/api/quickplay")
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    for _ in range(50):
-        if (await player.request({"type": "watch", "table": table}))["type"] == "ack":
-            break
-    view = await player.wait(
-        lambda: player.views.get(table, {}).get("game_no") == 1 and player.views[table]
-    )
-    assert view["seat"] == 0 and view["fingerprint"]
-    assert [s["player"]["bot"] for s in view["seats"][1:]] == ["medium", "medium"]
-    await player.close()
+    async with signed_up(cluster.base, "Quick") as (player,):
+        table = (await quick_play(player))["id"]
+        for _ in range(50):
+            if (await player.request({"type": "watch", "table": table}))["type"] == "ack":
+                break
+        view = await player.wait(
+            lambda: player.views.get(table, {}).get("game_no") == 1 and player.views[table]
+        )
+        assert view["seat"] == 0 and view["fingerprint"]
+        assert [s["player"]["bot"] for s in view["seats"][1:]] == ["medium", "medium"]

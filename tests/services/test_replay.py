@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import httpx
@@ -13,21 +12,15 @@ from shared.games.euchre import cards as euchre_cards
 from shared.games.euchre.record import load_record as load_euchre_record
 from shared.games.swick import cards as swick_cards
 from shared.games.swick.record import load_record as load_swick_record
-from tests.services.client import Player
+from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import act, ended, open_table, play
+from tests.services.play import ended, finished_with_bots, started
+from tests.services.test_game_play import end_after_two_hands
 
 
 async def finish_with_bots(person: Player, **settings: Any) -> str:
-    """A table of the person and three bots, started at once and played to its end."""
-    body = {"bots": {"1": "medium", "2": "hard", "3": "easy"}, "start": True, **settings}
-    reply = await person.http("POST", "/api/tables", json=body)
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
-    await person.watch(table)
-    await play([person], table, random.Random(7), ended, within=60)
-    await person.until(table, ended)
-    return table
+    """A table of the person and three bots, started at once and played to its end: its id."""
+    return str((await finished_with_bots(person, **settings))["id"])
 
 
 def check_frames(replay: dict[str, Any], game: str, table: str) -> list[dict[str, Any]]:
@@ -44,10 +37,7 @@ def check_frames(replay: dict[str, Any], game: str, table: str) -> list[dict[str
 
 
 async def test_a_euchre_replay_shows_every_hand_as_dealt(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Watcher")
-    await person.sign_up()
-    await person.connect()
-    try:
+    async with signed_up(cluster.base, "Watcher") as (person,):
         table = await finish_with_bots(person, game="euchre", target=1)
         record = load_euchre_record(
             (await person.http("GET", f"/api/tables/{table}/games/1/record")).json()
@@ -86,17 +76,11 @@ async def test_a_euchre_replay_shows_every_hand_as_dealt(cluster: Cluster) -> No
         assert plain.content == reply.content  # httpx decoded the gzip
         again = await person.http("GET", f"/api/tables/{table}/games/1/replay")
         assert again.content == reply.content
-    finally:
-        await person.close()
 
 
 async def test_a_private_contract_whist_replay_is_for_its_players(cluster: Cluster) -> None:
-    person = Player(cluster.base, "Watcher")
-    await person.sign_up()
-    await person.connect()
-    stranger = Player(cluster.base, "Stranger")
-    await stranger.sign_up()
-    try:
+    stranger = await registered(cluster.base, "Stranger")
+    async with signed_up(cluster.base, "Watcher") as (person,):
         table = await finish_with_bots(person, game="contract-whist", rounds=1, private=True)
         record = load_whist_record(
             (await person.http("GET", f"/api/tables/{table}/games/1/record")).json()
@@ -120,23 +104,14 @@ async def test_a_private_contract_whist_replay_is_for_its_players(cluster: Clust
         async with httpx.AsyncClient(base_url=cluster.base) as http:
             anonymous = await http.get(f"/api/tables/{table}/games/1/replay")
         assert anonymous.status_code == 404
-    finally:
-        await person.close()
 
 
 async def test_a_swick_replay_ended_by_its_host(cluster: Cluster, players: list[Player]) -> None:
     alice = players[0]
-    table = await open_table(players)
-    assert (await act(alice, table, {"kind": "start_game"}))["type"] == "ack"
+    table = await started(players)
     running = await alice.http("GET", f"/api/tables/{table}/games/1/replay")
     assert running.status_code == 404 and "not ended" in running.json()["detail"]
-    await play(
-        players,
-        table,
-        random.Random(4),
-        lambda v: v["hand_no"] >= 2 and v["carry"] == 0 and v["phase"] in ("ante", "ready"),
-    )
-    assert (await act(alice, table, {"kind": "end_game"}))["type"] == "ack"
+    await end_after_two_hands(players, table)
     await alice.until(table, ended)
     record = load_swick_record(
         (await alice.http("GET", f"/api/tables/{table}/games/1/record")).json()

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import random
 import time
 
-import asyncpg
-
-from tests.services.client import Player
+from tests.services.client import Player, signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import act, open_table, play
+from tests.services.database import logged_events
+from tests.services.lobby import new_table
+from tests.services.play import open_table, play, started
 
 
 async def test_reconnect_mid_hand_restores_seat_and_cards(
     cluster: Cluster, players: list[Player]
 ) -> None:
     alice, bob, _ = players
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
+    table = await started(players)
     rng = random.Random(3)
     await play(players, table, rng, lambda v: v["phase"] in ("knock", "draw", "tricks"))
     before = bob.views[table]
@@ -46,8 +44,7 @@ async def test_a_disconnected_player_never_stalls_the_table(
     cluster: Cluster, players: list[Player]
 ) -> None:
     alice, bob, _ = players
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
+    table = await started(players)
     rng = random.Random(8)
     await play(
         players,
@@ -61,51 +58,27 @@ async def test_a_disconnected_player_never_stalls_the_table(
     await alice.wait(lambda: alice.views[table]["seq"] > seq + 1, within=20)
     print(f"absent player decided for after {time.monotonic() - left_at:.1f} s")
     seat = bob.views[table]["seat"]
-    events = await logged_events(cluster, table, after=seq)
+    events = await logged_events(cluster.settings, table, after=seq)
     timed_out = events.index({"kind": "timed_out", "seat": seat})
     assert {"kind": "knocked", "seat": seat, "knock": False} in events[timed_out:]
     assert {"kind": "connection_changed", "seat": seat, "connected": False} in events[:timed_out]
 
 
-async def logged_events(cluster: Cluster, table: str, after: int) -> list[dict[str, object]]:
-    conn = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        rows = await conn.fetch(
-            "SELECT events::text FROM tables.events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
-            table,
-            after,
-        )
-    finally:
-        await conn.close()
-    return [event for row in rows for event in json.loads(row["events"])]
-
-
 async def test_spectators_see_no_hands_and_private_tables_need_the_code(
     cluster: Cluster, players: list[Player]
 ) -> None:
-    alice = players[0]
-    table = await open_table(players)
-    await act(alice, table, {"kind": "start_game"})
-    watcher = Player(cluster.base, "Watcher")
-    await watcher.sign_up()
-    await watcher.connect()
-    await watcher.request({"type": "watch", "table": table})
-    await play(players, table, random.Random(1), lambda v: v["phase"] == "knock")
-    view = await watcher.wait(lambda: watcher.views.get(table))
-    assert view["seat"] is None and view["hand"] == [] and view["options"] == []
-    host = Player(cluster.base, "Private host")
-    await host.sign_up()
-    await host.connect()
-    reply = await host.http("POST", "/api/tables", json={"private": True, "timer_seconds": None})
-    assert reply.status_code == 200, reply.text
-    private = reply.json()
-    answer = await watcher.request({"type": "watch", "table": private["id"]})
-    assert answer["code"] == "no_table"
-    lobby = await watcher.http("GET", "/api/tables")
-    assert private["id"] not in {t["id"] for t in lobby.json()}
-    await play_later(watcher, private["invite_code"])
-    for player in (watcher, host):
-        await player.close()
+    table = await started(players)
+    async with signed_up(cluster.base, "Watcher", "Private host") as (watcher, host):
+        await watcher.request({"type": "watch", "table": table})
+        await play(players, table, random.Random(1), lambda v: v["phase"] == "knock")
+        view = await watcher.wait(lambda: watcher.views.get(table))
+        assert view["seat"] is None and view["hand"] == [] and view["options"] == []
+        private = await new_table(host, {"private": True, "timer_seconds": None})
+        answer = await watcher.request({"type": "watch", "table": private["id"]})
+        assert answer["code"] == "no_table"
+        lobby = await watcher.http("GET", "/api/tables")
+        assert private["id"] not in {t["id"] for t in lobby.json()}
+        await play_later(watcher, private["invite_code"])
 
 
 async def play_later(watcher: Player, code: str) -> None:
@@ -119,18 +92,15 @@ async def play_later(watcher: Player, code: str) -> None:
 async def test_chat_reaches_only_that_table(cluster: Cluster, players: list[Player]) -> None:
     alice, bob, _ = players
     table = await open_table(players)
-    other = Player(cluster.base, "Elsewhere")
-    await other.sign_up()
-    await other.connect()
-    elsewhere = await other.http("POST", "/api/tables", json={})
-    await other.request({"type": "watch", "table": elsewhere.json()["id"]})
-    answer = await alice.request({"type": "chat", "table": table, "text": "  good   luck  "})
-    assert answer["type"] == "ack"
-    line = await bob.wait(lambda: bob.chat and bob.chat[-1])
-    assert line["text"] == "good luck" and line["name"] == "Alice"
-    assert other.chat == []
-    answers = [
-        await alice.request({"type": "chat", "table": table, "text": "spam"}) for _ in range(8)
-    ]
-    assert "rate_limited" in {a.get("code") for a in answers}
-    await other.close()
+    async with signed_up(cluster.base, "Elsewhere") as (other,):
+        elsewhere = await other.http("POST", "/api/tables", json={})
+        await other.request({"type": "watch", "table": elsewhere.json()["id"]})
+        answer = await alice.request({"type": "chat", "table": table, "text": "  good   luck  "})
+        assert answer["type"] == "ack"
+        line = await bob.wait(lambda: bob.chat and bob.chat[-1])
+        assert line["text"] == "good luck" and line["name"] == "Alice"
+        assert other.chat == []
+        answers = [
+            await alice.request({"type": "chat", "table": table, "text": "spam"}) for _ in range(8)
+        ]
+        assert "rate_limited" in {a.get("code") for a in answers}

@@ -15,7 +15,7 @@ from websockets.client import ClientProtocol
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
-from tests.services.client import Player
+from tests.services.client import Player, registered
 from tests.services.cluster import Cluster
 from tests.services.play import open_table
 
@@ -74,8 +74,7 @@ async def test_a_socket_that_never_reads_is_cut_with_1008(
     cluster: Cluster, players: list[Player], tmp_path: Path
 ) -> None:
     table = await open_table(players)
-    slow = Player(cluster.base, "Never Reads")
-    await slow.sign_up()
+    slow = await registered(cluster.base, "Never Reads")
     sock, protocol = await asyncio.to_thread(handshake, cluster.base, slow.token)
     try:
         ids = itertools.count()

@@ -8,18 +8,19 @@ at most, even asking for twenty at once; a table that cannot be created is answe
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 
-import asyncpg
 import httpx
 import pytest
 
-from services.load.platform import Platform, isolated
-from tests.services.client import Player
-from tests.services.ledger_books import ledger_client, postings_written
-from tests.services.play import act, watch_when_created
+from tests.eventually import eventually
+from tests.services.client import Player, registered, signed_up
+from tests.services.cluster import Cluster as Platform
+from tests.services.cluster import own_platform
+from tests.services.database import fetch
+from tests.services.ledger_books import caught_up, ledger_client
+from tests.services.lobby import new_table, quick_play
+from tests.services.play import act, quick_seated, watch_when_created
 
 ABANDON_SECONDS = 2.0
 HOST_TABLES = 3
@@ -36,33 +37,16 @@ async def whole_platform() -> AsyncIterator[None]:
 async def platform(
     service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Platform]:
-    async with isolated(*service_urls, label="ends") as settings:
-        short = replace(settings, abandon_seconds=ABANDON_SECONDS, host_tables=HOST_TABLES)
-        running = Platform(short, tmp_path_factory.mktemp("ends"))
-        try:
-            await running.start(workers=2, bots=1)
-            yield running
-        finally:
-            running.stop()
-
-
-async def eventually(what: str, check: object) -> None:
-    """Wait for ``check()`` (a coroutine function) to hold, with a generous deadline."""
-    deadline = time.monotonic() + WITHIN
-    while not await check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.2)
+    logs = tmp_path_factory.mktemp("ends")
+    short = {"abandon_seconds": ABANDON_SECONDS, "host_tables": HOST_TABLES}
+    async with own_platform(service_urls, logs, "ends", workers=2, bots=1, **short) as running:
+        yield running
 
 
 async def hosted(platform: Platform, player: Player) -> list[tuple[str, str]]:
     """(table, phase) of every table ``player`` opened."""
-    conn = await asyncpg.connect(platform.settings.database_url)
-    try:
-        rows = await conn.fetch(
-            "SELECT table_id, phase FROM tables.tables WHERE host_id = $1", player.id
-        )
-    finally:
-        await conn.close()
+    sql = "SELECT table_id, phase FROM tables.tables WHERE host_id = $1"
+    rows = await fetch(platform.settings, sql, player.id)
     return [(row["table_id"], row["phase"]) for row in rows]
 
 
@@ -73,33 +57,27 @@ async def in_lobby(platform: Platform, table: str) -> bool:
 
 async def reconciled(platform: Platform, table: str) -> bool:
     """The ledger applied every posting of ``table`` and its wallets match the table's."""
-    postings = await postings_written(platform.settings, table)
-    async with ledger_client(platform.settings) as ledger:
-        report = (await ledger.get(f"/tables/{table}/reconciliation")).json()
+    postings, report = await caught_up(platform.settings, table, within=0)
     return bool(report["postings_applied"] >= postings and report["matches"])
 
 
 async def test_a_quick_play_table_its_person_left_closes_settled(platform: Platform) -> None:
-    player = Player(platform.base, "Leaver")
-    await player.sign_up()
+    player = await registered(platform.base, "Leaver")
     await player.connect()
-    reply = await player.http("POST", "/api/quickplay")
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await watch_when_created(player, table)
+    table = await quick_seated(player)
     assert await in_lobby(platform, table)
     await player.close()  # gone: nobody is left at the table but two bots
 
     async def closed() -> bool:
         return (await hosted(platform, player)) == [(table, "closed")]
 
-    await eventually("the abandoned table closes", closed)
+    await eventually(closed, "the abandoned table closes", WITHIN, every=0.2)
     assert not await in_lobby(platform, table)
 
     async def settled() -> bool:
         return await reconciled(platform, table)
 
-    await eventually("the ledger settles the closed table", settled)
+    await eventually(settled, "the ledger settles the closed table", WITHIN, every=0.2)
     async with ledger_client(platform.settings) as ledger:
         health = await ledger.get("/health")
         assert health.status_code == 200 and health.json()["balanced"], health.json()
@@ -107,39 +85,27 @@ async def test_a_quick_play_table_its_person_left_closes_settled(platform: Platf
         assert balance.status_code == 200, balance.text
     # Unseated, their chips back in their wallet: they may sit down again at once.
     assert (await player.http("GET", "/api/me")).json()["seated"] is None
-    again = await player.http("POST", "/api/quickplay")
-    assert again.status_code == 200, again.text
-    await player.close()
+    await quick_play(player)
 
 
 async def test_a_public_table_its_host_leaves_leaves_the_lobby(platform: Platform) -> None:
-    host = Player(platform.base, "Opener")
-    await host.sign_up()
-    await host.connect()
-    reply = await host.http("POST", "/api/tables", json={"seats": 4})
-    assert reply.status_code == 200, reply.text
-    table = reply.json()["id"]
-    await watch_when_created(host, table)
-    assert await in_lobby(platform, table)
-    assert (await act(host, table, {"kind": "leave"}))["type"] == "ack"
+    async with signed_up(platform.base, "Opener", "Latecomer") as (host, late):
+        table = (await new_table(host, {"seats": 4}))["id"]
+        await watch_when_created(host, table)
+        assert await in_lobby(platform, table)
+        assert (await act(host, table, {"kind": "leave"}))["type"] == "ack"
 
-    async def gone() -> bool:
-        return not await in_lobby(platform, table)
+        async def gone() -> bool:
+            return not await in_lobby(platform, table)
 
-    await eventually("the empty table leaves the lobby", gone)
-    late = Player(platform.base, "Latecomer")
-    await late.sign_up()
-    await late.connect()
-    await late.request({"type": "watch", "table": table})
-    answer = await late.request({"type": "join", "table": table})
-    assert answer["type"] == "reject" and answer["code"] == "table_closed", answer
-    await host.close()
-    await late.close()
+        await eventually(gone, "the empty table leaves the lobby", WITHIN, every=0.2)
+        await late.request({"type": "watch", "table": table})
+        answer = await late.request({"type": "join", "table": table})
+        assert answer["type"] == "reject" and answer["code"] == "table_closed", answer
 
 
 async def test_twenty_quick_plays_at_once_open_one_table(platform: Platform) -> None:
-    host = Player(platform.base, "Greedy")
-    await host.sign_up()
+    host = await registered(platform.base, "Greedy")
     replies = await asyncio.gather(*(host.http("POST", "/api/quickplay") for _ in range(20)))
     statuses = [reply.status_code for reply in replies]
     assert statuses.count(200) == 1, [(r.status_code, r.text) for r in replies]
@@ -153,36 +119,29 @@ async def test_twenty_quick_plays_at_once_open_one_table(platform: Platform) -> 
     async def only_the_seated_one_open() -> bool:
         return [t for t, phase in await hosted(platform, host) if phase != "closed"] == [table]
 
-    await eventually("the tables the host could not sit at close", only_the_seated_one_open)
+    await eventually(
+        only_the_seated_one_open, "the tables the host could not sit at close", WITHIN, every=0.2
+    )
 
 
 async def test_a_host_opens_at_most_the_limit_of_tables(platform: Platform) -> None:
-    host = Player(platform.base, "Host Of Many")
-    await host.sign_up()
-    await host.connect()
-    friends = [Player(platform.base, f"Stayer {k}") for k in range(HOST_TABLES)]
-    for friend in friends:
-        # The host opens a table, a friend sits down, the host leaves: it stays open.
-        await friend.sign_up()
-        await friend.connect()
-        reply = await host.http("POST", "/api/tables", json={"seats": 3})
-        assert reply.status_code == 200, reply.text
-        table = reply.json()["id"]
-        await watch_when_created(host, table)
-        await watch_when_created(friend, table)
-        assert (await friend.request({"type": "join", "table": table}))["type"] == "ack"
-        assert (await act(host, table, {"kind": "leave"}))["type"] == "ack"
-    refused = await host.http("POST", "/api/tables", json={"seats": 3})
-    assert refused.status_code == 409, refused.text
-    assert f"You already host {HOST_TABLES} open tables" in refused.json()["detail"]
-    assert sum(phase != "closed" for _, phase in await hosted(platform, host)) == HOST_TABLES
-    for player in (host, *friends):
-        await player.close()
+    stayers = [f"Stayer {k}" for k in range(HOST_TABLES)]
+    async with signed_up(platform.base, "Host Of Many", *stayers) as (host, *friends):
+        for friend in friends:
+            # The host opens a table, a friend sits down, the host leaves: it stays open.
+            table = (await new_table(host, {"seats": 3}))["id"]
+            await watch_when_created(host, table)
+            await watch_when_created(friend, table)
+            assert (await friend.request({"type": "join", "table": table}))["type"] == "ack"
+            assert (await act(host, table, {"kind": "leave"}))["type"] == "ack"
+        refused = await host.http("POST", "/api/tables", json={"seats": 3})
+        assert refused.status_code == 409, refused.text
+        assert f"You already host {HOST_TABLES} open tables" in refused.json()["detail"]
+        assert sum(phase != "closed" for _, phase in await hosted(platform, host)) == HOST_TABLES
 
 
 async def test_quick_play_without_the_ledger_is_503(platform: Platform) -> None:
-    player = Player(platform.base, "Unlucky")
-    await player.sign_up()
+    player = await registered(platform.base, "Unlucky")
     for ledger in platform.running("ledger"):
         platform.kill(ledger)
     try:
@@ -193,19 +152,19 @@ async def test_quick_play_without_the_ledger_is_503(platform: Platform) -> None:
         async def nothing_open() -> bool:
             return all(phase == "closed" for _, phase in await hosted(platform, player))
 
-        await eventually("the table that could not be set up closes", nothing_open)
+        await eventually(
+            nothing_open, "the table that could not be set up closes", WITHIN, every=0.2
+        )
         assert (await player.http("GET", "/api/me")).json()["seated"] is None
     finally:
         await platform.restore(workers=2, bots=1)
-    reply = await player.http("POST", "/api/quickplay")
-    assert reply.status_code == 200, reply.text
+    await quick_play(player)
 
 
 async def test_quick_play_no_worker_confirms_is_503_and_opens_nothing_later(
     platform: Platform,
 ) -> None:
-    player = Player(platform.base, "Too Early")
-    await player.sign_up()
+    player = await registered(platform.base, "Too Early")
     for worker in platform.running("table"):
         platform.kill(worker)
     try:
@@ -221,6 +180,6 @@ async def test_quick_play_no_worker_confirms_is_503_and_opens_nothing_later(
     async def refused_late() -> bool:
         return f"request={player.id}/create-" in worker_logs() and "code=expired" in worker_logs()
 
-    await eventually("a worker refuses the late creation", refused_late)
+    await eventually(refused_late, "a worker refuses the late creation", WITHIN, every=0.2)
     assert await hosted(platform, player) == []
     assert (await player.http("GET", "/api/me")).json()["seated"] is None
