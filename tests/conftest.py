@@ -14,12 +14,18 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
 
 import pytest
+from hypothesis import settings
 
 from services.load.platform import Platform, isolated
 from shared.bus import DEFAULT_URL
 from shared.settings import DEFAULT_DATABASE, Settings, reachable
 
 REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
+
+# No example may fail for taking long: how long one takes depends on the machine's load, not
+# on the code. (Hypothesis's default allows 200 ms an example.)
+settings.register_profile("swick", deadline=None)
+settings.load_profile("swick")
 
 
 def _container(kind: str, stack: ExitStack) -> str | None:

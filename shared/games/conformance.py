@@ -609,14 +609,12 @@ def abandoned_table_ends(
     config: Mapping[str, Any],
     picks: Sequence[int],
     seed: bytes = b"",
+    stay_connected: bool = False,
 ) -> None:
-    """Play ``picks`` legal decisions, then every person stops answering, their clients gone:
-    the table, left to its timers as a worker runs it, ends its game or closes, with every
-    check passing on the way.
-
-    (A Swick table whose people stay connected but never answer is not closed: the rules
-    close a table that nobody is connected to, and Swick, a run of pots, has no end of its
-    own.)"""
+    """Play ``picks`` legal decisions, then every person stops answering, their clients gone
+    or, with ``stay_connected``, left open: the table, left to its timers as a worker runs it,
+    ends its game or closes, with every check passing on the way. (Swick, a run of pots, has
+    no end of its own: its table closes as abandoned.)"""
     TALLY.examples += 1
     table = Table(game, config, seed)
     table.seat_everyone()
@@ -624,7 +622,7 @@ def abandoned_table_ends(
         if not table.decide(pick):
             break
     for seat, player in enumerate(game.players(table.state)):
-        if player is not None and player.bot is None:
+        if player is not None and player.bot is None and not stay_connected:
             table.attempt(table.command(TABLE, lc.SetConnected(seat, False)))
     for _ in range(MOST_COMMANDS):
         if table.phase in OVER or not table.wake():
@@ -642,9 +640,10 @@ def run_abandoned(game: AnyGame, using: settings | None = None) -> None:
         index=st.integers(0, len(samples) - 1),
         picks=st.lists(st.integers(0, 2**16 - 1), max_size=60),
         seed=st.binary(min_size=8, max_size=8),
+        stay_connected=st.booleans(),
     )
-    def abandoned(index: int, picks: list[int], seed: bytes) -> None:
-        abandoned_table_ends(game, samples[index], picks, seed)
+    def abandoned(index: int, picks: list[int], seed: bytes, stay_connected: bool) -> None:
+        abandoned_table_ends(game, samples[index], picks, seed, stay_connected)
 
     started = time.perf_counter()
     try:

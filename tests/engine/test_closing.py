@@ -12,7 +12,7 @@ from shared.games.lifecycle import AddBot, CloseTable, Leave, Player, SetConnect
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick.decide import carry_shares
-from shared.games.swick.legal import to_act
+from shared.games.swick.legal import default_action, to_act
 from shared.games.swick.money import transfers
 from shared.games.swick.state import Phase
 from tests.engine.support import Table
@@ -58,6 +58,42 @@ def test_an_unattended_table_closes_after_the_abandon_time_at_the_hand_boundary(
     assert sum(s.stack for s in ended[0].standings) + t.state.carry == 3 * 10_000
     assert t.state.pot == 0
     t.refuse(None, TakeSeat(0, Player("late", "Late"), 100), "table_closed")
+
+
+def idle_until_unattended() -> Table:
+    """A hand dealt at a timed table whose three people, still connected, let every decision
+    time out until the table counts them all away."""
+    t = Table(timer_ms=30_000)
+    t.start()
+    t.ready_all()
+    for _ in range(12):  # two timeouts each at most, a phase at a time
+        if t.state.unattended_since is not None:
+            return t
+        t.expire()
+    raise AssertionError(f"still attended after timeouts {t.state.timeouts}")
+
+
+def test_people_who_stay_connected_but_stop_answering_leave_the_table_unattended() -> None:
+    """Screens left open do not hold a table for ever: two timeouts running make a person away,
+    and a table whose people are all away closes as abandoned; acting again brings one back."""
+    t = idle_until_unattended()
+    assert all(t.state.connected) and min(t.state.timeouts) >= 2
+    since = t.state.unattended_since
+    assert since is not None
+    t.now = since + ABANDON_MS
+    t.act(None, CloseTable(ABANDON_MS))
+    while t.phase() is not Phase.CLOSED:
+        t.expire()
+    ended = [e for e in t.events if isinstance(e, ev.GameEnded)]
+    assert len(ended) == 1 and ended[0].reason == "closed"
+
+
+def test_a_person_answering_again_makes_the_table_attended() -> None:
+    t = idle_until_unattended()
+    seat = to_act(t.state)[0]
+    t.act(seat, default_action(t.state, seat))
+    assert t.state.timeouts[seat] == 0 and t.state.unattended_since is None
+    t.refuse(None, CloseTable(ABANDON_MS), "attended")
 
 
 def test_a_person_back_in_time_keeps_the_table_open() -> None:

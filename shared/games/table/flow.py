@@ -384,7 +384,10 @@ def close_table(w: Work[Any], actor: int | None, a: lc.CloseTable, seq: int) -> 
 
 def _watch_attendance(w: Work[Any]) -> None:
     """After every command: a table with no person seated closes; one whose people are all
-    away notes since when; a closing table closes once between hands."""
+    away notes since when; a closing table closes once between hands.
+
+    Away is disconnected, or connected but timed out twice running: a table whose people
+    left their screens open and stopped answering is abandoned like one they closed."""
     s, rules = w.state, w.rules
     if s.phase is rules.closed:
         return
@@ -395,7 +398,7 @@ def _watch_attendance(w: Work[Any]) -> None:
         if s.phase in rules.between_hands:
             close(w)
         return
-    attended = any(s.connected[seat] for seat in present)
+    attended = any(not s.away(seat) for seat in present)
     since = None if attended else (w.at if s.unattended_since is None else s.unattended_since)
     if since != s.unattended_since:
         w.emit(ev.AttendanceChanged(since))
