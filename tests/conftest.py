@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
 
 import pytest
-from hypothesis import settings
+from hypothesis import settings as hypothesis_settings
 
 from services.load.platform import Platform, isolated
 from shared.bus import DEFAULT_URL
@@ -24,8 +24,8 @@ REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
 
 # No example may fail for taking long: how long one takes depends on the machine's load, not
 # on the code. (Hypothesis's default allows 200 ms an example.)
-settings.register_profile("swick", deadline=None)
-settings.load_profile("swick")
+hypothesis_settings.register_profile("swick", deadline=None)
+hypothesis_settings.load_profile("swick")
 
 
 def _container(kind: str, stack: ExitStack) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page
+from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
 from tests.services.client import Player
 from tests.services.play import act, open_table
@@ -62,6 +62,21 @@ async def new_context(browser: Browser, viewport: dict[str, int] | None = None) 
     await context.add_init_script(SOCKET_HOOK)
     context.set_default_timeout(15_000)
     return context
+
+
+@contextlib.asynccontextmanager
+async def browsing(
+    browser: Browser, viewport: dict[str, int] | None = None
+) -> AsyncIterator[tuple[BrowserContext, Page, PageErrors]]:
+    """A fresh browser context and a first page in it whose errors are kept, closed after."""
+    context = await new_context(browser, viewport)
+    page = await context.new_page()
+    errors = PageErrors()
+    errors.attach(page)
+    try:
+        yield context, page, errors
+    finally:
+        await context.close()
 
 
 async def sign_up(page: Page, base: str, name: str, path: str = "/") -> None:
@@ -299,3 +314,37 @@ async def python_table(
 async def start_game(host: Player, table: str) -> None:
     answer = await act(host, table, {"kind": "start_game"})
     assert answer["type"] == "ack", answer
+
+
+async def sit_in(page: Page, base: str, name: str, table: str, players: Sequence[Player]) -> Seats:
+    """The page's player, named ``name``, takes the seat left at ``python_table``'s table by its
+    invite link; the Python players start on their seats and the host deals."""
+    await sign_up(page, base, name, f"/#/table/{table}/join")
+    await page.locator(".seat.me").wait_for()
+    seats = Seats(players, table)
+    seats.start()
+    await start_game(players[0], table)
+    return seats
+
+
+async def hold_still(page: Page, seats: Seats, table: str) -> int:
+    """Pause the Python players and take the page's decisions until the table waits for someone
+    else: nothing moves then (an away seat's turn would be decided for it after a short grace).
+    The page's seat."""
+    seats.pause()
+    seat = int(await page.locator(".seat.me").get_attribute("data-seat") or -1)
+    for _ in range(20):
+        await page.wait_for_timeout(300)
+        if seat not in seats.players[0].views[table]["to_act"]:
+            break
+        await decide(page)
+    return seat
+
+
+async def drop_connection(page: Page) -> None:
+    """The page's socket is cut as a network would: the banner says so, and is gone once the
+    client is back by itself."""
+    await page.evaluate("window.__sockets.at(-1).close()")
+    banner = page.locator(".banner")
+    await expect(banner).to_contain_text("Connection lost")
+    await expect(banner).to_be_hidden(timeout=15_000)

@@ -10,7 +10,7 @@ from playwright.async_api import Browser, ConsoleMessage, Page, Response, expect
 
 from tests.browser.support import (
     PageErrors,
-    Seats,
+    browsing,
     decide,
     decision,
     last_hand,
@@ -18,7 +18,7 @@ from tests.browser.support import (
     play_until,
     python_table,
     sign_up,
-    start_game,
+    sit_in,
     token_of,
 )
 from tests.browser.test_verify import finished_game
@@ -27,32 +27,28 @@ from tests.services.cluster import Cluster
 
 async def test_the_verify_page_shows_no_escaped_markup(cluster: Cluster, browser: Browser) -> None:
     table, record = await finished_game(cluster.base)
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
-    await page.goto(f"{cluster.base}/#/verify/{table}/1")
-    await expect(page.locator(".verdict")).to_contain_text("Verified: every card checks out")
-    rows = page.locator(".verify-table tbody tr")
-    await expect(rows).to_have_count(len(record["hands"]))
+    async with browsing(browser) as (_, page, errors):
+        await page.goto(f"{cluster.base}/#/verify/{table}/1")
+        await expect(page.locator(".verdict")).to_contain_text("Verified: every card checks out")
+        rows = page.locator(".verify-table tbody tr")
+        await expect(rows).to_have_count(len(record["hands"]))
 
-    text = await page.locator("main").inner_text()
-    assert "&lt;" not in text and "&gt;" not in text, text
-    await expect(page.locator(".paste .hint code")).to_have_text(
-        "/api/tables/<table>/games/<n>/record"
-    )
-    # The hands are a table: a table box, its rows table rows, its cells side by side.
-    assert await page.locator(".verify-table").evaluate("t => getComputedStyle(t).display") == (
-        "table"
-    )
-    displays = await rows.evaluate_all("rows => rows.map(r => getComputedStyle(r).display)")
-    assert set(displays) == {"table-row"}, displays
-    cells = rows.first.locator("th, td")
-    await expect(cells).to_have_count(6)
-    lefts = [(await cells.nth(k).bounding_box() or {"x": 0.0})["x"] for k in range(6)]
-    assert lefts == sorted(lefts) and len(set(lefts)) == 6, lefts
-    errors.check()
-    await context.close()
+        text = await page.locator("main").inner_text()
+        assert "&lt;" not in text and "&gt;" not in text, text
+        await expect(page.locator(".paste .hint code")).to_have_text(
+            "/api/tables/<table>/games/<n>/record"
+        )
+        # The hands are a table: a table box, its rows table rows, its cells side by side.
+        assert await page.locator(".verify-table").evaluate("t => getComputedStyle(t).display") == (
+            "table"
+        )
+        displays = await rows.evaluate_all("rows => rows.map(r => getComputedStyle(r).display)")
+        assert set(displays) == {"table-row"}, displays
+        cells = rows.first.locator("th, td")
+        await expect(cells).to_have_count(6)
+        lefts = [(await cells.nth(k).bounding_box() or {"x": 0.0})["x"] for k in range(6)]
+        assert lefts == sorted(lefts) and len(set(lefts)) == 6, lefts
+        errors.check()
 
 
 async def test_a_new_players_first_page_has_no_failed_request(
@@ -150,11 +146,7 @@ async def test_one_connection_notice_at_a_time(cluster: Cluster, browser: Browse
         page = await context.new_page()
         errors = PageErrors()
         errors.attach(page)
-        await sign_up(page, cluster.base, "Pat", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+        seats = await sit_in(page, cluster.base, "Pat", table, players)
         await page.locator(".my-area [data-decision]").wait_for(timeout=30_000)
 
         # The gateway goes away: the socket drops and every reconnect is refused.
@@ -194,16 +186,11 @@ async def at_least_one_hand(page: Page) -> bool:
 async def test_my_row_of_a_hand_result_lines_up_with_the_header(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with python_table(cluster.base, ["Kit", "Lou"]) as (table, players):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Mo", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, ["Kit", "Lou"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Mo", table, players)
         await play_until([page], lambda: at_least_one_hand(page), within=90)
         seats.pause()
 
@@ -228,4 +215,3 @@ async def test_my_row_of_a_hand_result_lines_up_with_the_header(
         assert all(row["cells"] == head for row in rows), (head, rows)
         await seats.stop()
         errors.check()
-        await context.close()

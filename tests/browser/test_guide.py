@@ -14,8 +14,8 @@ from tests.browser.support import (
     DESKTOP,
     PHONE,
     SHOTS,
-    PageErrors,
     axe_violations,
+    browsing,
     new_context,
     shoot,
 )
@@ -77,78 +77,76 @@ async def fits_and_passes(page: Page, name: str) -> None:
 
 
 async def test_the_rules_page_is_a_player_s_guide(cluster: Cluster, browser: Browser) -> None:
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
-    await page.goto(f"{cluster.base}/#/rules")
-    guide = page.locator("main.guide")
-    await expect(guide.get_by_role("heading", level=1)).to_have_text("How to play Swick")
+    async with browsing(browser) as (_, page, errors):
+        await page.goto(f"{cluster.base}/#/rules")
+        guide = page.locator("main.guide")
+        await expect(guide.get_by_role("heading", level=1)).to_have_text("How to play Swick")
 
-    # Its sections, in order, and the steps of a hand.
-    headings = await headings_in_order(page)
-    assert [text for level, text in headings if level == 2] == SECTIONS
-    assert [text for level, text in headings if level == 3] == STEPS
+        # Its sections, in order, and the steps of a hand.
+        headings = await headings_in_order(page)
+        assert [text for level, text in headings if level == 2] == SECTIONS
+        assert [text for level, text in headings if level == 3] == STEPS
 
-    # Pictures: real card faces (hands, the trump card, tricks with their winners) and chips.
-    x = example("EXAMPLE")
-    assert await guide.locator(".shown-card .card.face").count() >= 20
-    trump = guide.locator(f'.shown-card[aria-label="nine of spades"] [data-code="{x["trump"]}"]')
-    await expect(trump.first).to_be_visible()
-    tricks = guide.locator("#guide-hand .guide-trick")
-    await expect(tricks).to_have_count(3)
-    for k, trick in enumerate(x["tricks"]):
-        shown = tricks.nth(k)
-        codes = [await c.get_attribute("data-code") for c in await shown.locator(".card").all()]
-        assert codes == [code for _, code in trick["plays"]]
-        await expect(shown.locator("li.winner")).to_have_count(1)
-        await expect(shown.locator("li.winner")).to_contain_text(f"{trick['winner']}")
-        await expect(shown.locator("li.winner .guide-wins")).to_have_text("Wins")
-    assert await guide.locator(".chips").count() >= 8
-    await expect(guide.locator(".countdown")).to_have_count(1)
-    fingerprint = guide.locator(".guide-fingerprint code")
-    await expect(fingerprint).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+        # Pictures: real card faces (hands, the trump card, tricks with their winners) and chips.
+        x = example("EXAMPLE")
+        assert await guide.locator(".shown-card .card.face").count() >= 20
+        trump = guide.locator(
+            f'.shown-card[aria-label="nine of spades"] [data-code="{x["trump"]}"]'
+        )
+        await expect(trump.first).to_be_visible()
+        tricks = guide.locator("#guide-hand .guide-trick")
+        await expect(tricks).to_have_count(3)
+        for k, trick in enumerate(x["tricks"]):
+            shown = tricks.nth(k)
+            codes = [await c.get_attribute("data-code") for c in await shown.locator(".card").all()]
+            assert codes == [code for _, code in trick["plays"]]
+            await expect(shown.locator("li.winner")).to_have_count(1)
+            await expect(shown.locator("li.winner")).to_contain_text(f"{trick['winner']}")
+            await expect(shown.locator("li.winner .guide-wins")).to_have_text("Wins")
+        assert await guide.locator(".chips").count() >= 8
+        await expect(guide.locator(".countdown")).to_have_count(1)
+        fingerprint = guide.locator(".guide-fingerprint code")
+        await expect(fingerprint).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
 
-    # The worked example's money, figure by figure, as the engine settles it.
-    pot = guide.locator('[data-sum="pot"]')
-    await expect(pot).to_contain_text(f"{len(x['seats'])} × {x['ante']}¢ + 3¢ = {x['pot']}¢")
-    await expect(pot).to_contain_text(f"{x['pot']}¢ ÷ 3 = {x['trickValue']}¢")
-    money = guide.locator("#guide-hand .guide-money")
-    for name in x["seats"]:
-        row = money.locator(f'tr[data-player="{name}"]')
-        await expect(row.locator("td").first).to_have_text(cents(-x["antes"][name]))
-        await expect(row.locator("td.net")).to_have_text(signed(x["delta"][name]))
-        penalty = x["penalties"][name]
-        await expect(row.locator("td").nth(3)).to_have_text(cents(-penalty) if penalty else "—")
-    await expect(money.locator("tfoot")).to_contain_text(f"{x['carry']}¢")
-    total = sum(x["delta"].values())
-    await expect(guide.locator('[data-sum="check"]')).to_contain_text(
-        f"add up to {cents(total)}, exactly the {x['carry']}¢"
-    )
-    d = example("DOUBLE")
-    double = guide.locator('[data-sum="double"]')
-    await expect(double).to_contain_text(f"2 × {d['pot']}¢ = {d['penalties']['Ana']}¢")
-    await expect(double).to_contain_text(signed(d["delta"]["Ana"]))
-    await expect(double).to_contain_text(f"= {d['carry']}¢")
-    free = guide.locator('[data-sum="free"]')
-    await expect(free).to_contain_text(f"{x['carry']}¢ carried + 3¢ = {x['next']['pot']}¢")
-    await expect(free).to_contain_text(f"{x['next']['trickValue']}¢")
+        # The worked example's money, figure by figure, as the engine settles it.
+        pot = guide.locator('[data-sum="pot"]')
+        await expect(pot).to_contain_text(f"{len(x['seats'])} × {x['ante']}¢ + 3¢ = {x['pot']}¢")
+        await expect(pot).to_contain_text(f"{x['pot']}¢ ÷ 3 = {x['trickValue']}¢")
+        money = guide.locator("#guide-hand .guide-money")
+        for name in x["seats"]:
+            row = money.locator(f'tr[data-player="{name}"]')
+            await expect(row.locator("td").first).to_have_text(cents(-x["antes"][name]))
+            await expect(row.locator("td.net")).to_have_text(signed(x["delta"][name]))
+            penalty = x["penalties"][name]
+            await expect(row.locator("td").nth(3)).to_have_text(cents(-penalty) if penalty else "—")
+        await expect(money.locator("tfoot")).to_contain_text(f"{x['carry']}¢")
+        total = sum(x["delta"].values())
+        await expect(guide.locator('[data-sum="check"]')).to_contain_text(
+            f"add up to {cents(total)}, exactly the {x['carry']}¢"
+        )
+        d = example("DOUBLE")
+        double = guide.locator('[data-sum="double"]')
+        await expect(double).to_contain_text(f"2 × {d['pot']}¢ = {d['penalties']['Ana']}¢")
+        await expect(double).to_contain_text(signed(d["delta"]["Ana"]))
+        await expect(double).to_contain_text(f"= {d['carry']}¢")
+        free = guide.locator('[data-sum="free"]')
+        await expect(free).to_contain_text(f"{x['carry']}¢ carried + 3¢ = {x['next']['pot']}¢")
+        await expect(free).to_contain_text(f"{x['next']['trickValue']}¢")
 
-    await fits_and_passes(page, "guide")
+        await fits_and_passes(page, "guide")
 
-    # The exact rules, one click away, and back.
-    exact = page.get_by_role("link", name="The exact rules").first
-    await expect(exact).to_be_visible()
-    await exact.click()
-    await expect(page).to_have_url(f"{cluster.base}/#/rules/exact")
-    await expect(page.locator(".rules-text h2").first).to_be_visible()
-    assert await page.locator(".rules-table").count() >= 2
-    await expect(page.locator(".rules-text")).to_contain_text("Going set")
-    await fits_and_passes(page, "guide-exact-rules")
-    await page.get_by_role("link", name="How to play Swick").click()
-    await expect(page.get_by_role("heading", level=1)).to_have_text("How to play Swick")
-    errors.check()
-    await context.close()
+        # The exact rules, one click away, and back.
+        exact = page.get_by_role("link", name="The exact rules").first
+        await expect(exact).to_be_visible()
+        await exact.click()
+        await expect(page).to_have_url(f"{cluster.base}/#/rules/exact")
+        await expect(page.locator(".rules-text h2").first).to_be_visible()
+        assert await page.locator(".rules-table").count() >= 2
+        await expect(page.locator(".rules-text")).to_contain_text("Going set")
+        await fits_and_passes(page, "guide-exact-rules")
+        await page.get_by_role("link", name="How to play Swick").click()
+        await expect(page.get_by_role("heading", level=1)).to_have_text("How to play Swick")
+        errors.check()
 
 
 async def test_the_guide_by_keyboard(cluster: Cluster, browser: Browser) -> None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.support import (
-    PageErrors,
-    Seats,
-    decide,
-    new_context,
+    browsing,
+    drop_connection,
+    hold_still,
     play_until,
     python_table,
-    sign_up,
-    start_game,
+    sit_in,
 )
 from tests.services.cluster import Cluster
 
@@ -33,16 +31,11 @@ async def chat_lines(page: Page) -> list[str]:
 
 
 async def test_reload_keeps_the_hand_log_and_the_chat(cluster: Cluster, browser: Browser) -> None:
-    async with python_table(cluster.base, ["Hal", "Ivy"]) as (table, players):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Rae", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, ["Hal", "Ivy"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Rae", table, players)
 
         # Two people chat: this page, and Hal over his socket.
         await page.locator("#tab-chat").click()
@@ -59,15 +52,8 @@ async def test_reload_keeps_the_hand_log_and_the_chat(cluster: Cluster, browser:
             return view["phase"] == "tricks" and (len(view["trick"]) + len(view["played"])) >= 2
 
         await play_until([page], into_tricks, within=60)
-        # Nothing moves while the page reloads: the others wait, and it is not this
-        # player's turn (an away seat's turn would be decided for it after a short grace).
-        seats.pause()
-        seat = int(await page.locator(".seat.me").get_attribute("data-seat") or -1)
-        for _ in range(20):
-            await page.wait_for_timeout(300)
-            if seat not in players[0].views[table]["to_act"]:
-                break
-            await decide(page)
+        # Nothing moves while the page reloads.
+        await hold_still(page, seats, table)
         await page.wait_for_timeout(500)
         log, chat = await hand_log(page), await chat_lines(page)
         assert any(line.startswith("Hand 1 dealt") for line in log), log
@@ -85,10 +71,7 @@ async def test_reload_keeps_the_hand_log_and_the_chat(cluster: Cluster, browser:
         assert await chat_lines(page) == chat
 
         # 2. The connection drops and comes back, no reload: nothing doubles.
-        await page.evaluate("window.__sockets.at(-1).close()")
-        banner = page.locator(".banner")
-        await expect(banner).to_contain_text("Connection lost")
-        await expect(banner).to_be_hidden(timeout=15_000)
+        await drop_connection(page)
         await page.wait_for_timeout(500)
         assert await hand_log(page) == again
         assert await chat_lines(page) == chat
@@ -101,4 +84,3 @@ async def test_reload_keeps_the_hand_log_and_the_chat(cluster: Cluster, browser:
         assert await chat_lines(page) == [*chat, "Ivy back to it"]
         await seats.stop()
         errors.check()
-        await context.close()

@@ -10,7 +10,7 @@ from playwright.async_api import Browser, Page, Route, expect
 
 from services.gateway.identity import LIFETIME, RENEW_AFTER, Identity, Tokens
 from shared.settings import DEV_SECRET
-from tests.browser.support import PageErrors, new_context, sign_up, token_of
+from tests.browser.support import browsing, sign_up, token_of
 from tests.services.cluster import Cluster
 
 
@@ -43,11 +43,7 @@ async def signs_in_again(page: Page, cluster: Cluster, refused: str) -> None:
 
 
 async def test_an_expired_token_signs_in_again(cluster: Cluster, browser: Browser) -> None:
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
-    try:
+    async with browsing(browser) as (_, page, errors):
         await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         month_ago = time.time() - LIFETIME - 60
@@ -58,21 +54,15 @@ async def test_an_expired_token_signs_in_again(cluster: Cluster, browser: Browse
         await page.reload()
         await signs_in_again(page, cluster, expired)
         errors.check()
-    finally:
-        await context.close()
 
 
 async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browser: Browser) -> None:
     """The socket alone says so: every ``/api/me`` request fails here, so no HTTP 401 helps."""
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
 
     async def unavailable(route: Route) -> None:
         await route.fulfill(status=503, json={"detail": "down for the test"})
 
-    try:
+    async with browsing(browser) as (_, page, errors):
         await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         forged = Tokens(DEV_SECRET).sign(Identity(session["id"], session["name"]))
@@ -82,17 +72,11 @@ async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browse
         await signs_in_again(page, cluster, forged)
         assert await sockets_with(page, forged) == 1
         errors.check()
-    finally:
-        await context.close()
 
 
 async def test_an_old_token_is_renewed_in_place(cluster: Cluster, browser: Browser) -> None:
     """A player back after two days keeps being the same player, with a fresh token."""
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
-    try:
+    async with browsing(browser) as (_, page, errors):
         await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         two_days_ago = time.time() - 2 * RENEW_AFTER
@@ -111,5 +95,3 @@ async def test_an_old_token_is_renewed_in_place(cluster: Cluster, browser: Brows
         await expect(page.locator(".me .dot.on")).to_be_visible()
         assert await page.locator("#name-input").count() == 0
         errors.check()
-    finally:
-        await context.close()

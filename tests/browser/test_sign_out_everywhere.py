@@ -22,6 +22,7 @@ from tests.browser.support import (
     PHONE,
     PageErrors,
     axe_violations,
+    browsing,
     new_context,
     sign_up,
     token_of,
@@ -225,11 +226,7 @@ async def test_another_tab_of_this_browser_takes_the_fresh_token(
     """Two tabs share the stored session: the one that did not sign out everywhere has its
     socket closed with 4401 too, and goes on with the fresh token instead of asking for a name
     (whichever comes first: its refusal, or the other tab storing the fresh token)."""
-    context = await new_context(browser)
-    here = await context.new_page()
-    errors = PageErrors()
-    errors.attach(here)
-    try:
+    async with browsing(browser) as (context, here, errors):
         await sign_up(here, cluster.base, "Ava")
         old = (await token_of(here))["token"]
         other_tab = await context.new_page()
@@ -252,5 +249,3 @@ async def test_another_tab_of_this_browser_takes_the_fresh_token(
         assert await other_tab.locator("#name-input").count() == 0
         assert await token_of(other_tab) == fresh
         errors.check()
-    finally:
-        await context.close()

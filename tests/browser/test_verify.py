@@ -11,7 +11,9 @@ from typing import Any
 from playwright.async_api import Browser, expect
 
 from shared.games.swick.record import load_record, verify
-from tests.browser.support import PageErrors, new_context
+from tests.browser.support import (
+    browsing,
+)
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
@@ -45,34 +47,29 @@ async def finished_game(base: str) -> tuple[str, dict[str, Any]]:
 async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
     table, record = await finished_game(cluster.base)
     assert verify(load_record(record)).ok
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
+    async with browsing(browser) as (_, page, errors):
+        # The finished game, fetched and re-dealt in the browser.
+        await page.goto(f"{cluster.base}/#/verify/{table}/1")
+        verdict = page.locator(".verdict")
+        await expect(verdict).to_contain_text("Verified: every card checks out")
+        await expect(page.locator(".verify-table tbody tr")).to_have_count(len(record["hands"]))
+        await expect(page.locator(".verify-table .pass-mark")).to_have_count(len(record["hands"]))
+        assert record["seed"] in await verdict.inner_text()
 
-    # The finished game, fetched and re-dealt in the browser.
-    await page.goto(f"{cluster.base}/#/verify/{table}/1")
-    verdict = page.locator(".verdict")
-    await expect(verdict).to_contain_text("Verified: every card checks out")
-    await expect(page.locator(".verify-table tbody tr")).to_have_count(len(record["hands"]))
-    await expect(page.locator(".verify-table .pass-mark")).to_have_count(len(record["hands"]))
-    assert record["seed"] in await verdict.inner_text()
+        # A tampered copy, pasted: two dealt cards swapped between seats in the last hand.
+        tampered = copy.deepcopy(record)
+        dealt = tampered["hands"][-1]["dealt"]
+        dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+        expected = verify(load_record(tampered))
+        assert not expected.ok
+        await page.fill("#record-input", json.dumps(tampered))
+        await page.get_by_role("button", name="Verify", exact=True).click()
+        await expect(verdict).to_contain_text("Not verified")
+        await expect(page.locator(".verdict .mismatch")).to_have_text(expected.mismatch)
+        await expect(page.locator(".verify-table .fail-mark")).to_have_count(1)
 
-    # A tampered copy, pasted: two dealt cards swapped between seats in the last hand.
-    tampered = copy.deepcopy(record)
-    dealt = tampered["hands"][-1]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
-    expected = verify(load_record(tampered))
-    assert not expected.ok
-    await page.fill("#record-input", json.dumps(tampered))
-    await page.get_by_role("button", name="Verify", exact=True).click()
-    await expect(verdict).to_contain_text("Not verified")
-    await expect(page.locator(".verdict .mismatch")).to_have_text(expected.mismatch)
-    await expect(page.locator(".verify-table .fail-mark")).to_have_count(1)
-
-    # Not JSON at all.
-    await page.fill("#record-input", "{not json")
-    await page.get_by_role("button", name="Verify", exact=True).click()
-    await expect(page.locator("main .error")).to_contain_text("That is not JSON")
-    errors.check()
-    await context.close()
+        # Not JSON at all.
+        await page.fill("#record-input", "{not json")
+        await page.get_by_role("button", name="Verify", exact=True).click()
+        await expect(page.locator("main .error")).to_contain_text("That is not JSON")
+        errors.check()

@@ -13,39 +13,11 @@ import {
   onTokenRefused,
   saveSession,
 } from '../../services/gateway/web/js/api.js';
-
-// The browser's globals that these modules touch, as small in-memory stand-ins.
-class MemoryStorage {
-  constructor() {
-    this.items = new Map();
-  }
-  getItem(key) {
-    return this.items.has(key) ? this.items.get(key) : null;
-  }
-  setItem(key, value) {
-    this.items.set(key, String(value));
-  }
-  removeItem(key) {
-    this.items.delete(key);
-  }
-}
-
-class FakeSocket {
-  static OPEN = 1;
-  static opened = [];
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    FakeSocket.opened.push(this);
-  }
-  close() {}
-}
+import { FakeSocket, MemoryStorage, fakePage } from './fakes.mjs';
 
 beforeEach(() => {
   globalThis.localStorage = new MemoryStorage();
-  globalThis.location = { protocol: 'http:', host: 'swick.test' };
-  globalThis.WebSocket = FakeSocket;
-  FakeSocket.opened = [];
+  fakePage();
 });
 
 afterEach(() => {

@@ -2,7 +2,6 @@
 // Euchre game and its record (tests/web/fixtures/euchre.json, made by tests/web/make_euchre.py).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import {
@@ -15,12 +14,9 @@ import {
 } from '../../services/gateway/web/js/euchre-state.js';
 import { deal, firstDealer, code, verifyRecord } from '../../services/gateway/web/js/euchre-fair.js';
 import { hexToBytes } from '../../services/gateway/web/js/fair.js';
+import { readFixture } from './fixture.mjs';
 
-const root = new URL('../../', import.meta.url);
-const fixturePath = process.env.SWICK_EUCHRE_FIXTURE
-  ? new URL(`file://${process.env.SWICK_EUCHRE_FIXTURE}`)
-  : new URL('tests/web/fixtures/euchre.json', root);
-const data = JSON.parse(readFileSync(fixturePath, 'utf8'));
+const data = readFixture('euchre.json', 'SWICK_EUCHRE_FIXTURE');
 const steps = data.views;
 const views = steps.map((s) => s.seat0);
 const NOW = 1_700_000_000_000;

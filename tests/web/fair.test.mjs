@@ -24,11 +24,11 @@ import {
   shuffle,
   verifyRecord,
 } from '../../services/gateway/web/js/fair.js';
+import { readFixture } from './fixture.mjs';
 
 const root = new URL('../../', import.meta.url);
 const vectors = JSON.parse(readFileSync(new URL('tests/vectors/fairness_v1.json', root), 'utf8'));
-const fixturePath = process.env.SWICK_RECORD_FIXTURE || new URL('tests/web/fixtures/record.json', root);
-const fixture = JSON.parse(readFileSync(fixturePath, 'utf8'));
+const fixture = readFixture('record.json', 'SWICK_RECORD_FIXTURE');
 
 const ofKind = (kind) => vectors.filter((v) => v.kind === kind);
 const codes = (numbers) => numbers.map((n) => CODES[n]);

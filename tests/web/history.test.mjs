@@ -2,13 +2,12 @@
 // (the `history` frame), each line once, from real views (tests/web/fixtures/views.json).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { historySince, mergeChat, mergeLog, wordHistory, wordView } from '../../services/gateway/web/js/state.js';
+import { readFixture } from './fixture.mjs';
 
-const root = new URL('../../', import.meta.url);
-const steps = JSON.parse(readFileSync(new URL('tests/web/fixtures/views.json', root), 'utf8'));
+const steps = readFixture('views.json');
 const views = steps.map((s) => s.seat0);
 const texts = (log) => log.map((e) => e.text);
 const entry = (s) => ({ text: s.text, base: s.base });

@@ -15,10 +15,7 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +25,14 @@ from shared.games.euchre.codec import CODEC
 from shared.games.euchre.dealing import deal, first_dealer
 from shared.games.euchre.legal import legal_actions, to_act
 from shared.games.euchre.record import dump_record, game_record, load_record, verify
-from shared.games.euchre.state import Phase
+from shared.games.euchre.state import Phase, State
 from shared.games.euchre.views import view_for
 from tests.engine.euchre.support import Table
+from tests.web.fixture_file import write
+from tests.web.tamper import Tampered
+from tests.web.watch import play_to_the_end
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "euchre.json"
-NOW = 1_700_000_000_000  # the table's clock, so that deadlines are real epoch times
 
 
 def choose(table: Table, seat: int) -> ac.Action:
@@ -56,35 +55,14 @@ def choose(table: Table, seat: int) -> ac.Action:
     return options[0]
 
 
+def view_of(state: State, seat: int | None) -> Any:
+    return CODEC.dump_view(view_for(state, seat))
+
+
 def play() -> tuple[list[dict[str, Any]], Table]:
     table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
-    table.now = NOW
-    out: list[dict[str, Any]] = []
-
-    def record(actor: int | None, action: str) -> None:
-        out.append(
-            {
-                "after": action,
-                "actor": actor,
-                "seat0": CODEC.dump_view(view_for(table.state, 0)),
-                "spectator": CODEC.dump_view(view_for(table.state, None)),
-            }
-        )
-
-    table.start()
-    record(0, "start_game")
-    for _ in range(1000):
-        s = table.state
-        if s.phase is Phase.ENDED:
-            break
-        seat = to_act(s)[0]
-        action = choose(table, seat)
-        table.now += 1000
-        table.act(seat, action)
-        record(seat, action.kind)
-    else:
-        raise AssertionError("the game did not end")
-    return out, table
+    views = play_to_the_end(table, view_of, to_act, choose, Phase.ENDED)
+    return views, table
 
 
 def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -93,13 +71,8 @@ def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
-    out: list[tuple[str, dict[str, Any]]] = []
-
-    def variant(name: str) -> dict[str, Any]:
-        copied = copy.deepcopy(record)
-        out.append((name, copied))
-        return copied
-
+    made = Tampered(record)
+    variant = made.variant
     last = len(record["hands"]) - 1
     v = variant("two dealt cards swapped between seats")
     dealt = v["hands"][last]["dealt"]
@@ -117,7 +90,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     v["first_dealer"] = (v["first_dealer"] + 1) % 4
     v = variant("a hand's dealer changed")
     v["hands"][last]["dealer"] = (v["hands"][last]["dealer"] + 1) % 4
-    return [{"name": name, "record": r, "verdict": verdict_of(r)} for name, r in out]
+    return made.judged(verdict_of)
 
 
 def deals() -> list[dict[str, Any]]:
@@ -155,9 +128,7 @@ def fixture() -> dict[str, Any]:
 
 
 def main() -> None:
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(fixture(), ensure_ascii=False) + "\n", encoding="utf-8")
+    write(fixture(), FIXTURE)
 
 
 if __name__ == "__main__":

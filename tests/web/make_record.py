@@ -9,11 +9,8 @@ does the same for a fresh game on every run.
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,8 @@ from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.record import dump_record, game_record, load_record, verify
 from shared.games.swick.state import Phase
 from tests.engine.support import Table
+from tests.web.fixture_file import write
+from tests.web.tamper import Tampered
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "record.json"
 
@@ -79,13 +78,8 @@ def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
 
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Copies of ``record`` with one thing changed each, and Python's verdict on each."""
-    out: list[tuple[str, dict[str, Any]]] = []
-
-    def variant(name: str) -> dict[str, Any]:
-        copied = copy.deepcopy(record)
-        out.append((name, copied))
-        return copied
-
+    made = Tampered(record)
+    variant = made.variant
     last = len(record["hands"]) - 1
     v = variant("two dealt cards swapped between seats")
     dealt = v["hands"][last]["dealt"]
@@ -105,7 +99,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
     v = variant("another first dealer")
     v["first_dealer"] = (v["first_dealer"] + 1) % v["seats"]
-    return [{"name": name, "record": r, "verdict": verdict_of(r)} for name, r in out]
+    return made.judged(verdict_of)
 
 
 def fixture(seed: bytes, rng: random.Random) -> dict[str, Any]:
@@ -115,9 +109,7 @@ def fixture(seed: bytes, rng: random.Random) -> dict[str, Any]:
 
 def main() -> None:
     data = fixture(hashlib.sha256(b"swick web verifier fixture").digest(), random.Random(11))
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    write(data, FIXTURE)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +19,12 @@ from shared.games.registry import game
 from shared.games.swick import actions as ac
 from shared.games.swick.cards import is_face
 from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.state import Phase
+from shared.games.swick.state import Phase, State
 from tests.engine.support import Table
+from tests.web.fixture_file import write
+from tests.web.watch import NOW, seen
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "views.json"
-NOW = 1_700_000_000_000  # the table's clock, so that deadlines are real epoch times
 
 
 def choose(table: Table, seat: int) -> ac.Action:
@@ -65,20 +64,12 @@ def views() -> list[dict[str, Any]]:
     seed = face_trump_seed()
     table = Table(3, timer_ms=30_000)
     table.now = NOW
-    out: list[dict[str, Any]] = []
 
-    def record(actor: int | None, action: str) -> None:
-        out.append(
-            {
-                "after": action,
-                "actor": actor,
-                "seat0": swick.dump_view(swick.view_for(table.state, 0)),
-                "spectator": swick.dump_view(swick.view_for(table.state, None)),
-            }
-        )
+    def view_of(state: State, seat: int | None) -> Any:
+        return swick.dump_view(swick.view_for(state, seat))
 
     table.act(0, StartGame(seed))
-    record(0, "start_game")
+    out = [seen(view_of, table.state, 0, "start_game")]
     hands = 0
     for _ in range(400):
         s = table.state
@@ -89,15 +80,13 @@ def views() -> list[dict[str, Any]]:
         action = choose(table, seat)
         table.now += 1000
         table.act(seat, action)
-        record(seat, action.kind)
+        out.append(seen(view_of, table.state, seat, action.kind))
     assert hands == 2
     return out
 
 
 def main() -> None:
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(views(), ensure_ascii=False) + "\n", encoding="utf-8")
+    write(views(), FIXTURE)
 
 
 if __name__ == "__main__":

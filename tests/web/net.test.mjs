@@ -6,31 +6,9 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 
 import { Connection, UNAUTHORIZED, backoff } from '../../services/gateway/web/js/net.js';
+import { FakeSocket, fakePage } from './fakes.mjs';
 
-class FakeSocket {
-  static OPEN = 1;
-  static opened = [];
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    FakeSocket.opened.push(this);
-  }
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-  close() {}
-  welcome() {
-    this.readyState = FakeSocket.OPEN;
-    this.onmessage({ data: JSON.stringify({ type: 'welcome' }) });
-  }
-}
-
-beforeEach(() => {
-  globalThis.location = { protocol: 'http:', host: 'swick.test' };
-  globalThis.WebSocket = FakeSocket;
-  FakeSocket.opened = [];
-});
+beforeEach(fakePage);
 
 const settled = async (promise) =>
   Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve('pending'), 20))]);

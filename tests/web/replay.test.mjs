@@ -2,12 +2,12 @@
 // own events (tests/web/fixtures/replay.json, made by tests/web/make_replay.py).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { adapterFor, handStarts, shownTrick, stepModel, stepText } from '../../services/gateway/web/js/replay-games.js';
+import { readFixture } from './fixture.mjs';
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/replay.json', import.meta.url), 'utf8'));
+const fixture = readFixture('replay.json');
 const GAMES = ['swick', 'euchre', 'contract-whist'];
 
 for (const game of GAMES) {

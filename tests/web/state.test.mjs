@@ -21,9 +21,10 @@ import {
 } from '../../services/gateway/web/js/state.js';
 import { label, sortHand, spoken } from '../../services/gateway/web/js/cards.js';
 import { parseMarkdown, inline } from '../../services/gateway/web/js/markdown.js';
+import { readFixture } from './fixture.mjs';
 
 const root = new URL('../../', import.meta.url);
-const steps = JSON.parse(readFileSync(new URL('tests/web/fixtures/views.json', root), 'utf8'));
+const steps = readFixture('views.json');
 const views = steps.map((s) => s.seat0);
 const at = (phase, from = 0) => views.findIndex((v, i) => i >= from && v.phase === phase);
 const NOW = 1_700_000_000_000;

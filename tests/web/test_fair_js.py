@@ -8,34 +8,21 @@ tests must agree with ``shared.games.swick.record.verify`` on every one of them.
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import secrets
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from tests.web import make_record, make_views
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+from tests.web.fixture_file import assert_current, assert_node_tests_pass, needs_node
 
 
 @pytest.mark.parametrize("script", [make_record, make_views], ids=["record", "views"])
 def test_the_fixtures_are_what_the_scripts_write(tmp_path: Path, script: ModuleType) -> None:
     """The node tests read fixtures made from the engine: they must be current."""
-    out = tmp_path / "fixture.json"
-    subprocess.run([sys.executable, "-m", script.__name__, str(out)], cwd=ROOT, check=True)
-    fixture: Path = script.FIXTURE
-    # Compared before asserting: pytest's diff of two large texts takes minutes.
-    same = out.read_text(encoding="utf-8") == fixture.read_text(encoding="utf-8")
-    assert same, f"{fixture.relative_to(ROOT)} is stale: run .venv/bin/python -m {script.__name__}"
+    assert_current(script, tmp_path)
 
 
 @needs_node
@@ -43,17 +30,4 @@ def test_javascript_verifier_agrees_on_a_fresh_game(tmp_path: Path) -> None:
     seed = secrets.token_bytes(32)
     data = make_record.fixture(seed, random.Random(seed))
     assert data["verdict"]["ok"]
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    assert NODE is not None
-    run = subprocess.run(
-        [NODE, "--test", str(ROOT / "tests" / "web" / "fair.test.mjs")],
-        cwd=ROOT,
-        env={**os.environ, "SWICK_RECORD_FIXTURE": str(path)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "# fail 0" in run.stdout
+    assert_node_tests_pass("fair.test.mjs", "SWICK_RECORD_FIXTURE", data, tmp_path)

@@ -3,24 +3,14 @@ that the gateway's ``build_replay`` makes from each engine's own events."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.web import make_replay
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.web.fixture_file import assert_current
 
 
 def test_the_replay_fixture_is_what_the_script_writes(tmp_path: Path) -> None:
-    out = tmp_path / "replay.json"
-    subprocess.run([sys.executable, "-m", make_replay.__name__, str(out)], cwd=ROOT, check=True)
-    # Compared before asserting: pytest's diff of two large texts takes minutes.
-    same = out.read_text(encoding="utf-8") == make_replay.FIXTURE.read_text(encoding="utf-8")
-    assert same, (
-        f"{make_replay.FIXTURE.relative_to(ROOT)} is stale: "
-        f"run .venv/bin/python -m {make_replay.__name__}"
-    )
+    assert_current(make_replay, tmp_path)
 
 
 def test_every_frame_shows_the_seats_hands_and_the_game_ends() -> None:

@@ -3,7 +3,6 @@
 // (tests/web/fixtures/whist.json, made by tests/web/make_whist.py).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import {
@@ -18,12 +17,9 @@ import {
 import { code, deal, firstBidder, verifyRecord } from '../../services/gateway/web/js/whist-fair.js';
 import { label, spoken } from '../../services/gateway/web/js/cards.js';
 import { hexToBytes } from '../../services/gateway/web/js/fair.js';
+import { readFixture } from './fixture.mjs';
 
-const root = new URL('../../', import.meta.url);
-const fixturePath = process.env.SWICK_WHIST_FIXTURE
-  ? new URL(`file://${process.env.SWICK_WHIST_FIXTURE}`)
-  : new URL('tests/web/fixtures/whist.json', root);
-const data = JSON.parse(readFileSync(fixturePath, 'utf8'));
+const data = readFixture('whist.json', 'SWICK_WHIST_FIXTURE');
 const steps = data.views;
 const views = steps.map((s) => s.seat0);
 const NOW = 1_700_000_000_000;

@@ -3,7 +3,7 @@
 // shared/games/euchre/record.py (verify), message for message; the stream and the shuffle are
 // swick-fair-v1's (js/fair.js, docs/fairness.md), over the 24-card deck.
 
-import { Stream, bytesToHex, chooseFirstDealer, hexToBytes, sha256, shuffle } from './fair.js';
+import { Stream, chooseFirstDealer, openRecord, shuffle } from './fair.js';
 
 export const ALGORITHM = 'euchre-fair-v1';
 export const RANKS = ['9', '10', 'J', 'Q', 'K', 'A'];
@@ -99,25 +99,9 @@ export async function verifyHand(seed, hand) {
 /** The verdict of shared/games/euchre/record.py's verify (ok, hands, mismatch), with each hand's
  * own check for the verify page. */
 export async function verifyRecord(data) {
-  let record;
-  try {
-    record = parseRecord(data);
-  } catch (error) {
-    return { ok: false, hands: 0, mismatch: error.message, perHand: [], checks: [] };
-  }
-  const checks = [];
-  const fail = (mismatch, hands = 0, perHand = []) => ({ ok: false, hands, mismatch, perHand, checks });
-  if (record.algorithm !== ALGORITHM) return fail(`unknown algorithm '${record.algorithm}'`);
-  let seed;
-  try {
-    seed = hexToBytes(record.seed);
-  } catch {
-    return fail('the seed is not hex');
-  }
-  if (bytesToHex(await sha256(seed)) !== record.fingerprint) {
-    return fail('the seed does not match the fingerprint published at the start');
-  }
-  checks.push('fingerprint');
+  const opened = await openRecord(data, { parse: parseRecord, algorithm: ALGORITHM });
+  if (opened.verdict) return opened.verdict;
+  const { record, seed, checks, fail } = opened;
   const first = await firstDealer(seed);
   if (first !== record.firstDealer) return fail(`the first dealer should be seat ${first + 1}`);
   checks.push('first_dealer');

@@ -4,6 +4,7 @@
 // Seats are numbered 0-3 (shown 1-4); partners sit opposite (team = seat % 2). Seen from a
 // seat, the seat on its left ((seat + 1) % 4) is drawn on the left, its partner at the top.
 
+import { findOption, nextDecision, playDecision } from './decisions.js';
 import { label, rankText, spoken } from './cards.js';
 
 export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
@@ -129,21 +130,15 @@ function optionKey(action) {
   return JSON.stringify([action.kind, action.suit || '', action.alone ? 1 : 0, action.card || '']);
 }
 
-function find(options, kind, extra = {}) {
-  return options.find(
-    (o) => o.action.kind === kind && Object.entries(extra).every(([k, v]) => o.action[k] === v),
-  );
-}
-
 function decisionOf(view) {
   const options = view.options || [];
   if (!options.length) return null;
   const me = view.seat;
   const isDealer = me === view.dealer;
   if (view.phase === 'order') {
-    const up = find(options, 'order_up', { alone: false });
-    const alone = find(options, 'order_up', { alone: true });
-    const pass = find(options, 'pass');
+    const up = findOption(options, 'order_up', { alone: false });
+    const alone = findOption(options, 'order_up', { alone: true });
+    const pass = findOption(options, 'pass');
     const turnUp = view.turn_up ? label(view.turn_up) : '';
     const verb = isDealer ? 'Pick it up' : 'Order it up';
     return {
@@ -159,10 +154,10 @@ function decisionOf(view) {
     };
   }
   if (view.phase === 'name') {
-    const pass = find(options, 'pass');
+    const pass = findOption(options, 'pass');
     const suits = SUIT_LETTERS.map((letter, suit) => {
-      const plain = find(options, 'name_trump', { suit: letter, alone: false });
-      const alone = find(options, 'name_trump', { suit: letter, alone: true });
+      const plain = findOption(options, 'name_trump', { suit: letter, alone: false });
+      const alone = findOption(options, 'name_trump', { suit: letter, alone: true });
       return {
         text: `${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit][0].toUpperCase()}${SUIT_NAMES[suit].slice(1)}`,
         key: letter,
@@ -178,7 +173,7 @@ function decisionOf(view) {
       kind: 'name',
       prompt: pass && !pass.legal ? 'Stick the dealer: you must name a suit.' : 'Name a suit for trump, or pass.',
       canAlone: SUIT_LETTERS.some((letter) => {
-        const o = find(options, 'name_trump', { suit: letter, alone: true });
+        const o = findOption(options, 'name_trump', { suit: letter, alone: true });
         return o && o.legal;
       }),
       // One button per suit that may be named; the turned-down suit is not offered.
@@ -194,19 +189,8 @@ function decisionOf(view) {
   if (view.phase === 'discard') {
     return { kind: 'discard', prompt: 'You took the turn-up: lay one card face down.', choices: [] };
   }
-  if (view.phase === 'tricks') {
-    const lead = !view.trick.length;
-    return { kind: 'play', prompt: lead ? 'Your lead: play a card.' : 'Your turn: play a card.', choices: [] };
-  }
-  if (view.phase === 'interlude') {
-    const next = find(options, 'next_hand');
-    if (!next) return null;
-    return {
-      kind: 'next_hand',
-      prompt: 'The hand is over.',
-      choices: [{ text: 'Next hand', key: 'next', action: next.action, legal: next.legal, reason: next.reason, primary: true }],
-    };
-  }
+  if (view.phase === 'tricks') return playDecision(view);
+  if (view.phase === 'interlude') return nextDecision(options, 'The hand is over.', 'Next hand');
   return null;
 }
 

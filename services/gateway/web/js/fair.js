@@ -371,30 +371,44 @@ export async function verifyHand(seed, seats, hand) {
 }
 
 /**
+ * The checks every game's verdict opens with: the record parses (with `parse`), is of
+ * `algorithm`, and its seed is the one fingerprinted at the start. `count` and `each` name the
+ * verdict's fields ('hands' and 'perHand', or 'rounds' and 'perRound'). Returns the failed
+ * verdict as `{ verdict }`, else `{ record, seed, checks, fail }`, where `fail(mismatch, passed,
+ * perEach)` makes the verdict of a later check.
+ */
+export async function openRecord(data, { parse, algorithm, count = 'hands', each = 'perHand' }) {
+  const checks = [];
+  const fail = (mismatch, passed = 0, perEach = []) => ({ ok: false, [count]: passed, mismatch, [each]: perEach, checks });
+  let record;
+  try {
+    record = parse(data);
+  } catch (error) {
+    return { verdict: fail(error.message) };
+  }
+  if (record.algorithm !== algorithm) return { verdict: fail(`unknown algorithm '${record.algorithm}'`) };
+  let seed;
+  try {
+    seed = hexToBytes(record.seed);
+  } catch {
+    return { verdict: fail('the seed is not hex') };
+  }
+  if (bytesToHex(await sha256(seed)) !== record.fingerprint) {
+    return { verdict: fail('the seed does not match the fingerprint published at the start') };
+  }
+  checks.push('fingerprint');
+  return { record, seed, checks, fail };
+}
+
+/**
  * Verify a whole record. `ok`, `hands` (how many hands passed before the first mismatch) and
  * `mismatch` match shared/games/swick/record.py's Verdict; `perHand` checks every hand on its
  * own (each hand's deal depends only on the seed and its own record), for the verify page.
  */
 export async function verifyRecord(data) {
-  let record;
-  try {
-    record = parseRecord(data);
-  } catch (error) {
-    return { ok: false, hands: 0, mismatch: error.message, perHand: [], checks: [] };
-  }
-  const checks = [];
-  const fail = (mismatch) => ({ ok: false, hands: 0, mismatch, perHand: [], checks });
-  if (record.algorithm !== ALGORITHM) return fail(`unknown algorithm '${record.algorithm}'`);
-  let seed;
-  try {
-    seed = hexToBytes(record.seed);
-  } catch {
-    return fail('the seed is not hex');
-  }
-  if (bytesToHex(await sha256(seed)) !== record.fingerprint) {
-    return fail('the seed does not match the fingerprint published at the start');
-  }
-  checks.push('fingerprint');
+  const opened = await openRecord(data, { parse: parseRecord, algorithm: ALGORITHM });
+  if (opened.verdict) return opened.verdict;
+  const { record, seed, checks, fail } = opened;
   const first = await chooseFirstDealer(seed, record.dealerCandidates);
   if (first !== record.firstDealer) return fail(`the first dealer should be seat ${first + 1}`);
   checks.push('first_dealer');

@@ -15,6 +15,8 @@ import {
 import { describeChanges as whistChanges, PHASE_TEXT as WHIST_PHASES, seatName as whistName, trumpText } from './whist-state.js';
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+// A seat's line: those of its parts that apply, between dots.
+const line = (...parts) => parts.filter(Boolean).join(' · ');
 const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 const swick = {
@@ -32,12 +34,13 @@ const swick = {
   },
   seatLine: (view, seat) => {
     const s = view.seats[seat];
-    const parts = [`Stack ${cents(s.stack)}`];
-    if (s.status === 'in' || view.phase === 'tricks' || s.tricks) parts.push(plural(s.tricks, 'trick'));
-    if (s.status === 'passed') parts.push('passed');
-    if (s.status === 'in') parts.push('knocked');
-    if (view.dealer === seat) parts.push('dealer');
-    return parts.join(' · ');
+    return line(
+      `Stack ${cents(s.stack)}`,
+      (s.status === 'in' || view.phase === 'tricks' || s.tricks) && plural(s.tricks, 'trick'),
+      s.status === 'passed' && 'passed',
+      s.status === 'in' && 'knocked',
+      view.dealer === seat && 'dealer',
+    );
   },
 };
 
@@ -60,14 +63,13 @@ const euchre = {
       value: `${view.scores[team]} points${view.team_tricks ? ` · ${plural(view.team_tricks[team], 'trick')}` : ''}`,
     }));
   },
-  seatLine: (view, seat) => {
-    const s = view.seats[seat];
-    const parts = [plural(s.tricks, 'trick')];
-    if (view.dealer === seat) parts.push('dealer');
-    if (view.maker === seat) parts.push(view.alone ? 'maker, alone' : 'maker');
-    if (view.resting === seat) parts.push('sits out');
-    return parts.join(' · ');
-  },
+  seatLine: (view, seat) =>
+    line(
+      plural(view.seats[seat].tricks, 'trick'),
+      view.dealer === seat && 'dealer',
+      view.maker === seat && (view.alone ? 'maker, alone' : 'maker'),
+      view.resting === seat && 'sits out',
+    ),
 };
 
 const whist = {

@@ -255,6 +255,18 @@ export function drawOption(view, codes) {
   return optionsOf(view, 'draw').find((o) => keyOf(o.action.discards) === key) || null;
 }
 
+/** A decision's buttons: each option with its text and, when `primary` is given, whether it is
+ * the button to press by default. */
+function choicesOf(options, text, primary) {
+  return options.map((o) => ({
+    action: o.action,
+    text: text(o.action),
+    legal: o.legal,
+    reason: o.reason,
+    ...(primary ? { primary: primary(o.action) } : {}),
+  }));
+}
+
 function decisionOf(view, me) {
   const options = view.options || [];
   if (!options.length) return null;
@@ -267,19 +279,14 @@ function decisionOf(view, me) {
         kind,
         prompt: 'You deal this hand: set the ante',
         detail: 'Everyone else pays the ante; you pay it plus 3¢.',
-        choices: optionsOf(view, 'ante').map((o) => ({
-          action: o.action,
-          text: `Ante ${cents(o.action.amount)}`,
-          legal: o.legal,
-          reason: o.reason,
-        })),
+        choices: choicesOf(optionsOf(view, 'ante'), (a) => `Ante ${cents(a.amount)}`),
       };
     case 'next_hand':
       return {
         kind,
         prompt: `Hand ${view.hand_no} is over`,
         detail: 'The next hand starts when everyone has seen the result, or when the time is up.',
-        choices: options.map((o) => ({ action: o.action, text: 'Next hand', legal: o.legal, reason: o.reason, primary: true })),
+        choices: choicesOf(options, () => 'Next hand', () => true),
       };
     case 'ready':
     case 'skip_hand': {
@@ -290,13 +297,11 @@ function decisionOf(view, me) {
           ? `Hand ${view.hand_no + 1} is a free ride: play it for no ante?`
           : `Play the next hand? The ante is ${cents(ante)}.`,
         detail: '',
-        choices: options.map((o) => ({
-          action: o.action,
-          text: o.action.kind === 'ready' ? 'Ready' : 'Skip this hand',
-          legal: o.legal,
-          reason: o.reason,
-          primary: o.action.kind === 'ready',
-        })),
+        choices: choicesOf(
+          options,
+          (a) => (a.kind === 'ready' ? 'Ready' : 'Skip this hand'),
+          (a) => a.kind === 'ready',
+        ),
       };
     }
     case 'trump':
@@ -305,13 +310,7 @@ function decisionOf(view, me) {
         prompt: `Keep the trump card ${trump} or leave it?`,
         detail:
           'Keeping it adds it to your hand (it can never be discarded) and commits you: pass later and you go set.',
-        choices: options.map((o) => ({
-          action: o.action,
-          text: o.action.keep ? 'Keep trump' : 'Leave it',
-          legal: o.legal,
-          reason: o.reason,
-          primary: o.action.keep,
-        })),
+        choices: choicesOf(options, (a) => (a.keep ? 'Keep trump' : 'Leave it'), (a) => a.keep),
       };
     case 'knock': {
       let detail = 'Knock to play the hand (win a trick or go set); pass to sit it out.';
@@ -322,13 +321,7 @@ function decisionOf(view, me) {
         kind,
         prompt: dealer ? 'Your cards are turned up: knock or pass?' : 'Knock or pass?',
         detail,
-        choices: options.map((o) => ({
-          action: o.action,
-          text: o.action.knock ? 'Knock' : 'Pass',
-          legal: o.legal,
-          reason: o.reason,
-          primary: o.action.knock,
-        })),
+        choices: choicesOf(options, (a) => (a.knock ? 'Knock' : 'Pass'), (a) => a.knock),
       };
     }
     case 'draw':
@@ -350,13 +343,7 @@ function decisionOf(view, me) {
         kind,
         prompt: `You kept a face trump (${trump}): play for 2 tricks, or set single now?`,
         detail: `Play: win 2 tricks or go set double (${cents(2 * view.pot)}). Set single: drop out and pay ${cents(view.pot)} now.`,
-        choices: options.map((o) => ({
-          action: o.action,
-          text: o.action.play ? 'Play' : 'Set single',
-          legal: o.legal,
-          reason: o.reason,
-          primary: o.action.play,
-        })),
+        choices: choicesOf(options, (a) => (a.play ? 'Play' : 'Set single'), (a) => a.play),
       };
     case 'play': {
       const lead = !view.trick.length;

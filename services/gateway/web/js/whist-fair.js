@@ -4,7 +4,7 @@
 // shuffle are swick-fair-v1's (js/fair.js, docs/fairness.md), over the 52-card deck
 // (docs/rules/contract-whist.md §2).
 
-import { Stream, bytesToHex, chooseFirstDealer, hexToBytes, sha256, shuffle } from './fair.js';
+import { Stream, chooseFirstDealer, openRecord, shuffle } from './fair.js';
 
 export const ALGORITHM = 'contract-whist-fair-v1';
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
@@ -94,25 +94,9 @@ export async function verifyRound(seed, seats, rnd) {
 /** The verdict of shared/games/contract_whist/record.py's verify (ok, rounds, mismatch), with
  * each round's own check for the verify page. */
 export async function verifyRecord(data) {
-  let record;
-  try {
-    record = parseRecord(data);
-  } catch (error) {
-    return { ok: false, rounds: 0, mismatch: error.message, perRound: [], checks: [] };
-  }
-  const checks = [];
-  const fail = (mismatch, rounds = 0, perRound = []) => ({ ok: false, rounds, mismatch, perRound, checks });
-  if (record.algorithm !== ALGORITHM) return fail(`unknown algorithm '${record.algorithm}'`);
-  let seed;
-  try {
-    seed = hexToBytes(record.seed);
-  } catch {
-    return fail('the seed is not hex');
-  }
-  if (bytesToHex(await sha256(seed)) !== record.fingerprint) {
-    return fail('the seed does not match the fingerprint published at the start');
-  }
-  checks.push('fingerprint');
+  const opened = await openRecord(data, { parse: parseRecord, algorithm: ALGORITHM, count: 'rounds', each: 'perRound' });
+  if (opened.verdict) return opened.verdict;
+  const { record, seed, checks, fail } = opened;
   const n = record.seats;
   if (!Number.isInteger(n) || n < 2 || n > 5) return fail(`a table has 2 to 5 seats, not ${n}`);
   const first = await firstBidder(seed, n);

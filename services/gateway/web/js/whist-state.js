@@ -4,6 +4,7 @@
 // Seats are numbered 0..n-1 (shown 1..n), 2 to 5 of them. Seen from a seat, the table is drawn
 // round from the bottom (you) clockwise: spot k of n is the seat k places after yours.
 
+import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
 
@@ -110,12 +111,6 @@ export function pointsText(line, seat) {
 
 const signedPoints = (n) => (n > 0 ? `+${n}` : `${n}`);
 
-function find(options, kind, extra = {}) {
-  return options.find(
-    (o) => o.action.kind === kind && Object.entries(extra).every(([k, v]) => o.action[k] === v),
-  );
-}
-
 /** The bidding: every bid so far with its seat, the total against the cards, who is still to
  * bid and the forbidden bid with its reason. */
 export function biddingOf(view) {
@@ -127,7 +122,7 @@ export function biddingOf(view) {
   const lastBidder = order.length ? order[n - 1] : null;
   let forbiddenReason = '';
   if (view.forbidden_bid !== null && view.forbidden_bid !== undefined) {
-    const option = find(view.options || [], 'bid', { bid: view.forbidden_bid });
+    const option = findOption(view.options || [], 'bid', { bid: view.forbidden_bid });
     forbiddenReason = option && option.reason
       ? option.reason
       : `The bids would total ${view.cards}, the cards in each hand: someone must miss`;
@@ -178,7 +173,7 @@ function decisionOf(view) {
   }
   if (view.phase === 'trump') {
     const suits = SUIT_LETTERS.map((letter, suit) => {
-      const o = find(options, 'choose_trump', { suit: letter });
+      const o = findOption(options, 'choose_trump', { suit: letter });
       return {
         text: capital(SUIT_NAMES[suit]),
         key: letter,
@@ -198,19 +193,8 @@ function decisionOf(view) {
       ],
     };
   }
-  if (view.phase === 'tricks') {
-    const lead = !(view.trick || []).length;
-    return { kind: 'play', prompt: lead ? 'Your lead: play a card.' : 'Your turn: play a card.', choices: [] };
-  }
-  if (view.phase === 'interlude') {
-    const next = find(options, 'next_hand');
-    if (!next) return null;
-    return {
-      kind: 'next_hand',
-      prompt: 'The round is over.',
-      choices: [{ text: 'Next round', key: 'next', action: next.action, legal: next.legal, reason: next.reason, primary: true }],
-    };
-  }
+  if (view.phase === 'tricks') return playDecision(view);
+  if (view.phase === 'interlude') return nextDecision(options, 'The round is over.', 'Next round');
   return null;
 }
 

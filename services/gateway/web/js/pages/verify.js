@@ -37,101 +37,73 @@ function Verdict({ result, record }) {
   </section>`;
 }
 
-function HandRows({ result }) {
+const shownCards = (codes) => codes.map((code) => html`<${ShownCard} code=${code} size="xs" />`);
+
+/** Each seat's cards as the seed deals them (seat and cards), or a dash when the check stopped
+ * before the deal. */
+function Dealt({ seats }) {
+  return html`<td class="dealt">
+    ${seats
+      ? seats.map(([seat, cards]) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${shownCards(cards)}</span>`)
+      : '—'}
+  </td>`;
+}
+
+const bySeat = (hands) => hands.map((cards, seat) => [seat, cards]);
+
+/** One row per hand (or round) checked: the game's own columns, then the verdict. */
+function CheckRows({ result, title, kind, heads, cells }) {
   if (!result.perHand.length) return null;
   return html`<section class="panel" aria-labelledby="hands-title">
-    <h2 id="hands-title">Hand by hand</h2>
+    <h2 id="hands-title">${title}</h2>
     <div class="table-scroll">
-      <table class="verify-table">
+      <table class=${kind ? `verify-table ${kind}` : 'verify-table'}>
         <thead>
-          <tr><th scope="col">Hand</th><th scope="col">Dealer</th><th scope="col">Dealt by the seed</th><th scope="col">Trump</th><th scope="col">Draws</th><th scope="col">Verdict</th></tr>
+          <tr>${[...heads, 'Verdict'].map((head) => html`<th scope="col">${head}</th>`)}</tr>
         </thead>
         <tbody>
           ${result.perHand.map(
-            (hand) => html`<tr class=${hand.ok ? 'pass' : 'fail'}>
-              <th scope="row">${hand.handNo}</th>
-              <td>Seat ${hand.dealer + 1}</td>
-              <td class="dealt">
-                ${hand.shown
-                  ? hand.shown.hands.map(
-                      ([seat, cards]) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
-                    )
-                  : '—'}
-              </td>
-              <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.trump} size="xs" />` : '—'}</td>
-              <td>${hand.shown ? hand.shown.draws : '—'}</td>
-              <td>${hand.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${hand.mismatch}</span>`}</td>
+            (entry) => html`<tr class=${entry.ok ? 'pass' : 'fail'}>
+              ${cells(entry)}
+              <td>${entry.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${entry.mismatch}</span>`}</td>
             </tr>`,
           )}
         </tbody>
       </table>
     </div>
   </section>`;
+}
+
+/** A Swick game's hands: each seat's cards, the trump card and the draws the seed deals. */
+function HandRows({ result }) {
+  const cells = (hand) => html`<th scope="row">${hand.handNo}</th>
+    <td>Seat ${hand.dealer + 1}</td>
+    <${Dealt} seats=${hand.shown && hand.shown.hands} />
+    <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.trump} size="xs" />` : '—'}</td>
+    <td>${hand.shown ? hand.shown.draws : '—'}</td>`;
+  const heads = ['Hand', 'Dealer', 'Dealt by the seed', 'Trump', 'Draws'];
+  return html`<${CheckRows} result=${result} title="Hand by hand" heads=${heads} cells=${cells} />`;
 }
 
 /** A Euchre game's hands: each seat's five cards, the turn-up and the kitty the seed deals. */
 function EuchreHandRows({ result }) {
-  if (!result.perHand.length) return null;
-  return html`<section class="panel" aria-labelledby="hands-title">
-    <h2 id="hands-title">Hand by hand</h2>
-    <div class="table-scroll">
-      <table class="verify-table euchre">
-        <thead>
-          <tr><th scope="col">Hand</th><th scope="col">Dealer</th><th scope="col">Dealt by the seed</th><th scope="col">Turn-up</th><th scope="col">Kitty</th><th scope="col">Verdict</th></tr>
-        </thead>
-        <tbody>
-          ${result.perHand.map(
-            (hand) => html`<tr class=${hand.ok ? 'pass' : 'fail'}>
-              <th scope="row">${hand.handNo}</th>
-              <td>Seat ${hand.dealer + 1}</td>
-              <td class="dealt">
-                ${hand.shown
-                  ? hand.shown.hands.map(
-                      (cards, seat) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
-                    )
-                  : '—'}
-              </td>
-              <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.turnUp} size="xs" />` : '—'}</td>
-              <td>${hand.shown ? hand.shown.kitty.map((code) => html`<${ShownCard} code=${code} size="xs" />`) : '—'}</td>
-              <td>${hand.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${hand.mismatch}</span>`}</td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
+  const cells = (hand) => html`<th scope="row">${hand.handNo}</th>
+    <td>Seat ${hand.dealer + 1}</td>
+    <${Dealt} seats=${hand.shown && bySeat(hand.shown.hands)} />
+    <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.turnUp} size="xs" />` : '—'}</td>
+    <td>${hand.shown ? shownCards(hand.shown.kitty) : '—'}</td>`;
+  const heads = ['Hand', 'Dealer', 'Dealt by the seed', 'Turn-up', 'Kitty'];
+  return html`<${CheckRows} result=${result} title="Hand by hand" kind="euchre" heads=${heads} cells=${cells} />`;
 }
 
 /** A Contract Whist game's rounds: each seat's cards as the seed deals them. */
 function WhistRoundRows({ result }) {
-  if (!result.perHand.length) return null;
-  return html`<section class="panel" aria-labelledby="hands-title">
-    <h2 id="hands-title">Round by round</h2>
-    <div class="table-scroll">
-      <table class="verify-table whist">
-        <thead>
-          <tr><th scope="col">Round</th><th scope="col">Cards</th><th scope="col">First bidder</th><th scope="col">Dealt by the seed</th><th scope="col">Verdict</th></tr>
-        </thead>
-        <tbody>
-          ${result.perHand.map(
-            (rnd) => html`<tr class=${rnd.ok ? 'pass' : 'fail'}>
-              <th scope="row">${rnd.roundNo}</th>
-              <td>${rnd.cards}</td>
-              <td>Seat ${rnd.firstBidder + 1}</td>
-              <td class="dealt">
-                ${rnd.shown
-                  ? rnd.shown.hands.map(
-                      (cards, seat) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${cards.map((code) => html`<${ShownCard} code=${code} size="xs" />`)}</span>`,
-                    )
-                  : '—'}
-              </td>
-              <td>${rnd.ok ? html`<span class="pass-mark">✓ Matches</span>` : html`<span class="fail-mark">✗ ${rnd.mismatch}</span>`}</td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
+  const cells = (rnd) => html`<th scope="row">${rnd.roundNo}</th>
+    <td>${rnd.cards}</td>
+    <td>Seat ${rnd.firstBidder + 1}</td>
+    <${Dealt} seats=${rnd.shown && bySeat(rnd.shown.hands)} />`;
+  const heads = ['Round', 'Cards', 'First bidder', 'Dealt by the seed'];
+  return html`<${CheckRows} result=${result} title="Round by round" kind="whist" heads=${heads} cells=${cells} />`;
 }
 
 export function VerifyPage({ table, game }) {

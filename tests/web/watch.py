@@ -1,0 +1,46 @@
+"""A game the engine plays out, watched after every command from seat 0 and from a spectator's
+seat: the views of the node tests' fixtures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+NOW = 1_700_000_000_000  # the table's clock, so that deadlines are real epoch times
+
+# A game's state and a seat (None for a spectator) to that seat's view, as the wire sends it.
+ViewOf = Callable[[Any, int | None], Any]
+
+
+def seen(view_of: ViewOf, state: Any, actor: int | None, after: str) -> dict[str, Any]:
+    """What seat 0 and a spectator see after ``actor``'s command ``after``."""
+    return {
+        "after": after,
+        "actor": actor,
+        "seat0": view_of(state, 0),
+        "spectator": view_of(state, None),
+    }
+
+
+def play_to_the_end(
+    table: Any,
+    view_of: ViewOf,
+    to_act: Callable[[Any], Sequence[int]],
+    choose: Callable[[Any, int], Any],
+    ended: Any,
+) -> list[dict[str, Any]]:
+    """Start ``table`` (an engine test's table) and let the first seat to act take ``choose``'s
+    action, one second apart, until the game's phase is ``ended``; the views after each."""
+    table.now = NOW
+    table.start()
+    out = [seen(view_of, table.state, 0, "start_game")]
+    for _ in range(1000):
+        s = table.state
+        if s.phase is ended:
+            return out
+        seat = to_act(s)[0]
+        action = choose(table, seat)
+        table.now += 1000
+        table.act(seat, action)
+        out.append(seen(view_of, table.state, seat, action.kind))
+    raise AssertionError("the game did not end")
