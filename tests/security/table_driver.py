@@ -16,6 +16,9 @@ from tests.clock import Clock
 from tests.in_process import create_table, until_logged
 
 WITHIN = 30.0  # seconds a worker has to handle what was sent (generous, not a measure)
+# The person at these tables lets every decision time out, away as the rules count it: the
+# workers here wait this long (s) before closing such a table, so its game plays to the end.
+NEVER_ABANDONED = 10.0**9
 
 
 class TableDriver:

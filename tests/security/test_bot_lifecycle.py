@@ -25,7 +25,7 @@ from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
 from tests.clock import Clock
 from tests.in_process import logged
-from tests.security.table_driver import WITHIN, TableDriver
+from tests.security.table_driver import NEVER_ABANDONED, WITHIN, TableDriver
 
 DEAD = "t-dead"  # a registered bot whose service never answers
 
@@ -53,6 +53,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
         LocalWallets(ledger),
         lease_ttl=30,
         tick=0.05,
+        abandon_after=NEVER_ABANDONED,
         clock=clock,
     )
     running = asyncio.create_task(worker.run())

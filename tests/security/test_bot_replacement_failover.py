@@ -30,7 +30,7 @@ from shared.memory_bus import MemoryBus
 from shared.sqlite import Database
 from tests.clock import Clock
 from tests.engine.support import Table
-from tests.security.table_driver import WITHIN, TableDriver
+from tests.security.table_driver import NEVER_ABANDONED, WITHIN, TableDriver
 
 DEAD = "t-dead"  # a registered bot whose service never answers
 STEPS = 600  # timeouts a short game of defaults takes, with room to spare
@@ -51,6 +51,7 @@ class Rig(TableDriver):
             LocalWallets(self.ledger),
             lease_ttl=30,
             tick=0.05,
+            abandon_after=NEVER_ABANDONED,
             clock=self.clock,
         )
         running = asyncio.create_task(worker.run())
