@@ -34,6 +34,9 @@ APPLICATION_PREFIX = "swick-"  # each service's database connections say which s
 
 SERVICES = ("ledger", "table", "bots", "gateway")
 BUILT_IN = broker.BUILT_IN_BOTS
+# How long a service may take to start before it counts as hung: far above any slow start, so
+# a loaded machine is only slower, never failed (a process that exits fails the wait at once).
+STARTUP_BACKSTOP = 600.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
@@ -186,6 +189,31 @@ def processes_named(*names: str) -> list[int]:
     return found
 
 
+async def answering(
+    base: str,
+    path: str,
+    accept: tuple[int, ...] = (200,),
+    within: float = STARTUP_BACKSTOP,
+    process: subprocess.Popen[bytes] | None = None,
+) -> None:
+    """Wait until ``base``/``path`` answers with a status in ``accept``. A ``process`` that
+    exits first fails the wait at once; ``within`` seconds only stop a hang, so a slow or busy
+    machine waits as long as it needs."""
+    deadline = time.monotonic() + within
+    async with httpx.AsyncClient(base_url=base) as http:
+        while True:
+            try:
+                if (await http.get(path)).status_code in accept:
+                    return
+            except httpx.TransportError:
+                pass
+            if process is not None and process.poll() is not None:
+                raise RuntimeError(f"{base} exited with {process.returncode} before answering")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{base}{path} did not answer in {within:.0f} s")
+            await asyncio.sleep(0.2)
+
+
 @dataclass
 class Platform:
     settings: Settings
@@ -317,7 +345,9 @@ class Platform:
             "ledger", "ledger", "--port", str(port), "--internal-port", str(internal)
         )
         self.internal[process.pid] = internal
-        await self.answering(self.settings.ledger_url, "/health", accept=(200, 503))
+        await self.answering(
+            self.settings.ledger_url, "/health", accept=(200, 503), process=process
+        )
         return process
 
     async def start_gateway(self, amqp_url: str | None = None) -> str:
@@ -331,25 +361,18 @@ class Platform:
         )
         self.internal[process.pid] = internal
         self.base = f"http://127.0.0.1:{port}"
-        await self.answering(self.base, "/api/tables")
+        await self.answering(self.base, "/api/tables", process=process)
         return self.base
 
     async def answering(
-        self, base: str, path: str, accept: tuple[int, ...] = (200,), within: float = 30.0
+        self,
+        base: str,
+        path: str,
+        accept: tuple[int, ...] = (200,),
+        within: float = STARTUP_BACKSTOP,
+        process: subprocess.Popen[bytes] | None = None,
     ) -> None:
-        """Wait until ``base``/``path`` answers with a status in ``accept``; raises
-        ``TimeoutError`` after ``within`` seconds."""
-        deadline = time.monotonic() + within
-        async with httpx.AsyncClient(base_url=base) as http:
-            while True:
-                try:
-                    if (await http.get(path)).status_code in accept:
-                        return
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"{base}{path} did not answer")
-                await asyncio.sleep(0.2)
+        await answering(base, path, accept, within, process)
 
     def kill(self, process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
         self._bury(process)
@@ -367,8 +390,11 @@ class Platform:
             await conn.close()
         return {row["shard"]: (row["owner"], row["epoch"]) for row in rows}
 
-    async def settled(self, workers: int, within: float = 30.0) -> dict[int, tuple[str, int]]:
-        """Wait until every shard is leased, spread over ``workers`` owners."""
+    async def settled(
+        self, workers: int, within: float = STARTUP_BACKSTOP
+    ) -> dict[int, tuple[str, int]]:
+        """Wait until every shard is leased, spread over ``workers`` owners (a worker that dies
+        starting is replaced; ``within`` only stops a hang)."""
         deadline = time.monotonic() + within
         while True:
             try:

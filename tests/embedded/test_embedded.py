@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from services.load.platform import free_port
+from services.load.platform import answering, free_port
 from tests.services.client import registered
 from tests.services.play import act, quick_seated
 
@@ -55,7 +55,9 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
         stderr=subprocess.STDOUT,
     )
     try:
-        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{internal_port}"
+        base = f"http://127.0.0.1:{port}"
+        asyncio.run(answering(base, "/readyz", process=process))
+        yield base, f"http://127.0.0.1:{internal_port}"
     finally:
         process.terminate()
         assert process.wait(15) is not None
@@ -63,21 +65,8 @@ def embedded(tmp_path: Path) -> Iterator[tuple[str, str]]:
     assert "Running EMBEDDED" in (tmp_path / "up.log").read_text()
 
 
-async def answering(base: str) -> None:
-    async with httpx.AsyncClient(base_url=base) as http:
-        for _ in range(100):
-            try:
-                if (await http.get("/readyz")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.2)
-    raise AssertionError(f"{base} did not start")
-
-
 async def test_quick_play_embedded(embedded: tuple[str, str]) -> None:
     base, _ = embedded
-    await answering(base)
     player = await registered(base, "Solo")
     await player.connect()
     table = await quick_seated(player)
@@ -130,7 +119,6 @@ async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
     """One process runs every service: its internal listener shows all their metrics, each
     family once, and the public port none."""
     base, internal = embedded
-    await answering(base)
     async with httpx.AsyncClient() as http:
         shown = (await http.get(f"{internal}/metrics")).text
         public = await http.get(f"{base}/metrics")

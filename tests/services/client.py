@@ -15,6 +15,10 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+# How long a test waits for a frame that must come: only a backstop against a hang, far above
+# any answer time, so a loaded machine makes a test slower, never red.
+PATIENCE = 60.0
+
 
 class Player:
     def __init__(self, base: str, name: str) -> None:
@@ -78,7 +82,7 @@ class Player:
                 async with self._changed:
                     self._changed.notify_all()
 
-    async def wait(self, found: Callable[[], Any], within: float = 10.0) -> Any:
+    async def wait(self, found: Callable[[], Any], within: float = PATIENCE) -> Any:
         async def until() -> Any:
             # Wakes on this player's frames, and polls for conditions on other players' views.
             async with self._changed:
@@ -90,7 +94,7 @@ class Player:
         return await asyncio.wait_for(until(), within)
 
     async def until(
-        self, table: str, test: Callable[[dict[str, Any]], bool], within: float = 10.0
+        self, table: str, test: Callable[[dict[str, Any]], bool], within: float = PATIENCE
     ) -> dict[str, Any]:
         """This player's view of ``table`` once ``test`` holds for it."""
 
@@ -107,7 +111,7 @@ class Player:
         await self.ws.send(json.dumps(message))
         return str(message["id"])
 
-    async def request(self, message: dict[str, Any], within: float = 10.0) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], within: float = PATIENCE) -> dict[str, Any]:
         """Send and wait for the ack or reject."""
         client_id = await self.send(message)
         answer: dict[str, Any] = await self.wait(lambda: self.answers.get(client_id), within)
@@ -118,7 +122,9 @@ class Player:
         view: dict[str, Any] = await self.wait(lambda: self.views.get(table))
         return view
 
-    async def act(self, table: str, action: dict[str, Any], within: float = 10.0) -> dict[str, Any]:
+    async def act(
+        self, table: str, action: dict[str, Any], within: float = PATIENCE
+    ) -> dict[str, Any]:
         seq = self.views[table]["seq"] if table in self.views else 0
         message = {"type": "act", "table": table, "seq": seq, "action": action}
         return await self.request(message, within)

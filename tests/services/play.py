@@ -8,7 +8,7 @@ import random
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
-from tests.services.client import Player, signed_up
+from tests.services.client import PATIENCE, Player, signed_up
 from tests.services.lobby import new_table, quick_play
 
 
@@ -91,7 +91,7 @@ async def watch_when_created(player: Player, table: str) -> None:
 
 
 async def act(
-    player: Player, table: str, action: dict[str, Any], within: float = 10.0
+    player: Player, table: str, action: dict[str, Any], within: float = PATIENCE
 ) -> dict[str, Any]:
     """Act, waiting out the rate limit like a patient client."""
     while True:
@@ -112,7 +112,7 @@ async def play(
     until: Callable[[dict[str, Any]], bool],
     max_actions: int = 2000,
     choose: Callable[[Player, dict[str, Any]], dict[str, Any] | None] | None = None,
-    within: float = 10.0,
+    within: float = PATIENCE,
 ) -> int:
     """Whoever's turn it is plays a random legal option, until ``until(view)`` holds for the
     first player's view. Returns how many actions were taken."""

@@ -310,7 +310,7 @@ async def test_serve_bots_only_hard_serves_the_hard_bot_alone(cluster: Cluster) 
     env["SWICK_AMQP_URL"] = settings.amqp_url_for("bot-hard")
     process = cluster.spawn("bots", "bots", "--only", "hard", "--port", str(port), env=env)
     try:
-        await cluster.answering(f"http://127.0.0.1:{port}", "/readyz", within=120)
+        await cluster.answering(f"http://127.0.0.1:{port}", "/readyz", process=process)
         after = await consumers(cluster, "easy", "medium", "hard")
         assert after == before | {"hard": before["hard"] + 1}
     finally:
