@@ -7,10 +7,10 @@
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
+import { SUIT_LETTERS, SUIT_NAMES, armedLength, remaining, seatName, suitOf, suitWords, who } from './suited-state.js';
 
-export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'];
+export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
+
 export const SCHEDULE = [10, 9, 8, 7, 6, 5, 4, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const IN_ROUND = ['bid', 'trump', 'tricks'];
 
@@ -25,14 +25,6 @@ export const PHASE_TEXT = {
   closed: 'Table closed',
 };
 
-/** The suit index (♣ 0, ♦ 1, ♥ 2, ♠ 3) of a suit letter or a card code. */
-export function suitOf(codeOrLetter) {
-  if (typeof codeOrLetter !== 'string' || !codeOrLetter) return null;
-  const index = SUIT_LETTERS.indexOf(codeOrLetter.slice(-1).toUpperCase());
-  return index < 0 ? null : index;
-}
-
-export const suitWords = (suit) => `${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`;
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
 /** "Hearts ♥ trump", "No trumps", or '' before trump is chosen. */
@@ -65,16 +57,6 @@ export function sortHand(codes, trump = null) {
     return suitKey * 20 + (12 - fullRankIndex(code));
   };
   return [...codes].sort((a, b) => key(a) - key(b));
-}
-
-export function seatName(view, seat) {
-  const s = view.seats[seat];
-  if (!s || !s.player) return `Seat ${seat + 1}`;
-  return s.player.name;
-}
-
-function who(view, seat) {
-  return seat === view.seat ? 'You' : seatName(view, seat);
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -271,22 +253,6 @@ export function resultText(view, line) {
     return `${who(view, seat)} ${made ? 'made' : 'missed'} ${line.bids[seat]} (${line.tricks[seat]} taken, ${signedPoints(line.points[seat])})`;
   });
   return `Round ${line.round_no} (${plural(line.cards, 'card')}, ${trumpText(line.trump, line.no_trumps).toLowerCase()}): ${parts.join('; ')}.`;
-}
-
-/** How long the pending decision was given: what the countdown ring measures against. */
-export function armedLength(view) {
-  if (!view.config) return null;
-  if (view.phase === 'interlude') return view.config.interlude_ms;
-  const pending = (view.to_act || []).map((seat) => view.seats[seat]);
-  const allAway = pending.length > 0 && pending.every((s) => s && s.away);
-  return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
-}
-
-export function remaining(view, now) {
-  if (!view || view.deadline === null || view.deadline === undefined) return null;
-  const left = Math.max(0, view.deadline - now);
-  const cap = armedLength(view);
-  return cap ? Math.min(left, cap) : left;
 }
 
 function winnersText(view) {

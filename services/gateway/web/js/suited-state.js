@@ -1,0 +1,42 @@
+// What the Euchre and Contract Whist table pages share of their views (js/euchre-state.js,
+// js/whist-state.js): the four suits, the seats' names and the turn timer. Pure functions, no DOM.
+
+export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
+export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
+export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'];
+
+/** The suit index (♣ 0, ♦ 1, ♥ 2, ♠ 3) of a suit letter or a card code. */
+export function suitOf(codeOrLetter) {
+  if (typeof codeOrLetter !== 'string' || !codeOrLetter) return null;
+  const index = SUIT_LETTERS.indexOf(codeOrLetter.slice(-1).toUpperCase());
+  return index < 0 ? null : index;
+}
+
+export const suitWords = (suit) => `${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`;
+
+export function seatName(view, seat) {
+  const s = view.seats[seat];
+  if (!s || !s.player) return `Seat ${seat + 1}`;
+  return s.player.name;
+}
+
+/** A seat as the viewer reads it: "You" for their own. */
+export function who(view, seat) {
+  return seat === view.seat ? 'You' : seatName(view, seat);
+}
+
+/** How long the pending decision was given: what the countdown ring measures against. */
+export function armedLength(view) {
+  if (!view.config) return null;
+  if (view.phase === 'interlude') return view.config.interlude_ms;
+  const pending = (view.to_act || []).map((seat) => view.seats[seat]);
+  const allAway = pending.length > 0 && pending.every((s) => s && s.away);
+  return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
+}
+
+export function remaining(view, now) {
+  if (!view || view.deadline === null || view.deadline === undefined) return null;
+  const left = Math.max(0, view.deadline - now);
+  const cap = armedLength(view);
+  return cap ? Math.min(left, cap) : left;
+}
