@@ -3,7 +3,7 @@
 // shared/games/euchre/record.py (verify), message for message; the stream and the shuffle are
 // swick-fair-v1's (js/fair.js, docs/fairness.md), over the 24-card deck.
 
-import { Stream, cardSet, chooseFirstDealer, openRecord, sameCards as same, shuffle } from './fair.js';
+import { Stream, cardSet, chooseFirstDealer, openRecord, recordHead, sameCards as same, shuffle } from './fair.js';
 
 export const ALGORITHM = 'euchre-fair-v1';
 export const RANKS = ['9', '10', 'J', 'Q', 'K', 'A'];
@@ -26,12 +26,8 @@ export async function deal(seed, handNo, dealer) {
 
 /** A record as GET /api/tables/{id}/games/{n}/record gives it for a Euchre game. */
 export function parseRecord(data) {
-  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
-  if (!Array.isArray(data.hands)) throw new Error('the record has no hands');
   return {
-    algorithm: data.algorithm,
-    seed: data.seed,
-    fingerprint: data.fingerprint,
+    ...recordHead(data, 'hands'),
     firstDealer: data.first_dealer,
     hands: data.hands.map((hand, k) => {
       const where = `hand ${k + 1}`;

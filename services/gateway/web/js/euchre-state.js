@@ -6,7 +6,7 @@
 
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { label, rankText, spoken } from './cards.js';
-import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords, who } from './suited-state.js';
+import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
 
@@ -374,10 +374,7 @@ export function derive(view, now = Date.now()) {
         : view.winner === usTeam
           ? `We win the game, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}!`
           : `They win the game, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}`,
-    host: view.host,
-    isHost: !spectator && view.host === me,
-    away: !spectator && view.seats[me] && view.seats[me].away && inHand,
-    canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
+    ...seatingOf(view, me, spectator, inHand),
   };
 }
 

@@ -402,6 +402,14 @@ export function cardSet(ranks) {
   };
 }
 
+/** What every Euchre and Contract Whist record opens with (its algorithm, seed and fingerprint),
+ * once it is an object with a list of `list` (its hands or rounds); throws otherwise. */
+export function recordHead(data, list) {
+  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
+  if (!Array.isArray(data[list])) throw new Error(`the record has no ${list}`);
+  return { algorithm: data.algorithm, seed: data.seed, fingerprint: data.fingerprint };
+}
+
 /** Whether two lists of cards are the same cards in the same order. */
 export const sameCards = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 

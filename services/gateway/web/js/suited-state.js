@@ -25,6 +25,17 @@ export function who(view, seat) {
   return seat === view.seat ? 'You' : seatName(view, seat);
 }
 
+/** The host and the viewer's place at the table: whether they host it, are away while
+ * `playing`, or (a spectator) which empty seats they may take. */
+export function seatingOf(view, me, spectator, playing) {
+  return {
+    host: view.host,
+    isHost: !spectator && view.host === me,
+    away: !spectator && view.seats[me] && view.seats[me].away && playing,
+    canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
+  };
+}
+
 /** How long the pending decision was given: what the countdown ring measures against. */
 export function armedLength(view) {
   if (!view.config) return null;

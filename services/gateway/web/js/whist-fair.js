@@ -4,7 +4,7 @@
 // shuffle are swick-fair-v1's (js/fair.js, docs/fairness.md), over the 52-card deck
 // (docs/rules/contract-whist.md §2).
 
-import { Stream, cardSet, chooseFirstDealer, openRecord, sameCards as same, shuffle } from './fair.js';
+import { Stream, cardSet, chooseFirstDealer, openRecord, recordHead, sameCards as same, shuffle } from './fair.js';
 
 export const ALGORITHM = 'contract-whist-fair-v1';
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
@@ -33,12 +33,8 @@ export async function deal(seed, roundNo, bidder, seats, cards) {
 
 /** A record as GET /api/tables/{id}/games/{n}/record gives it for a Contract Whist game. */
 export function parseRecord(data) {
-  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
-  if (!Array.isArray(data.rounds)) throw new Error('the record has no rounds');
   return {
-    algorithm: data.algorithm,
-    seed: data.seed,
-    fingerprint: data.fingerprint,
+    ...recordHead(data, 'rounds'),
     seats: data.seats,
     firstBidder: data.first_bidder,
     rounds: data.rounds.map((rnd, k) => {

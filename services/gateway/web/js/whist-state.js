@@ -7,7 +7,7 @@
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
-import { SUIT_LETTERS, SUIT_NAMES, armedLength, remaining, seatName, suitOf, suitWords, who } from './suited-state.js';
+import { SUIT_LETTERS, SUIT_NAMES, armedLength, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
 
@@ -355,10 +355,7 @@ export function derive(view, now = Date.now()) {
     winnersText: winnersText(view),
     payouts: view.payouts || [],
     endReason: view.end_reason,
-    host: view.host,
-    isHost: !spectator && view.host === me,
-    away: !spectator && view.seats[me] && view.seats[me].away && inRound,
-    canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
+    ...seatingOf(view, me, spectator, inRound),
   };
 }
 
