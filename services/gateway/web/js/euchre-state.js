@@ -6,7 +6,7 @@
 
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { label, rankText, spoken } from './cards.js';
-import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
+import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
 
@@ -392,18 +392,9 @@ export function describeChanges(prev, next) {
   if (!newHand && prev && prev.turn_up_at === 'up' && next.turn_up_at === 'down') {
     said.push(`All passed: the ${spoken(next.turn_up)} is turned down.`);
   }
-  const prevPlayed = !newHand && prev ? prev.played.length : 0;
-  const prevTrick = !newHand && prev ? prev.trick.length : 0;
   const trump = next.trump ? suitOf(next.trump) : null;
   // Cards played since: those of tricks finished since, then of the trick under way.
-  const plays = [];
-  for (let t = prevPlayed; t < next.played.length; t++) {
-    const from = t === prevPlayed ? prevTrick : 0;
-    plays.push(...next.played[t].slice(from).map((p) => ({ p })));
-    plays.push({ won: next.winners[t] });
-  }
-  plays.push(...next.trick.slice(next.played.length > prevPlayed ? 0 : prevTrick).map((p) => ({ p })));
-  for (const item of plays) {
+  for (const item of playsSince(prev, next, newHand, next.winners)) {
     if (item.p) {
       const [seat, code] = item.p;
       const bower = bowerOf(code, trump);

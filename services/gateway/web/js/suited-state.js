@@ -1,5 +1,6 @@
 // What the Euchre and Contract Whist table pages share of their views (js/euchre-state.js,
-// js/whist-state.js): the four suits, the seats' names and the turn timer. Pure functions, no DOM.
+// js/whist-state.js): the four suits, the seats' names and places, the cards played since the last
+// view and the turn timer. Pure functions, no DOM.
 
 export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
 export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
@@ -34,6 +35,22 @@ export function seatingOf(view, me, spectator, playing) {
     away: !spectator && view.seats[me] && view.seats[me].away && playing,
     canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
   };
+}
+
+/** The cards played between views `prev` and `next` (all of the hand's or round's when it is
+ * `fresh`), in order: `{ p: [seat, code] }` for each card and, after each trick finished
+ * since, `{ won: seat }` with its taker from `takers`. */
+export function playsSince(prev, next, fresh, takers) {
+  const prevPlayed = !fresh && prev ? prev.played.length : 0;
+  const prevTrick = !fresh && prev ? prev.trick.length : 0;
+  const plays = [];
+  for (let t = prevPlayed; t < next.played.length; t++) {
+    const from = t === prevPlayed ? prevTrick : 0;
+    plays.push(...next.played[t].slice(from).map((p) => ({ p })));
+    plays.push({ won: takers[t] });
+  }
+  plays.push(...next.trick.slice(next.played.length > prevPlayed ? 0 : prevTrick).map((p) => ({ p })));
+  return plays;
 }
 
 /** How long the pending decision was given: what the countdown ring measures against. */

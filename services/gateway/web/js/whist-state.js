@@ -7,7 +7,7 @@
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
-import { SUIT_LETTERS, SUIT_NAMES, armedLength, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
+import { SUIT_LETTERS, SUIT_NAMES, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
 
@@ -380,16 +380,7 @@ export function describeChanges(prev, next) {
       ? `${name} ${name === 'You' ? 'choose' : 'chooses'} no trumps.`
       : `${name} ${name === 'You' ? 'choose' : 'chooses'} ${suitWords(suitOf(next.trump))} as trump.`);
   }
-  const prevPlayed = !newRound && prev ? prev.played.length : 0;
-  const prevTrick = !newRound && prev ? prev.trick.length : 0;
-  const plays = [];
-  for (let t = prevPlayed; t < next.played.length; t++) {
-    const from = t === prevPlayed ? prevTrick : 0;
-    plays.push(...next.played[t].slice(from).map((p) => ({ p })));
-    plays.push({ won: next.takers[t] });
-  }
-  plays.push(...next.trick.slice(next.played.length > prevPlayed ? 0 : prevTrick).map((p) => ({ p })));
-  for (const item of plays) {
+  for (const item of playsSince(prev, next, newRound, next.takers)) {
     if (item.p) {
       const [seat, code] = item.p;
       said.push(`${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}.`);
