@@ -234,6 +234,21 @@ async def check_brightness(page: Page, hand: str, reason: str) -> None:
             assert "brightness" not in shown, (classes, shown)
 
 
+async def keyboard_card(page: Page, hand: str) -> None:
+    """Arrow along ``hand`` (the hand's selector) to a bright card, then Enter lifts it and Enter
+    plays it."""
+    await page.locator(f"{hand} .hand-card[tabindex='0']").focus()
+    for _ in range(await page.locator(f"{hand} .hand-card").count()):
+        classes = await page.evaluate("document.activeElement.className")
+        if " legal" in f" {classes}":
+            break
+        await page.keyboard.press("ArrowRight")
+    code = await page.evaluate("document.activeElement.dataset.card")
+    await page.keyboard.press("Enter")
+    await page.locator(f"{hand} .hand-card.lifted[data-card='{code}']").wait_for(timeout=3000)
+    await page.keyboard.press("Enter")
+
+
 async def check_seed(over: Locator, fingerprint: str) -> None:
     """The game-over panel shows the game's seed, whose hash is the fingerprint shown before."""
     seed = await over.locator("code.seed").inner_text()
