@@ -30,7 +30,7 @@ from tests.browser.support import (
 )
 from tests.browser.test_euchre_table import plaque_kind, take_decision
 from tests.browser.test_quickplay import bots_running
-from tests.browser.test_whist_table import bid, choose_trump, play_card
+from tests.browser.test_whist_table import take_decision as take_whist_decision
 from tests.services.cluster import Cluster
 
 # Every animation the page starts through the Web Animations API, as it starts.
@@ -227,12 +227,8 @@ async def play_on(page: Page, game: str, seen: dict[str, int]) -> None:
             await page.locator(".plaque button.primary").first.click()
         elif game == "Euchre" and kind is not None:
             await take_decision(page, kind, False, seen)
-        elif kind == "bid":
-            await bid(page, False, seen)
-        elif kind == "trump":
-            await choose_trump(page, False, seen)
-        elif kind == "play":
-            await play_card(page, False, seen)
+        else:
+            await take_whist_decision(page, kind, False, seen)
 
 
 # What moves on the Euchre and Contract Whist tables: the deal ("card", the hand's cards), each
