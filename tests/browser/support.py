@@ -351,10 +351,11 @@ class Seats:
         self.table = table
         self.running = asyncio.Event()
         self.running.set()
+        self.stopping = False
         self.task: asyncio.Task[None] | None = None
 
     async def _loop(self) -> None:
-        while True:
+        while not self.stopping:
             await self.running.wait()
             acted = False
             for player in self.players:
@@ -383,6 +384,9 @@ class Seats:
 
     async def stop(self) -> None:
         if self.task is not None:
+            # The flag ends the loop should the cancellation be lost: asyncio.wait_for (in a
+            # player's wait) can drop one that comes just as its wait ends.
+            self.stopping = True
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
