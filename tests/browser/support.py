@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, expect
+import pytest
+from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Locator, Page, expect
 
 from tests.services.client import Player
 from tests.services.play import act, open_table
@@ -22,6 +24,7 @@ SHOTS = ROOT / "artifacts" / "screenshots"
 AXE = next((Path(__file__).parent / "vendor").glob("axe-core-4.*.min.js"))
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
 # Keeps a handle on every WebSocket the page opens, so a test can cut one like a network would.
 SOCKET_HOOK = """
@@ -57,19 +60,33 @@ class PageErrors:
         assert not self.errors, f"JavaScript errors: {self.errors}"
 
 
-async def new_context(browser: Browser, viewport: dict[str, int] | None = None) -> BrowserContext:
-    context = await browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+async def new_context(
+    browser: Browser,
+    viewport: dict[str, int] | None = None,
+    *,
+    reduced_motion: Literal["reduce", "no-preference"] | None = None,
+    scripts: Sequence[str] = (),
+) -> BrowserContext:
+    """A browser context whose pages keep a handle on their sockets and run ``scripts`` first,
+    emulating ``reduced_motion`` when it is given."""
+    context = await browser.new_context(
+        viewport=viewport or DESKTOP,  # type: ignore[arg-type]
+        reduced_motion=reduced_motion,
+    )
     await context.add_init_script(SOCKET_HOOK)
+    for script in scripts:
+        await context.add_init_script(script)
     context.set_default_timeout(15_000)
     return context
 
 
 @contextlib.asynccontextmanager
 async def browsing(
-    browser: Browser, viewport: dict[str, int] | None = None
+    browser: Browser, viewport: dict[str, int] | None = None, **options: Any
 ) -> AsyncIterator[tuple[BrowserContext, Page, PageErrors]]:
-    """A fresh browser context and a first page in it whose errors are kept, closed after."""
-    context = await new_context(browser, viewport)
+    """A fresh browser context (``new_context``'s options) and a first page in it whose errors
+    are kept, closed after."""
+    context = await new_context(browser, viewport, **options)
     page = await context.new_page()
     errors = PageErrors()
     errors.attach(page)
@@ -171,6 +188,85 @@ async def play_until(
         await asyncio.sleep(0.15 if acted else 0.1)
 
 
+async def no_overflow(page: Page) -> None:
+    """No sideways scroll once the cards have settled (a deal slides them in for 400 ms at
+    most); when there is, the elements that stick out say which."""
+    for _ in range(10):
+        width = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if width <= 0:
+            return
+        await asyncio.sleep(0.2)
+    wide = await page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+          .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' +
+            Math.round(e.getBoundingClientRect().right))"""
+    )
+    raise AssertionError(f"the page is {width}px wider than the screen: {wide}")
+
+
+async def quick_play(page: Page, game: str) -> None:
+    """Press the lobby's Quick play (``game`` picked) and go to the table it opens; the test
+    is skipped if the gateway refuses quick play at that game."""
+    async with page.expect_response("**/api/quickplay") as answer:
+        await page.get_by_role("button", name=re.compile("Quick play")).click()
+    reply = await answer.value
+    if reply.status in (404, 422):
+        pytest.skip(f"the gateway refuses quick play at {game}: {await reply.text()}")
+    await page.wait_for_url("**/#/table/*")
+
+
+async def check_brightness(page: Page, hand: str, reason: str) -> None:
+    """On your turn to play, the playable cards of ``hand`` (the deciding hand's selector) are
+    bright and the others dimmed, their tip saying ``reason``."""
+    cards: list[list[str]] = await page.locator(f"{hand}.deciding .hand-card").evaluate_all(
+        """cards => cards.map(c => [c.className, getComputedStyle(c.querySelector('.card')).filter,
+            c.getAttribute('aria-disabled') || '', c.title])"""
+    )
+    assert cards
+    for classes, shown, disabled, title in cards:
+        if "illegal" in classes:
+            assert "brightness" in shown, (classes, shown)
+            assert disabled == "true"
+            assert reason in title, title
+        else:
+            assert " legal" in f" {classes}", classes
+            assert "brightness" not in shown, (classes, shown)
+
+
+async def keyboard_card(page: Page, hand: str) -> None:
+    """Arrow along ``hand`` (the hand's selector) to a bright card, then Enter lifts it and Enter
+    plays it."""
+    await page.locator(f"{hand} .hand-card[tabindex='0']").focus()
+    for _ in range(await page.locator(f"{hand} .hand-card").count()):
+        classes = await page.evaluate("document.activeElement.className")
+        if " legal" in f" {classes}":
+            break
+        await page.keyboard.press("ArrowRight")
+    code = await page.evaluate("document.activeElement.dataset.card")
+    await page.keyboard.press("Enter")
+    await page.locator(f"{hand} .hand-card.lifted[data-card='{code}']").wait_for(timeout=3000)
+    await page.keyboard.press("Enter")
+
+
+async def check_seed(over: Locator, fingerprint: str) -> None:
+    """The game-over panel shows the game's seed, whose hash is the fingerprint shown before."""
+    seed = await over.locator("code.seed").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{64}", seed), seed
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in fingerprint
+
+
+async def verify_from(page: Page, over: Locator, table: str | None = None) -> None:
+    """The game-over panel's link opens the verify page (game 1 of ``table``, when given),
+    which finds every card as dealt."""
+    await over.get_by_role("link", name="Verify this game").click()
+    if table is not None:
+        await expect(page).to_have_url(re.compile(f"#/verify/{table}/1"))
+    await expect(page.locator(".verdict")).to_contain_text(
+        "Verified: every card checks out", timeout=20_000
+    )
+
+
 def money(text: str) -> int:
     """ "−1,234¢" or "+5¢" as cents."""
     clean = text.replace("−", "-").replace(",", "").replace("¢", "").replace("±", "").strip()
@@ -255,10 +351,11 @@ class Seats:
         self.table = table
         self.running = asyncio.Event()
         self.running.set()
+        self.stopping = False
         self.task: asyncio.Task[None] | None = None
 
     async def _loop(self) -> None:
-        while True:
+        while not self.stopping:
             await self.running.wait()
             acted = False
             for player in self.players:
@@ -287,6 +384,9 @@ class Seats:
 
     async def stop(self) -> None:
         if self.task is not None:
+            # The flag ends the loop should the cancellation be lost: asyncio.wait_for (in a
+            # player's wait) can drop one that comes just as its wait ends.
+            self.stopping = True
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
@@ -316,14 +416,18 @@ async def start_game(host: Player, table: str) -> None:
     assert answer["type"] == "ack", answer
 
 
-async def sit_in(page: Page, base: str, name: str, table: str, players: Sequence[Player]) -> Seats:
+async def sit_in(
+    page: Page, base: str, name: str, table: str, players: Sequence[Player], *, deal: bool = True
+) -> Seats:
     """The page's player, named ``name``, takes the seat left at ``python_table``'s table by its
-    invite link; the Python players start on their seats and the host deals."""
+    invite link; the Python players start on their seats and the host deals (unless not
+    ``deal``: the test starts the game itself)."""
     await sign_up(page, base, name, f"/#/table/{table}/join")
     await page.locator(".seat.me").wait_for()
     seats = Seats(players, table)
     seats.start()
-    await start_game(players[0], table)
+    if deal:
+        await start_game(players[0], table)
     return seats
 
 

@@ -6,33 +6,19 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.support import (
-    DESKTOP,
-    PHONE,
-    PageErrors,
-    Seats,
-    new_context,
-    python_table,
-    sign_up,
-    start_game,
-)
+from tests.browser.support import VIEWPORTS, browsing, python_table, sit_in
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
-    async with python_table(cluster.base, ["Oda", "Pim"], timer_seconds=10) as (table, players):
-        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Quin", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, ["Oda", "Pim"], timer_seconds=10) as (table, players),
+        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Quin", table, players)
         seat = int(await page.locator(".seat.me").get_attribute("data-seat") or "-1")
 
         # This player never acts: the table decides for them when the time runs out, and says
@@ -57,4 +43,3 @@ async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
         await players[0].until(table, lambda view: not view["seats"][seat]["away"], 10)
         await seats.stop()
         errors.check()
-        await context.close()

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import re
 from typing import Any
 
-import httpx
-import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.support import PageErrors, axe_violations, new_context, shoot, sign_up, token_of
-from tests.browser.test_euchre_table import mouse_card, plaque_kind
+from tests.browser.support import (
+    axe_violations,
+    browsing,
+    check_seed,
+    shoot,
+    sign_up,
+    verify_from,
+)
+from tests.browser.test_euchre_table import mouse_card, new_euchre_game, plaque_kind
 from tests.browser.test_quickplay import bots_running
 from tests.services.cluster import Cluster
 
@@ -114,30 +118,6 @@ async def play_game(page: Page, seen: dict[str, Any], budget: float) -> None:
         await asyncio.sleep(0.05)
 
 
-async def new_game(page: Page, base: str, target: int) -> str:
-    token = (await token_of(page))["token"]
-    async with httpx.AsyncClient(base_url=base) as http:
-        reply = await http.post(
-            "/api/tables",
-            headers={"authorization": f"Bearer {token}"},
-            json={
-                "game": "euchre",
-                "seats": 4,
-                "target": target,
-                "interlude_seconds": 0,
-                "bots": {"1": "easy", "2": "easy", "3": "easy"},
-                "start": True,
-            },
-        )
-    if reply.status_code in (404, 422):
-        pytest.skip(f"the gateway opens no Euchre tables: {reply.text}")
-    assert reply.status_code == 200, reply.text
-    table: str = reply.json()["id"]
-    await page.goto(f"{base}/#/table/{table}")
-    await page.locator(".euchre-page").wait_for()
-    return table
-
-
 async def leave(page: Page) -> None:
     await page.get_by_role("button", name="Leave table").click()
     await page.wait_for_url(re.compile(r"#/$"))
@@ -145,70 +125,61 @@ async def leave(page: Page) -> None:
 
 async def test_a_full_euchre_game_against_bots(cluster: Cluster, browser: Browser) -> None:
     with bots_running(cluster):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Ivo")
-        table = await new_game(page, cluster.base, 10)
-        fingerprint = await page.locator(".fair-pill").get_attribute("title") or ""
-        seen: dict[str, Any] = {"alone": 0, "stuck": 0, "dealer_passed": 0, "alone_seen": False}
-        await play_game(page, seen, 200)
+        async with browsing(browser) as (_, page, errors):
+            await sign_up(page, cluster.base, "Ivo")
+            table = await new_euchre_game(page, cluster.base, 10, interlude_seconds=0)
+            fingerprint = await page.locator(".fair-pill").get_attribute("title") or ""
+            seen: dict[str, Any] = {"alone": 0, "stuck": 0, "dealer_passed": 0, "alone_seen": False}
+            await play_game(page, seen, 200)
 
-        over = page.locator(".game-over")
-        winner = over.locator(".eu-winner")
-        await expect(winner).to_have_text(
-            re.compile(r"^(We win the game|They win the game), \d+ to \d+")
-        )
-        we_won = (await winner.inner_text()).startswith("We win")
-        top = max(int(s) for s in await page.locator(".peg-score").all_inner_texts())
-        assert top >= 10, top
-        assert seen["alone"] == 1 and seen["alone_seen"], seen
-        assert seen.get("play", 0) >= 10, seen
-        seed = await over.locator("code.seed").inner_text()
-        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in fingerprint
-        await shoot(page, "euchre-full-game-over")
-        violations = await axe_violations(page)
-        assert not violations, violations
+            over = page.locator(".game-over")
+            winner = over.locator(".eu-winner")
+            await expect(winner).to_have_text(
+                re.compile(r"^(We win the game|They win the game), \d+ to \d+")
+            )
+            we_won = (await winner.inner_text()).startswith("We win")
+            top = max(int(s) for s in await page.locator(".peg-score").all_inner_texts())
+            assert top >= 10, top
+            assert seen["alone"] == 1 and seen["alone_seen"], seen
+            assert seen.get("play", 0) >= 10, seen
+            await check_seed(over, fingerprint)
+            await shoot(page, "euchre-full-game-over")
+            violations = await axe_violations(page)
+            assert not violations, violations
 
-        # The verify page re-deals every hand of the game.
-        await over.get_by_role("link", name="Verify this game").click()
-        await expect(page).to_have_url(re.compile(f"#/verify/{table}/1"))
-        await expect(page.locator(".verdict")).to_contain_text(
-            "Verified: every card checks out", timeout=20_000
-        )
-        rows = page.locator(".verify-table.euchre tbody tr")
-        count = await rows.count()
-        assert count >= 4, count
-        await expect(page.locator(".verify-table.euchre .fail-mark")).to_have_count(0)
-        await shoot(page, "euchre-full-game-verify")
+            # The verify page re-deals every hand of the game.
+            await verify_from(page, over, table)
+            rows = page.locator(".verify-table.euchre tbody tr")
+            count = await rows.count()
+            assert count >= 4, count
+            await expect(page.locator(".verify-table.euchre .fail-mark")).to_have_count(0)
+            await shoot(page, "euchre-full-game-verify")
 
-        # The lobby's Euchre board counts the game for the winning partnership.
-        await page.get_by_role("link", name="Lobby", exact=True).click()
-        await page.locator("input[name='lobby-game'][value='euchre']").check()
-        board = page.get_by_role("region", name=re.compile("^Leaderboard"))
-        await expect(board).to_contain_text("Euchre, last 7 days")
-        await expect(board.get_by_role("heading", name="Games won")).to_be_visible()
-        # The first list is the games won (a list of chips at stake tables may follow).
-        leaders = await board.locator(".leaders").first.locator("li").all_inner_texts()
-        assert leaders and all(row.split()[-1].isdigit() for row in leaders), leaders
-        # The board ranks the whole site's players (the lobby shows its top ten): Ivo's own
-        # line is read from the same board, long enough to hold every winner of this run.
-        reply = await page.request.get(
-            f"{cluster.base}/api/leaderboard?game=euchre&days=7&limit=100"
-        )
-        won = {row["name"]: row["won"] for row in (await reply.json())["games_won"]}
-        assert won.get("Ivo", 0) == (1 if we_won else 0), won
+            # The lobby's Euchre board counts the game for the winning partnership.
+            await page.get_by_role("link", name="Lobby", exact=True).click()
+            await page.locator("input[name='lobby-game'][value='euchre']").check()
+            board = page.get_by_role("region", name=re.compile("^Leaderboard"))
+            await expect(board).to_contain_text("Euchre, last 7 days")
+            await expect(board.get_by_role("heading", name="Games won")).to_be_visible()
+            # The first list is the games won (a list of chips at stake tables may follow).
+            leaders = await board.locator(".leaders").first.locator("li").all_inner_texts()
+            assert leaders and all(row.split()[-1].isdigit() for row in leaders), leaders
+            # The board ranks the whole site's players (the lobby shows its top ten): Ivo's own
+            # line is read from the same board, long enough to hold every winner of this run.
+            reply = await page.request.get(
+                f"{cluster.base}/api/leaderboard?game=euchre&days=7&limit=100"
+            )
+            won = {row["name"]: row["won"] for row in (await reply.json())["games_won"]}
+            assert won.get("Ivo", 0) == (1 if we_won else 0), won
 
-        # Stuck as dealer at least once: in this game, or in a few short ones after it.
-        extra = 0
-        while not seen["stuck"]:
-            assert extra < EXTRA_GAMES, f"never stuck as the dealer: {seen}"
-            extra += 1
-            await page.goto(f"{cluster.base}/#/table/{table}")
-            await page.locator(".euchre-page").wait_for()
-            await leave(page)
-            table = await new_game(page, cluster.base, 1)
-            await play_game(page, seen, 60)
-        errors.check()
-        await context.close()
+            # Stuck as dealer at least once: in this game, or in a few short ones after it.
+            extra = 0
+            while not seen["stuck"]:
+                assert extra < EXTRA_GAMES, f"never stuck as the dealer: {seen}"
+                extra += 1
+                await page.goto(f"{cluster.base}/#/table/{table}")
+                await page.locator(".euchre-page").wait_for()
+                await leave(page)
+                table = await new_euchre_game(page, cluster.base, 1, interlude_seconds=0)
+                await play_game(page, seen, 60)
+            errors.check()

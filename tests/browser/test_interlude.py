@@ -7,39 +7,27 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
-    DESKTOP,
-    PHONE,
-    PageErrors,
-    Seats,
+    VIEWPORTS,
     axe_violations,
+    browsing,
     decide,
     decision,
-    new_context,
     python_table,
     shoot,
-    sign_up,
-    start_game,
+    sit_in,
 )
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
-    async with python_table(cluster.base, ["Gus", "Hedy"], interlude_seconds=30) as (
-        table,
-        players,
+    async with (
+        python_table(cluster.base, ["Gus", "Hedy"], interlude_seconds=30) as (table, players),
+        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
     ):
-        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Iris", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+        seats = await sit_in(page, cluster.base, "Iris", table, players)
 
         # Play the first hand through, up to its result.
         for _ in range(900):
@@ -80,4 +68,3 @@ async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
             assert covering == await button.text_content()
         await seats.stop()
         errors.check()
-        await context.close()

@@ -8,11 +8,10 @@ import re
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.support import (
-    PageErrors,
     Seats,
+    browsing,
     decision,
     last_hand,
-    new_context,
     python_table,
     start_game,
 )
@@ -84,11 +83,10 @@ async def decide_by_keys(page: Page) -> str | None:
 
 
 async def test_keyboard_only_hand(cluster: Cluster, browser: Browser) -> None:
-    async with python_table(cluster.base, ["Kim", "Lou"]) as (table, players):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
+    async with (
+        python_table(cluster.base, ["Kim", "Lou"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
         await page.goto(f"{cluster.base}/#/table/{table}/join")
         await page.keyboard.type("Kay")
         await page.keyboard.press("Enter")
@@ -132,4 +130,3 @@ async def test_keyboard_only_hand(cluster: Cluster, browser: Browser) -> None:
         assert "Kay" not in log or "You" in log  # the log speaks to the player as "you"
         await seats.stop()
         errors.check()
-        await context.close()

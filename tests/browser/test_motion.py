@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from typing import Any
 
 import pytest
@@ -18,21 +17,20 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from tests.browser.support import (
     DESKTOP,
     PHONE,
-    SOCKET_HOOK,
     PageErrors,
-    Seats,
     axe_violations,
+    browsing,
     decide,
     decision,
-    new_context,
     python_table,
+    quick_play,
     shoot,
     sign_up,
-    start_game,
+    sit_in,
 )
 from tests.browser.test_euchre_table import plaque_kind, take_decision
 from tests.browser.test_quickplay import bots_running
-from tests.browser.test_whist_table import bid, choose_trump, play_card
+from tests.browser.test_whist_table import take_decision as take_whist_decision
 from tests.services.cluster import Cluster
 
 # Every animation the page starts through the Web Animations API, as it starts.
@@ -94,46 +92,41 @@ GALLERY = """async () => {
 async def test_card_faces_are_drawn_with_pips_aces_and_court_portraits(
     cluster: Cluster, browser: Browser
 ) -> None:
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors = PageErrors()
-    errors.attach(page)
-    await sign_up(page, cluster.base, "Art")
-    cards: list[dict[str, Any]] = await page.evaluate(GALLERY)
-    assert len(cards) == 32
-    by_code = {card["code"]: card for card in cards}
-    for suit in "CDHS":
-        for rank, pips in (("7", 7), ("8", 8), ("9", 9), ("10", 10)):
-            assert by_code[rank + suit]["pips"] == pips, by_code[rank + suit]
-        assert by_code["A" + suit]["ace"] == 1 and by_code["A" + suit]["pips"] == 1
-        for court in "JQK":
-            assert by_code[court + suit]["court"] == 1, by_code[court + suit]
-            assert by_code[court + suit]["pips"] == 0
-    for card in cards:
-        # The index in the corner, and the card's name for screen readers.
-        assert card["corner"] == card["code"][:-1] and card["cornerSuit"] == 1
-        assert card["role"] == "img" and " of " in card["label"]
-    assert by_code["QH"]["label"] == "queen of hearts"
-    # Small cards keep their corner index in view, a good size to read.
-    size = await page.locator("#gallery .card.sm .corner.tl .rank").first.evaluate(
-        "e => parseFloat(getComputedStyle(e).fontSize)"
-    )
-    assert size >= 10
-    await shoot(page, "card-faces-desktop")
-    assert not await axe_violations(page)
-    errors.check()
-    await context.close()
+    async with browsing(browser) as (_, page, errors):
+        await sign_up(page, cluster.base, "Art")
+        cards: list[dict[str, Any]] = await page.evaluate(GALLERY)
+        assert len(cards) == 32
+        by_code = {card["code"]: card for card in cards}
+        for suit in "CDHS":
+            for rank, pips in (("7", 7), ("8", 8), ("9", 9), ("10", 10)):
+                assert by_code[rank + suit]["pips"] == pips, by_code[rank + suit]
+            assert by_code["A" + suit]["ace"] == 1 and by_code["A" + suit]["pips"] == 1
+            for court in "JQK":
+                assert by_code[court + suit]["court"] == 1, by_code[court + suit]
+                assert by_code[court + suit]["pips"] == 0
+        for card in cards:
+            # The index in the corner, and the card's name for screen readers.
+            assert card["corner"] == card["code"][:-1] and card["cornerSuit"] == 1
+            assert card["role"] == "img" and " of " in card["label"]
+        assert by_code["QH"]["label"] == "queen of hearts"
+        # Small cards keep their corner index in view, a good size to read.
+        size = await page.locator("#gallery .card.sm .corner.tl .rank").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        assert size >= 10
+        await shoot(page, "card-faces-desktop")
+        assert not await axe_violations(page)
+        errors.check()
 
 
-async def recording_context(browser: Browser, reduce: bool = False) -> BrowserContext:
-    context = await browser.new_context(
-        viewport=DESKTOP,  # type: ignore[arg-type]
-        reduced_motion="reduce" if reduce else "no-preference",
+def recording(
+    browser: Browser, reduce: bool = False
+) -> contextlib.AbstractAsyncContextManager[tuple[BrowserContext, Page, PageErrors]]:
+    """A desktop page that records every animation it starts, asking for reduced motion or
+    for none."""
+    return browsing(
+        browser, reduced_motion="reduce" if reduce else "no-preference", scripts=[RECORDER]
     )
-    await context.add_init_script(SOCKET_HOOK)
-    await context.add_init_script(RECORDER)
-    context.set_default_timeout(15_000)
-    return context
 
 
 async def motion(page: Page) -> list[dict[str, Any]]:
@@ -144,16 +137,11 @@ async def motion(page: Page) -> list[dict[str, Any]]:
 async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with python_table(cluster.base, ["Ava", "Bo"]) as (table, players):
-        context = await recording_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Cy", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, ["Ava", "Bo"]) as (table, players),
+        recording(browser) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Cy", table, players)
 
         # Play until this player has played cards and a trick has gone to its winner; right
         # after each card, it flies to the trick, and every animation started is 400 ms at most.
@@ -198,20 +186,14 @@ async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
         assert played >= 2
         errors.check()
         await seats.stop()
-        await context.close()
 
 
 async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Browser) -> None:
-    async with python_table(cluster.base, ["Dee", "Eli"]) as (table, players):
-        context = await recording_context(browser, reduce=True)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Fox", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, ["Dee", "Eli"]) as (table, players),
+        recording(browser, reduce=True) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Fox", table, players)
         played = 0
         for _ in range(900):
             if played >= 3:
@@ -227,19 +209,13 @@ async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Brow
         assert await page.locator(".flying-chip").count() == 0
         errors.check()
         await seats.stop()
-        await context.close()
 
 
-async def quick_play(page: Page, base: str, name: str, game: str) -> None:
+async def quick_play_at(page: Page, base: str, name: str, game: str) -> None:
     """Sign up, pick `game` in the lobby and open a quick-play table with bots."""
     await sign_up(page, base, name)
     await page.locator(".game-picker").get_by_text(game, exact=True).click()
-    async with page.expect_response("**/api/quickplay") as answer:
-        await page.get_by_role("button", name=re.compile("Quick play")).click()
-    reply = await answer.value
-    if reply.status in (404, 422):
-        pytest.skip(f"the gateway refuses quick play at {game}: {await reply.text()}")
-    await page.wait_for_url("**/#/table/*")
+    await quick_play(page, game)
     await page.locator(".eu-hand .hand-card").first.wait_for(timeout=20_000)
 
 
@@ -251,12 +227,8 @@ async def play_on(page: Page, game: str, seen: dict[str, int]) -> None:
             await page.locator(".plaque button.primary").first.click()
         elif game == "Euchre" and kind is not None:
             await take_decision(page, kind, False, seen)
-        elif kind == "bid":
-            await bid(page, False, seen)
-        elif kind == "trump":
-            await choose_trump(page, False, seen)
-        elif kind == "play":
-            await play_card(page, False, seen)
+        else:
+            await take_whist_decision(page, kind, False, seen)
 
 
 # What moves on the Euchre and Contract Whist tables: the deal ("card", the hand's cards), each
@@ -273,37 +245,36 @@ async def test_euchre_and_whist_tables_move_as_swick_does(
     cluster: Cluster, browser: Browser, game: str
 ) -> None:
     with bots_running(cluster):
-        context = await recording_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await quick_play(page, cluster.base, "Moe", game)
-        wanted = TABLE_MOTION[game]
-        seen: dict[str, int] = {}
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 180
-        while True:
-            recorded = await motion(page)
-            kinds = {entry["what"].split()[0] for entry in recorded if entry["what"]}
-            if wanted <= kinds:
-                break
-            assert loop.time() < deadline, (kinds, seen)
-            await play_on(page, game, seen)
-            await asyncio.sleep(0.1)
-        assert all(0 < entry["duration"] <= 400 for entry in recorded), recorded
-        # The trick rests where it was played before it goes: its gathering waits a while.
-        gathered = [
-            entry for entry in recorded if entry["what"].split()[0] in {"eu-played", "wh-played"}
-        ]
-        assert any(entry["delay"] >= 300 for entry in gathered), gathered
-        # A card that flew landed in the trick: nothing is left running once it is done.
-        await page.wait_for_timeout(1000)
-        flights = await page.evaluate(
-            "document.getAnimations().filter(a => a.effect.target.matches('.shown-card')).length"
-        )
-        assert flights == 0
-        errors.check()
-        await context.close()
+        async with recording(browser) as (_, page, errors):
+            await quick_play_at(page, cluster.base, "Moe", game)
+            wanted = TABLE_MOTION[game]
+            seen: dict[str, int] = {}
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 180
+            while True:
+                recorded = await motion(page)
+                kinds = {entry["what"].split()[0] for entry in recorded if entry["what"]}
+                if wanted <= kinds:
+                    break
+                assert loop.time() < deadline, (kinds, seen)
+                await play_on(page, game, seen)
+                await asyncio.sleep(0.1)
+            assert all(0 < entry["duration"] <= 400 for entry in recorded), recorded
+            # The trick rests where it was played before it goes: its gathering waits a while.
+            gathered = [
+                entry
+                for entry in recorded
+                if entry["what"].split()[0] in {"eu-played", "wh-played"}
+            ]
+            assert any(entry["delay"] >= 300 for entry in gathered), gathered
+            # A card that flew landed in the trick: nothing is left running once it is done.
+            await page.wait_for_timeout(1000)
+            flights = await page.evaluate(
+                "document.getAnimations()"
+                ".filter(a => a.effect.target.matches('.shown-card')).length"
+            )
+            assert flights == 0
+            errors.check()
 
 
 @pytest.mark.parametrize("game", sorted(TABLE_MOTION))
@@ -311,20 +282,16 @@ async def test_euchre_and_whist_tables_keep_still_with_reduced_motion(
     cluster: Cluster, browser: Browser, game: str
 ) -> None:
     with bots_running(cluster):
-        context = await recording_context(browser, reduce=True)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await quick_play(page, cluster.base, "Ned", game)
-        seen: dict[str, int] = {}
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 120
-        while seen.get("play", 0) < 3:
-            assert loop.time() < deadline, seen
-            await play_on(page, game, seen)
-            running = await page.evaluate(RUNNING)
-            assert all(item["duration"] == 0 for item in running), running
-            await asyncio.sleep(0.1)
-        assert await motion(page) == []
-        errors.check()
-        await context.close()
+        async with recording(browser, reduce=True) as (_, page, errors):
+            await quick_play_at(page, cluster.base, "Ned", game)
+            seen: dict[str, int] = {}
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 120
+            while seen.get("play", 0) < 3:
+                assert loop.time() < deadline, seen
+                await play_on(page, game, seen)
+                running = await page.evaluate(RUNNING)
+                assert all(item["duration"] == 0 for item in running), running
+                await asyncio.sleep(0.1)
+            assert await motion(page) == []
+            errors.check()

@@ -14,12 +14,11 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.support import (
     DESKTOP,
-    PageErrors,
     Seats,
     axe_violations,
+    browsing,
     decide,
     decision,
-    new_context,
     patient_choice,
     python_table,
     shoot,
@@ -264,11 +263,10 @@ async def at_every_size(page: Page, check: Any) -> None:
 async def test_table_on_a_phone(cluster: Cluster, browser: Browser) -> None:
     """One game, every phone size at each of its phases: the page is resized in place."""
     names = ["Ava", "Bo", "Cy", "Di", "Ed"]
-    async with python_table(cluster.base, names) as (table, players):
-        context = await new_context(browser, SIZES[PLAYING])
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
+    async with (
+        python_table(cluster.base, names) as (table, players),
+        browsing(browser, SIZES[PLAYING]) as (_, page, errors),
+    ):
         await sign_up(page, cluster.base, "Phil")
         await expect(page.locator(".lobby-table")).to_contain_text("Ava", timeout=LONG)
 
@@ -367,4 +365,3 @@ async def test_table_on_a_phone(cluster: Cluster, browser: Browser) -> None:
         finally:
             await seats.stop()
         errors.check()
-        await context.close()

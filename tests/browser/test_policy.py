@@ -5,31 +5,21 @@ from __future__ import annotations
 
 from playwright.async_api import Browser, expect
 
-from tests.browser.support import PageErrors, new_context
+from tests.browser.support import browsing
 from tests.services.cluster import Cluster
 
 
 async def test_the_operator_page_works_under_the_policy(browser: Browser, cluster: Cluster) -> None:
-    context = await new_context(browser)
-    try:
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
+    async with browsing(browser) as (_, page, errors):
         await page.goto(cluster.base + "/admin")
         await page.fill("#token", cluster.settings.admin_token)
         await page.click("#go")
         await expect(page.locator("#out h2").first).to_contain_text("Ledger invariants")
         errors.check()
-    finally:
-        await context.close()
 
 
 async def test_inline_script_is_refused(browser: Browser, cluster: Cluster) -> None:
-    context = await new_context(browser)
-    try:
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
+    async with browsing(browser) as (_, page, errors):
         await page.goto(cluster.base + "/")
         ran = await page.evaluate(
             """() => new Promise((resolve) => {
@@ -43,5 +33,3 @@ async def test_inline_script_is_refused(browser: Browser, cluster: Cluster) -> N
         )
         assert ran is False
         assert any("Content Security Policy" in error for error in errors.errors)
-    finally:
-        await context.close()

@@ -4,13 +4,12 @@ hands and trick shown match the replay's frames; a phone at 360 px; axe; no page
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.support import PageErrors, axe_violations, new_context, shoot, sign_up
+from tests.browser.support import axe_violations, browsing, no_overflow, shoot, sign_up
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.test_replay import finish_with_bots
@@ -18,12 +17,13 @@ from tests.services.test_replay import finish_with_bots
 PHONE = {"width": 360, "height": 740}
 
 
-async def finished_whist(base: str) -> tuple[str, dict[str, Any]]:
+async def finished_with_bots(base: str, **settings: Any) -> tuple[str, dict[str, Any]]:
+    """A game (of ``settings``) a person played to its end with bots: its table and replay."""
     person = Player(base, "Watcher")
     await person.sign_up()
     await person.connect()
     try:
-        table = await finish_with_bots(person, game="contract-whist", rounds=1)
+        table = await finish_with_bots(person, **settings)
     finally:
         await person.close()
     async with httpx.AsyncClient(base_url=base) as http:
@@ -54,25 +54,11 @@ async def check_frame(page: Page, frame: dict[str, Any]) -> None:
         assert shown_trick == [list(p) for p in trick], (frame["seq"], shown_trick, trick)
 
 
-async def no_overflow(page: Page) -> None:
-    width = 1
-    for _ in range(10):
-        width = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        if width <= 0:
-            return
-        await asyncio.sleep(0.2)
-    assert width <= 0, f"the page is {width}px wider than the screen"
-
-
 async def test_a_finished_game_replays_step_by_step(cluster: Cluster, browser: Browser) -> None:
-    table, replay = await finished_whist(cluster.base)
+    table, replay = await finished_with_bots(cluster.base, game="contract-whist", rounds=1)
     frames = replay["frames"]
     count = len(frames)
-    errors = PageErrors()
-    context = await new_context(browser)
-    page = await context.new_page()
-    errors.attach(page)
-    try:
+    async with browsing(browser) as (_, page, errors):
         await page.goto(f"{cluster.base}/#/replay/{table}/1")
         await expect(page.locator("h1")).to_contain_text("Replay: Contract Whist, game 1")
         count_text = page.locator(".replay-count")
@@ -138,22 +124,12 @@ async def test_a_finished_game_replays_step_by_step(cluster: Cluster, browser: B
         await page.goto(f"{cluster.base}/#/replay/{table}/2")
         await expect(page.locator(".replay .error")).to_contain_text("not ended")
         errors.check()
-    finally:
-        await context.close()
 
 
 async def test_a_euchre_game_links_to_its_replay_which_jumps_by_hand(
     cluster: Cluster, browser: Browser
 ) -> None:
-    person = Player(cluster.base, "Watcher")
-    await person.sign_up()
-    await person.connect()
-    try:
-        table = await finish_with_bots(person, game="euchre", target=3)
-    finally:
-        await person.close()
-    async with httpx.AsyncClient(base_url=cluster.base) as http:
-        replay = (await http.get(f"/api/tables/{table}/games/1/replay")).json()
+    table, replay = await finished_with_bots(cluster.base, game="euchre", target=3)
     frames = replay["frames"]
     starts = [
         i
@@ -161,11 +137,7 @@ async def test_a_euchre_game_links_to_its_replay_which_jumps_by_hand(
         if f["view"]["hand_no"]
         and (i == 0 or frames[i - 1]["view"]["hand_no"] != f["view"]["hand_no"])
     ]
-    errors = PageErrors()
-    context = await new_context(browser, PHONE)
-    page = await context.new_page()
-    errors.attach(page)
-    try:
+    async with browsing(browser, PHONE) as (_, page, errors):
         # The table's end-of-game panel, as a spectator sees it, links to the replay.
         await sign_up(page, cluster.base, "Viewer", f"/#/table/{table}")
         link = page.get_by_role("link", name="Watch the replay")
@@ -190,5 +162,3 @@ async def test_a_euchre_game_links_to_its_replay_which_jumps_by_hand(
         violations = await axe_violations(page)
         assert not violations, violations
         errors.check()
-    finally:
-        await context.close()

@@ -11,11 +11,10 @@ from playwright.async_api import Browser, Page, expect
 from tests.browser.support import (
     DESKTOP,
     PHONE,
-    PageErrors,
     Seats,
     axe_violations,
+    browsing,
     decision,
-    new_context,
     play_until,
     python_table,
     shoot,
@@ -37,12 +36,10 @@ async def both_sizes(page: Page, name: str) -> None:
 
 
 async def test_screens_and_accessibility(cluster: Cluster, browser: Browser) -> None:
-    async with python_table(cluster.base, ["Mia", "Ned"]) as (table, players):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-
+    async with (
+        python_table(cluster.base, ["Mia", "Ned"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
         # Picking a name, then the lobby with this table in its list.
         await page.goto(cluster.base + "/")
         await page.locator("#name-input").wait_for()
@@ -91,4 +88,3 @@ async def test_screens_and_accessibility(cluster: Cluster, browser: Browser) -> 
             assert (await page.request.get(f"{cluster.base}{icon['src']}")).ok, icon
         await seats.stop()
         errors.check()
-        await context.close()

@@ -6,14 +6,12 @@ from __future__ import annotations
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
-    PageErrors,
-    Seats,
     axe_violations,
+    browsing,
     decision,
-    new_context,
     newer_than,
     python_table,
-    sign_up,
+    sit_in,
     start_game,
 )
 from tests.services.cluster import Cluster
@@ -24,15 +22,11 @@ IN_DECISION = ".my-area :focus"  # the focused element, inside the player's own 
 async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with python_table(cluster.base, ["Ula", "Vic"]) as (table, players):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Wes", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
+    async with (
+        python_table(cluster.base, ["Ula", "Vic"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Wes", table, players, deal=False)
 
         # "?" opens the list of shortcuts as a dialog, with focus in it. A decision that comes
         # meanwhile leaves the focus in the dialog, and takes it once Escape closes it.
@@ -88,4 +82,3 @@ async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
         assert await chat.input_value() == "hello"
         await seats.stop()
         errors.check()
-        await context.close()

@@ -11,36 +11,27 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
-    DESKTOP,
-    PHONE,
-    PageErrors,
-    Seats,
+    VIEWPORTS,
     axe_violations,
+    browsing,
     decide,
-    new_context,
     python_table,
     shoot,
-    sign_up,
-    start_game,
+    sit_in,
 )
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
     names = ["Ann", "Bea", "Cal", "Dov", "Eve"]
-    async with python_table(cluster.base, names) as (table, players):
-        context = await new_context(browser, DESKTOP if size == "desktop" else PHONE)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Fay", f"/#/table/{table}/join")
-        await page.locator(".seat.me").wait_for()
-        seats = Seats(players, table)
-        seats.start()
-        await start_game(players[0], table)
+    async with (
+        python_table(cluster.base, names) as (table, players),
+        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "Fay", table, players)
 
         # Play until a trick is finished: its cards, then the winner's mark, show on the felt
         # (until the next lead: read them at once).
@@ -86,4 +77,3 @@ async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
         assert not await axe_violations(page)
         await seats.stop()
         errors.check()
-        await context.close()

@@ -8,55 +8,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import re
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.support import PageErrors, axe_violations, new_context, shoot, sign_up
+from tests.browser.support import (
+    axe_violations,
+    browsing,
+    check_brightness,
+    check_seed,
+    keyboard_card,
+    no_overflow,
+    quick_play,
+    shoot,
+    sign_up,
+    verify_from,
+)
 from tests.browser.test_euchre_table import plaque_kind
 from tests.browser.test_quickplay import bots_running
 from tests.services.cluster import Cluster
 
 PHONE = {"width": 360, "height": 740}
 WIDE_PHONE = {"width": 430, "height": 932}
-
-
-async def no_overflow(page: Page) -> None:
-    """No sideways scroll once the cards have settled (a deal slides them in for 400 ms at
-    most); when there is, the elements that stick out say which."""
-    for _ in range(10):
-        width = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        if width <= 0:
-            return
-        await asyncio.sleep(0.2)
-    if width > 0:
-        wide = await page.evaluate(
-            """() => [...document.querySelectorAll('body *')]
-              .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
-              .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' +
-                Math.round(e.getBoundingClientRect().right))"""
-        )
-        raise AssertionError(f"the page is {width}px wider than the screen: {wide}")
-
-
-async def check_brightness(page: Page) -> None:
-    """On your turn to play, the playable cards are bright and the others dimmed with a reason."""
-    cards: list[list[str]] = await page.locator(".wh-hand.deciding .hand-card").evaluate_all(
-        """cards => cards.map(c => [c.className, getComputedStyle(c.querySelector('.card')).filter,
-            c.getAttribute('aria-disabled') || '', c.title])"""
-    )
-    assert cards
-    for classes, shown, disabled, title in cards:
-        if "illegal" in classes:
-            assert "brightness" in shown, (classes, shown)
-            assert disabled == "true"
-            assert "can't be played: You must follow" in title, title
-        else:
-            assert " legal" in f" {classes}", classes
-            assert "brightness" not in shown, (classes, shown)
 
 
 async def bid(page: Page, keyboard: bool, seen: dict[str, int]) -> None:
@@ -115,19 +90,9 @@ async def choose_trump(page: Page, keyboard: bool, seen: dict[str, int]) -> None
 
 async def play_card(page: Page, keyboard: bool, seen: dict[str, int]) -> None:
     if not seen.get("play"):
-        await check_brightness(page)
+        await check_brightness(page, ".wh-hand", "can't be played: You must follow")
     if keyboard:
-        first = page.locator(".wh-hand .hand-card[tabindex='0']")
-        await first.focus()
-        for _ in range(12):
-            classes = await page.evaluate("document.activeElement.className")
-            if " legal" in f" {classes}":
-                break
-            await page.keyboard.press("ArrowRight")
-        code = await page.evaluate("document.activeElement.dataset.card")
-        await page.keyboard.press("Enter")
-        await page.locator(f".wh-hand .hand-card.lifted[data-card='{code}']").wait_for(timeout=3000)
-        await page.keyboard.press("Enter")
+        await keyboard_card(page, ".wh-hand")
     else:
         # The cards overlap at phone sizes: tap a card's visible left edge, as a finger would.
         card = page.locator(".wh-hand .hand-card.legal").first
@@ -138,6 +103,16 @@ async def play_card(page: Page, keyboard: bool, seen: dict[str, int]) -> None:
         await expect(play).to_be_enabled()
         await card.click(position={"x": 8, "y": 24})
     seen["play"] = seen.get("play", 0) + 1
+
+
+async def take_decision(page: Page, kind: str | None, keyboard: bool, seen: dict[str, int]) -> None:
+    """Take the plaque's decision of ``kind`` (a bid, trump or a card; nothing else)."""
+    if kind == "bid":
+        await bid(page, keyboard, seen)
+    elif kind == "trump":
+        await choose_trump(page, keyboard, seen)
+    elif kind == "play":
+        await play_card(page, keyboard, seen)
 
 
 async def open_score_sheet(page: Page) -> None:
@@ -161,186 +136,163 @@ async def open_score_sheet(page: Page) -> None:
 
 async def test_whist_quick_play_deals_at_once(cluster: Cluster, browser: Browser) -> None:
     with bots_running(cluster):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Quin")
-        picker = page.locator(".game-picker")
-        await picker.get_by_text("Contract Whist", exact=True).click()
-        await expect(picker.get_by_role("radio", name=re.compile("Contract Whist"))).to_be_checked()
-        quick = page.get_by_role("button", name=re.compile("Quick play"))
-        await expect(quick).to_contain_text("Contract Whist")
-        await expect(page.locator("#how-title")).to_have_text("How a Contract Whist round goes")
-        async with page.expect_response("**/api/quickplay") as answer:
-            await quick.click()
-        reply = await answer.value
-        if reply.status in (404, 422):
-            pytest.skip(f"the gateway refuses quick play at Contract Whist: {await reply.text()}")
-        await page.wait_for_url("**/#/table/*")
-        await page.locator(".whist-page").wait_for()
-        seats = page.locator(".wh-seat")
-        await expect(seats.first).to_be_visible()
-        n = await seats.count()
-        assert 2 <= n <= 5
-        await expect(page.locator(".wh-seat:not(.me) .bot-badge")).to_have_count(n - 1)
-        await expect(page.locator(".wh-round")).to_have_text(re.compile(r"^Round 1 of \d+$"))
-        await expect(page.locator(".wh-hand .hand-card")).to_have_count(10, timeout=20_000)
-        await expect(page.locator(".fair-pill")).to_contain_text("Fair deal")
-        await shoot(page, "whist-desktop-quick-play")
-        # Play on to a trick with cards of three seats or more, each in front of its player.
-        seen: dict[str, int] = {}
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 90
-        while await page.locator(".wh-trick.live .wh-played").count() < min(3, n):
-            assert loop.time() < deadline, f"no trick under way: {seen}"
-            kind = await plaque_kind(page)
-            with contextlib.suppress(AssertionError, PlaywrightTimeout):
-                if kind == "bid":
-                    await bid(page, False, seen)
-                elif kind == "trump":
-                    await choose_trump(page, False, seen)
-                elif kind == "play":
-                    await play_card(page, False, seen)
-            await asyncio.sleep(0.1)
-        spots = await page.locator(".wh-trick.live .wh-played").evaluate_all(
-            "cards => cards.map(c => [...c.classList].find(k => k.startsWith('spot-')))"
-        )
-        assert len(set(spots)) == len(spots), spots
-        await shoot(page, "whist-desktop-quick-play-trick")
-        await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
-        await asyncio.sleep(0.3)
-        await no_overflow(page)
-        first = await page.locator(".wh-hand .hand-card").first.bounding_box()
-        assert first is not None and first["x"] >= 0, first
-        await shoot(page, "whist-phone-360-quick-play")
-        errors.check()
-        await context.close()
+        async with browsing(browser) as (_, page, errors):
+            await sign_up(page, cluster.base, "Quin")
+            picker = page.locator(".game-picker")
+            await picker.get_by_text("Contract Whist", exact=True).click()
+            await expect(
+                picker.get_by_role("radio", name=re.compile("Contract Whist"))
+            ).to_be_checked()
+            quick = page.get_by_role("button", name=re.compile("Quick play"))
+            await expect(quick).to_contain_text("Contract Whist")
+            await expect(page.locator("#how-title")).to_have_text("How a Contract Whist round goes")
+            await quick_play(page, "Contract Whist")
+            await page.locator(".whist-page").wait_for()
+            seats = page.locator(".wh-seat")
+            await expect(seats.first).to_be_visible()
+            n = await seats.count()
+            assert 2 <= n <= 5
+            await expect(page.locator(".wh-seat:not(.me) .bot-badge")).to_have_count(n - 1)
+            await expect(page.locator(".wh-round")).to_have_text(re.compile(r"^Round 1 of \d+$"))
+            await expect(page.locator(".wh-hand .hand-card")).to_have_count(10, timeout=20_000)
+            await expect(page.locator(".fair-pill")).to_contain_text("Fair deal")
+            await shoot(page, "whist-desktop-quick-play")
+            # Play on to a trick with cards of three seats or more, each in front of its player.
+            seen: dict[str, int] = {}
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 90
+            while await page.locator(".wh-trick.live .wh-played").count() < min(3, n):
+                assert loop.time() < deadline, f"no trick under way: {seen}"
+                kind = await plaque_kind(page)
+                with contextlib.suppress(AssertionError, PlaywrightTimeout):
+                    await take_decision(page, kind, False, seen)
+                await asyncio.sleep(0.1)
+            spots = await page.locator(".wh-trick.live .wh-played").evaluate_all(
+                "cards => cards.map(c => [...c.classList].find(k => k.startsWith('spot-')))"
+            )
+            assert len(set(spots)) == len(spots), spots
+            await shoot(page, "whist-desktop-quick-play-trick")
+            await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+            await asyncio.sleep(0.3)
+            await no_overflow(page)
+            first = await page.locator(".wh-hand .hand-card").first.bounding_box()
+            assert first is not None and first["x"] >= 0, first
+            await shoot(page, "whist-phone-360-quick-play")
+            errors.check()
 
 
 async def test_a_short_whist_game_to_its_end(cluster: Cluster, browser: Browser) -> None:
     with bots_running(cluster):
-        context = await new_context(browser)
-        page = await context.new_page()
-        errors = PageErrors()
-        errors.attach(page)
-        await sign_up(page, cluster.base, "Wren")
-        await page.locator(".game-picker").get_by_text("Contract Whist", exact=True).click()
-        await page.get_by_role("button", name=re.compile("Create a table")).click()
-        await expect(page.locator("#create-title")).to_have_text("Create a Contract Whist table")
-        # Two seats, two rounds: each seat bids last once (the first bidder moves round each
-        # round), and with two seats the last bidder always has a forbidden bid.
-        await page.select_option("#wh-seats", "2")
-        await expect(page.locator("select[id^='wh-bot-']")).to_have_count(1)
-        await page.select_option("#wh-bot-1", "easy")
-        await page.select_option("#wh-rounds", "2")
-        await page.select_option("#wh-stake", "5")
-        violations = await axe_violations(page)
-        assert not violations, violations
-        async with page.expect_response("**/api/tables") as answer:
-            await page.get_by_role("button", name="Open the table").click()
-        reply = await answer.value
-        if reply.status in (404, 422):
-            pytest.skip(f"the gateway opens no Contract Whist tables: {await reply.text()}")
-        await page.wait_for_url("**/#/table/*")
-        table = page.url.split("#/table/")[1].split("/")[0]
-        await page.locator(".whist-page").wait_for()
-        await expect(page.locator(".wh-seat")).to_have_count(2)
-        await expect(page.locator(".wh-seat.me")).to_contain_text("Wren")
-        await expect(page.locator(".wh-seat:not(.me) .bot-badge")).to_have_count(1)
-        await expect(page.locator(".wh-round")).to_have_text("Round 1 of 2", timeout=20_000)
-        await expect(page.locator(".wh-pot")).to_contain_text("Pot")
-        fingerprint = await page.locator(".fair-pill").get_attribute("title") or ""
-        assert re.search(r"[0-9a-f]{64}", fingerprint), fingerprint
+        async with browsing(browser) as (_, page, errors):
+            await sign_up(page, cluster.base, "Wren")
+            await page.locator(".game-picker").get_by_text("Contract Whist", exact=True).click()
+            await page.get_by_role("button", name=re.compile("Create a table")).click()
+            await expect(page.locator("#create-title")).to_have_text(
+                "Create a Contract Whist table"
+            )
+            # Two seats, two rounds: each seat bids last once (the first bidder moves round each
+            # round), and with two seats the last bidder always has a forbidden bid.
+            await page.select_option("#wh-seats", "2")
+            await expect(page.locator("select[id^='wh-bot-']")).to_have_count(1)
+            await page.select_option("#wh-bot-1", "easy")
+            await page.select_option("#wh-rounds", "2")
+            await page.select_option("#wh-stake", "5")
+            violations = await axe_violations(page)
+            assert not violations, violations
+            async with page.expect_response("**/api/tables") as answer:
+                await page.get_by_role("button", name="Open the table").click()
+            reply = await answer.value
+            if reply.status in (404, 422):
+                pytest.skip(f"the gateway opens no Contract Whist tables: {await reply.text()}")
+            await page.wait_for_url("**/#/table/*")
+            table = page.url.split("#/table/")[1].split("/")[0]
+            await page.locator(".whist-page").wait_for()
+            await expect(page.locator(".wh-seat")).to_have_count(2)
+            await expect(page.locator(".wh-seat.me")).to_contain_text("Wren")
+            await expect(page.locator(".wh-seat:not(.me) .bot-badge")).to_have_count(1)
+            await expect(page.locator(".wh-round")).to_have_text("Round 1 of 2", timeout=20_000)
+            await expect(page.locator(".wh-pot")).to_contain_text("Pot")
+            fingerprint = await page.locator(".fair-pill").get_attribute("title") or ""
+            assert re.search(r"[0-9a-f]{64}", fingerprint), fingerprint
 
-        seen: dict[str, int] = {}
-        keyboard = False
-        sheet_checked = phone_checked = axe_checked = False
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 240
-        while not await page.locator(".wh-over").count():
-            assert loop.time() < deadline, f"the game did not end: {seen}"
-            kind = await plaque_kind(page)
-            if kind == "next_hand" and not sheet_checked:
-                await open_score_sheet(page)
-                sheet_checked = True
-            if kind is None or kind == "next_hand":
-                if kind == "next_hand":
-                    with contextlib.suppress(AssertionError, PlaywrightTimeout):
-                        await (
-                            page.locator(".plaque").get_by_role("button", name="Next round").click()
-                        )
-                await asyncio.sleep(0.15)
-                continue
-            if kind == "play" and not axe_checked:
-                await expect(page.locator(".wh-mine")).to_contain_text("You bid")
-                await shoot(page, "whist-desktop-play")
-                violations = await axe_violations(page)
-                assert not violations, violations
-                axe_checked = True
-            if sheet_checked and not phone_checked and kind in ("bid", "play"):
-                await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
-                await asyncio.sleep(0.3)
-                await no_overflow(page)
-                box = await page.locator(".plaque").bounding_box()
-                assert box is not None
-                assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
-                assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-                await shoot(page, f"whist-phone-360-{kind}")
-                violations = await axe_violations(page)
-                assert not violations, violations
-                await page.set_viewport_size(WIDE_PHONE)  # type: ignore[arg-type]
-                await no_overflow(page)
-                box = await page.locator(".plaque").bounding_box()
-                assert box is not None
-                assert box["y"] >= 0 and box["y"] + box["height"] <= WIDE_PHONE["height"], box
-                await shoot(page, f"whist-phone-430-{kind}")
-                await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
-                phone_checked = True
-            with contextlib.suppress(AssertionError, PlaywrightTimeout):
-                if kind == "bid":
-                    await bid(page, keyboard, seen)
-                elif kind == "trump":
-                    await choose_trump(page, keyboard, seen)
-                elif kind == "play":
-                    await play_card(page, keyboard, seen)
-                keyboard = not keyboard
-            await asyncio.sleep(0.1)
-        assert seen.get("bid", 0) == 2, seen
-        assert seen.get("forbidden", 0) >= 1, seen
-        assert seen.get("play", 0) >= 15, seen
-        assert sheet_checked and phone_checked, seen
+            seen: dict[str, int] = {}
+            keyboard = False
+            sheet_checked = phone_checked = axe_checked = False
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 240
+            while not await page.locator(".wh-over").count():
+                assert loop.time() < deadline, f"the game did not end: {seen}"
+                kind = await plaque_kind(page)
+                if kind == "next_hand" and not sheet_checked:
+                    await open_score_sheet(page)
+                    sheet_checked = True
+                if kind is None or kind == "next_hand":
+                    if kind == "next_hand":
+                        with contextlib.suppress(AssertionError, PlaywrightTimeout):
+                            await (
+                                page.locator(".plaque")
+                                .get_by_role("button", name="Next round")
+                                .click()
+                            )
+                    await asyncio.sleep(0.15)
+                    continue
+                if kind == "play" and not axe_checked:
+                    await expect(page.locator(".wh-mine")).to_contain_text("You bid")
+                    await shoot(page, "whist-desktop-play")
+                    violations = await axe_violations(page)
+                    assert not violations, violations
+                    axe_checked = True
+                if sheet_checked and not phone_checked and kind in ("bid", "play"):
+                    await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+                    await asyncio.sleep(0.3)
+                    await no_overflow(page)
+                    box = await page.locator(".plaque").bounding_box()
+                    assert box is not None
+                    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+                    await shoot(page, f"whist-phone-360-{kind}")
+                    violations = await axe_violations(page)
+                    assert not violations, violations
+                    await page.set_viewport_size(WIDE_PHONE)  # type: ignore[arg-type]
+                    await no_overflow(page)
+                    box = await page.locator(".plaque").bounding_box()
+                    assert box is not None
+                    assert box["y"] >= 0 and box["y"] + box["height"] <= WIDE_PHONE["height"], box
+                    await shoot(page, f"whist-phone-430-{kind}")
+                    await page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+                    phone_checked = True
+                with contextlib.suppress(AssertionError, PlaywrightTimeout):
+                    await take_decision(page, kind, keyboard, seen)
+                    keyboard = not keyboard
+                await asyncio.sleep(0.1)
+            assert seen.get("bid", 0) == 2, seen
+            assert seen.get("forbidden", 0) >= 1, seen
+            assert seen.get("play", 0) >= 15, seen
+            assert sheet_checked and phone_checked, seen
 
-        # The end: the winners, the payouts from the pot, the seed under the fingerprint.
-        over = page.locator(".wh-over")
-        await expect(over).to_contain_text(
-            re.compile(r"(wins? with|tie for the win with) -?\d+ points")
-        )
-        seed = await over.locator("code.seed").inner_text()
-        assert re.fullmatch(r"[0-9a-f]{64}", seed), seed
-        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in fingerprint
-        await no_overflow(page)
-        await shoot(page, "whist-phone-360-game-over")
-        await page.set_viewport_size({"width": 1280, "height": 800})
-        await expect(over).to_contain_text("from the pot")
-        log = await page.locator(".eu-log").inner_text()
-        assert "bid" in log and "trick" in log and "Totals:" in log, log
-        await shoot(page, "whist-desktop-game-over")
-        violations = await axe_violations(page)
-        assert not violations, violations
-        await open_score_sheet(page)
-        await expect(page.locator(".wh-sheet-open")).to_be_visible()
+            # The end: the winners, the payouts from the pot, the seed under the fingerprint.
+            over = page.locator(".wh-over")
+            await expect(over).to_contain_text(
+                re.compile(r"(wins? with|tie for the win with) -?\d+ points")
+            )
+            await check_seed(over, fingerprint)
+            await no_overflow(page)
+            await shoot(page, "whist-phone-360-game-over")
+            await page.set_viewport_size({"width": 1280, "height": 800})
+            await expect(over).to_contain_text("from the pot")
+            log = await page.locator(".eu-log").inner_text()
+            assert "bid" in log and "trick" in log and "Totals:" in log, log
+            await shoot(page, "whist-desktop-game-over")
+            violations = await axe_violations(page)
+            assert not violations, violations
+            await open_score_sheet(page)
+            await expect(page.locator(".wh-sheet-open")).to_be_visible()
 
-        await over.get_by_role("link", name="Verify this game").click()
-        await expect(page).to_have_url(re.compile(f"#/verify/{table}/1"))
-        await expect(page.locator(".verdict")).to_contain_text(
-            "Verified: every card checks out", timeout=20_000
-        )
-        await expect(page.locator(".verdict")).to_contain_text("All 2 rounds")
-        rows = page.locator(".verify-table.whist tbody tr")
-        await expect(rows).to_have_count(2)
-        await expect(rows.first.locator(".dealt-seat")).to_have_count(2)
-        await expect(rows.first).to_contain_text("Matches")
-        await shoot(page, "whist-verify")
-        errors.check()
-        await context.close()
+            await verify_from(page, over, table)
+            await expect(page.locator(".verdict")).to_contain_text("All 2 rounds")
+            rows = page.locator(".verify-table.whist tbody tr")
+            await expect(rows).to_have_count(2)
+            await expect(rows.first.locator(".dealt-seat")).to_have_count(2)
+            await expect(rows.first).to_contain_text("Matches")
+            await shoot(page, "whist-verify")
+            errors.check()

@@ -14,14 +14,10 @@ import {
 } from '../../services/gateway/web/js/euchre-state.js';
 import { deal, firstDealer, code, verifyRecord } from '../../services/gateway/web/js/euchre-fair.js';
 import { hexToBytes } from '../../services/gateway/web/js/fair.js';
-import { readFixture } from './fixture.mjs';
+import { NOW, SUIT, gameFixture } from './fixture.mjs';
 
-const data = readFixture('euchre.json', 'SWICK_EUCHRE_FIXTURE');
-const steps = data.views;
-const views = steps.map((s) => s.seat0);
-const NOW = 1_700_000_000_000;
+const { data, steps, views } = gameFixture('euchre.json', 'SWICK_EUCHRE_FIXTURE');
 const first = (pred) => views.findIndex(pred);
-const SUIT = { C: 0, D: 1, H: 2, S: 3 };
 
 test('the fixture covers every phase of the game', () => {
   const phases = new Set(views.map((v) => v.phase));

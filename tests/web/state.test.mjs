@@ -21,13 +21,12 @@ import {
 } from '../../services/gateway/web/js/state.js';
 import { label, sortHand, spoken } from '../../services/gateway/web/js/cards.js';
 import { parseMarkdown, inline } from '../../services/gateway/web/js/markdown.js';
-import { readFixture } from './fixture.mjs';
+import { NOW, readFixture } from './fixture.mjs';
 
 const root = new URL('../../', import.meta.url);
 const steps = readFixture('views.json');
 const views = steps.map((s) => s.seat0);
 const at = (phase, from = 0) => views.findIndex((v, i) => i >= from && v.phase === phase);
-const NOW = 1_700_000_000_000;
 
 const frame = (type, seq, view = { seq }) => ({ type, table: 't-1', seq, view });
 

@@ -17,13 +17,9 @@ import {
 import { code, deal, firstBidder, verifyRecord } from '../../services/gateway/web/js/whist-fair.js';
 import { label, spoken } from '../../services/gateway/web/js/cards.js';
 import { hexToBytes } from '../../services/gateway/web/js/fair.js';
-import { readFixture } from './fixture.mjs';
+import { NOW, SUIT, gameFixture } from './fixture.mjs';
 
-const data = readFixture('whist.json', 'SWICK_WHIST_FIXTURE');
-const steps = data.views;
-const views = steps.map((s) => s.seat0);
-const NOW = 1_700_000_000_000;
-const SUIT = { C: 0, D: 1, H: 2, S: 3 };
+const { data, steps, views } = gameFixture('whist.json', 'SWICK_WHIST_FIXTURE');
 
 test('the fixture covers every phase of the game', () => {
   const phases = new Set(views.map((v) => v.phase));

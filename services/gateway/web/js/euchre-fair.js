@@ -3,24 +3,14 @@
 // shared/games/euchre/record.py (verify), message for message; the stream and the shuffle are
 // swick-fair-v1's (js/fair.js, docs/fairness.md), over the 24-card deck.
 
-import { Stream, chooseFirstDealer, openRecord, shuffle } from './fair.js';
+import { Stream, cardSet, chooseFirstDealer, openRecord, recordHead, sameCards as same, shuffle } from './fair.js';
 
 export const ALGORITHM = 'euchre-fair-v1';
 export const RANKS = ['9', '10', 'J', 'Q', 'K', 'A'];
-const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-export const DECK = Array.from({ length: 24 }, (_, i) => i);
-export const CODES = SUIT_LETTERS.flatMap((suit) => RANKS.map((rank) => rank + suit));
+const CARDS = cardSet(RANKS); // cards 0..23
+export const { deck: DECK, codes: CODES, code, label, labels, cardNumber } = CARDS;
+const { cardOf, cardsOf } = CARDS;
 const SEATS = 4;
-
-export const code = (card) => CODES[card];
-export const label = (card) => RANKS[card % 6] + SUIT_SYMBOLS[Math.floor(card / 6)];
-export const labels = (cards) => cards.map(label).join(' ');
-
-/** The card number (0..23) of a code such as "10D", or -1. */
-export function cardNumber(text) {
-  return typeof text === 'string' ? CODES.indexOf(text.trim().toUpperCase()) : -1;
-}
 
 export async function firstDealer(seed) {
   return chooseFirstDealer(seed, [0, 1, 2, 3]);
@@ -34,29 +24,10 @@ export async function deal(seed, handNo, dealer) {
   return { hands, turnUp: deck[20], kitty: deck.slice(21) };
 }
 
-function cardsOf(codes, where) {
-  if (!Array.isArray(codes)) throw new Error(`${where}: not a list of cards`);
-  return codes.map((c) => {
-    const card = cardNumber(c);
-    if (card < 0) throw new Error(`${where}: ${JSON.stringify(c)} is not a card`);
-    return card;
-  });
-}
-
-function cardOf(text, where) {
-  const card = cardNumber(text);
-  if (card < 0) throw new Error(`${where}: ${JSON.stringify(text)} is not a card`);
-  return card;
-}
-
 /** A record as GET /api/tables/{id}/games/{n}/record gives it for a Euchre game. */
 export function parseRecord(data) {
-  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
-  if (!Array.isArray(data.hands)) throw new Error('the record has no hands');
   return {
-    algorithm: data.algorithm,
-    seed: data.seed,
-    fingerprint: data.fingerprint,
+    ...recordHead(data, 'hands'),
     firstDealer: data.first_dealer,
     hands: data.hands.map((hand, k) => {
       const where = `hand ${k + 1}`;
@@ -74,7 +45,6 @@ export function parseRecord(data) {
   };
 }
 
-const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** One hand re-dealt and compared: the first difference ('' when none) and what the seed deals. */
 export async function verifyHand(seed, hand) {

@@ -6,10 +6,10 @@
 
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { label, rankText, spoken } from './cards.js';
+import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
-export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'];
+export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
+
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
 const RANK_ORDER = ['9', '10', 'J', 'Q', 'K', 'A'];
 
@@ -33,17 +33,9 @@ const OUTCOME_TEXT = {
   euchred: 'were euchred',
 };
 
-/** The suit index (♣ 0, ♦ 1, ♥ 2, ♠ 3) of a suit letter or a card code. */
-export function suitOf(codeOrLetter) {
-  if (typeof codeOrLetter !== 'string' || !codeOrLetter) return null;
-  const index = SUIT_LETTERS.indexOf(codeOrLetter.slice(-1).toUpperCase());
-  return index < 0 ? null : index;
-}
-
 export const sameColour = (suit) => 3 - suit;
 export const suitName = (suit) => SUIT_NAMES[suit];
 export const suitSymbol = (suit) => SUIT_SYMBOLS[suit];
-export const suitWords = (suit) => `${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`;
 
 /** "right" for the jack of trump, "left" for the other jack of its colour, else null. */
 export function bowerOf(code, trump) {
@@ -90,16 +82,6 @@ export function sortHand(codes, trump = null) {
     return suitKey * 10 + (9 - strength(code, trump));
   };
   return [...codes].sort((a, b) => key(a) - key(b));
-}
-
-export function seatName(view, seat) {
-  const s = view.seats[seat];
-  if (!s || !s.player) return `Seat ${seat + 1}`;
-  return s.player.name;
-}
-
-function who(view, seat) {
-  return seat === view.seat ? 'You' : seatName(view, seat);
 }
 
 const lowerFirst = (text) => (text.startsWith('You ') || text === 'You' ? `you${text.slice(3)}` : text);
@@ -277,22 +259,6 @@ export function resultText(view, result) {
   };
 }
 
-/** How long the pending decision was given: what the countdown ring measures against. */
-export function armedLength(view) {
-  if (!view.config) return null;
-  if (view.phase === 'interlude') return view.config.interlude_ms;
-  const pending = (view.to_act || []).map((seat) => view.seats[seat]);
-  const allAway = pending.length > 0 && pending.every((s) => s && s.away);
-  return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
-}
-
-export function remaining(view, now) {
-  if (!view || view.deadline === null || view.deadline === undefined) return null;
-  const left = Math.max(0, view.deadline - now);
-  const cap = armedLength(view);
-  return cap ? Math.min(left, cap) : left;
-}
-
 const TURN_UP_WHERE = {
   up: 'face up on the kitty',
   taken: 'taken into the dealer’s hand',
@@ -408,10 +374,7 @@ export function derive(view, now = Date.now()) {
         : view.winner === usTeam
           ? `We win the game, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}!`
           : `They win the game, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}`,
-    host: view.host,
-    isHost: !spectator && view.host === me,
-    away: !spectator && view.seats[me] && view.seats[me].away && inHand,
-    canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
+    ...seatingOf(view, me, spectator, inHand),
   };
 }
 
@@ -429,18 +392,9 @@ export function describeChanges(prev, next) {
   if (!newHand && prev && prev.turn_up_at === 'up' && next.turn_up_at === 'down') {
     said.push(`All passed: the ${spoken(next.turn_up)} is turned down.`);
   }
-  const prevPlayed = !newHand && prev ? prev.played.length : 0;
-  const prevTrick = !newHand && prev ? prev.trick.length : 0;
   const trump = next.trump ? suitOf(next.trump) : null;
   // Cards played since: those of tricks finished since, then of the trick under way.
-  const plays = [];
-  for (let t = prevPlayed; t < next.played.length; t++) {
-    const from = t === prevPlayed ? prevTrick : 0;
-    plays.push(...next.played[t].slice(from).map((p) => ({ p })));
-    plays.push({ won: next.winners[t] });
-  }
-  plays.push(...next.trick.slice(next.played.length > prevPlayed ? 0 : prevTrick).map((p) => ({ p })));
-  for (const item of plays) {
+  for (const item of playsSince(prev, next, newHand, next.winners)) {
     if (item.p) {
       const [seat, code] = item.p;
       const bower = bowerOf(code, trump);

@@ -371,6 +371,49 @@ export async function verifyHand(seed, seats, hand) {
 }
 
 /**
+ * The cards of a deck with `ranks` (low to high) in each suit, numbered suit by suit (♣ ♦ ♥ ♠):
+ * `deck` (the numbers), `codes` ("10D"), `code` and `label` ("10♦") of a number, `labels` of
+ * several, `cardNumber` of a code (-1 if none), and `cardOf` / `cardsOf`, which read a record's
+ * codes and throw, saying `where`, at one that is not a card. Euchre's and Contract Whist's
+ * records (js/euchre-fair.js, js/whist-fair.js) are read with these.
+ */
+export function cardSet(ranks) {
+  const codes = ['C', 'D', 'H', 'S'].flatMap((suit) => ranks.map((rank) => rank + suit));
+  const symbols = ['♣', '♦', '♥', '♠'];
+  const label = (card) => ranks[card % ranks.length] + symbols[Math.floor(card / ranks.length)];
+  const cardNumber = (text) => (typeof text === 'string' ? codes.indexOf(text.trim().toUpperCase()) : -1);
+  const cardOf = (text, where) => {
+    const card = cardNumber(text);
+    if (card < 0) throw new Error(`${where}: ${JSON.stringify(text)} is not a card`);
+    return card;
+  };
+  return {
+    deck: codes.map((_, i) => i),
+    codes,
+    code: (card) => codes[card],
+    label,
+    labels: (cards) => cards.map(label).join(' '),
+    cardNumber,
+    cardOf,
+    cardsOf: (list, where) => {
+      if (!Array.isArray(list)) throw new Error(`${where}: not a list of cards`);
+      return list.map((text) => cardOf(text, where));
+    },
+  };
+}
+
+/** What every Euchre and Contract Whist record opens with (its algorithm, seed and fingerprint),
+ * once it is an object with a list of `list` (its hands or rounds); throws otherwise. */
+export function recordHead(data, list) {
+  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
+  if (!Array.isArray(data[list])) throw new Error(`the record has no ${list}`);
+  return { algorithm: data.algorithm, seed: data.seed, fingerprint: data.fingerprint };
+}
+
+/** Whether two lists of cards are the same cards in the same order. */
+export const sameCards = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
  * The checks every game's verdict opens with: the record parses (with `parse`), is of
  * `algorithm`, and its seed is the one fingerprinted at the start. `count` and `each` name the
  * verdict's fields ('hands' and 'perHand', or 'rounds' and 'perRound'). Returns the failed

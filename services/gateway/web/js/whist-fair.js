@@ -4,24 +4,14 @@
 // shuffle are swick-fair-v1's (js/fair.js, docs/fairness.md), over the 52-card deck
 // (docs/rules/contract-whist.md §2).
 
-import { Stream, chooseFirstDealer, openRecord, shuffle } from './fair.js';
+import { Stream, cardSet, chooseFirstDealer, openRecord, recordHead, sameCards as same, shuffle } from './fair.js';
 
 export const ALGORITHM = 'contract-whist-fair-v1';
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
-const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-export const DECK = Array.from({ length: 52 }, (_, i) => i);
-export const CODES = SUIT_LETTERS.flatMap((suit) => RANKS.map((rank) => rank + suit));
+const CARDS = cardSet(RANKS); // cards 0..51
+export const { deck: DECK, codes: CODES, code, label, labels, cardNumber } = CARDS;
+const { cardsOf } = CARDS;
 export const SCHEDULE = [10, 9, 8, 7, 6, 5, 4, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-
-export const code = (card) => CODES[card];
-export const label = (card) => RANKS[card % 13] + SUIT_SYMBOLS[Math.floor(card / 13)];
-export const labels = (cards) => cards.map(label).join(' ');
-
-/** The card number (0..51) of a code such as "10D", or -1. */
-export function cardNumber(text) {
-  return typeof text === 'string' ? CODES.indexOf(text.trim().toUpperCase()) : -1;
-}
 
 /** The cards each player holds in round `roundNo` (1..17) of the schedule. */
 export const cardsInRound = (roundNo) => SCHEDULE[roundNo - 1];
@@ -41,23 +31,10 @@ export async function deal(seed, roundNo, bidder, seats, cards) {
   return { hands, undealt: deck.slice(dealt) };
 }
 
-function cardsOf(codes, where) {
-  if (!Array.isArray(codes)) throw new Error(`${where}: not a list of cards`);
-  return codes.map((c) => {
-    const card = cardNumber(c);
-    if (card < 0) throw new Error(`${where}: ${JSON.stringify(c)} is not a card`);
-    return card;
-  });
-}
-
 /** A record as GET /api/tables/{id}/games/{n}/record gives it for a Contract Whist game. */
 export function parseRecord(data) {
-  if (!data || typeof data !== 'object') throw new Error('the record is not an object');
-  if (!Array.isArray(data.rounds)) throw new Error('the record has no rounds');
   return {
-    algorithm: data.algorithm,
-    seed: data.seed,
-    fingerprint: data.fingerprint,
+    ...recordHead(data, 'rounds'),
     seats: data.seats,
     firstBidder: data.first_bidder,
     rounds: data.rounds.map((rnd, k) => {
@@ -74,7 +51,6 @@ export function parseRecord(data) {
   };
 }
 
-const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** One round re-dealt and compared: the first difference ('' when none) and what the seed deals. */
 export async function verifyRound(seed, seats, rnd) {

@@ -7,10 +7,10 @@
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
+import { SUIT_LETTERS, SUIT_NAMES, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
-export const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'];
+export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
+
 export const SCHEDULE = [10, 9, 8, 7, 6, 5, 4, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const IN_ROUND = ['bid', 'trump', 'tricks'];
 
@@ -25,14 +25,6 @@ export const PHASE_TEXT = {
   closed: 'Table closed',
 };
 
-/** The suit index (♣ 0, ♦ 1, ♥ 2, ♠ 3) of a suit letter or a card code. */
-export function suitOf(codeOrLetter) {
-  if (typeof codeOrLetter !== 'string' || !codeOrLetter) return null;
-  const index = SUIT_LETTERS.indexOf(codeOrLetter.slice(-1).toUpperCase());
-  return index < 0 ? null : index;
-}
-
-export const suitWords = (suit) => `${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`;
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
 /** "Hearts ♥ trump", "No trumps", or '' before trump is chosen. */
@@ -65,16 +57,6 @@ export function sortHand(codes, trump = null) {
     return suitKey * 20 + (12 - fullRankIndex(code));
   };
   return [...codes].sort((a, b) => key(a) - key(b));
-}
-
-export function seatName(view, seat) {
-  const s = view.seats[seat];
-  if (!s || !s.player) return `Seat ${seat + 1}`;
-  return s.player.name;
-}
-
-function who(view, seat) {
-  return seat === view.seat ? 'You' : seatName(view, seat);
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -273,22 +255,6 @@ export function resultText(view, line) {
   return `Round ${line.round_no} (${plural(line.cards, 'card')}, ${trumpText(line.trump, line.no_trumps).toLowerCase()}): ${parts.join('; ')}.`;
 }
 
-/** How long the pending decision was given: what the countdown ring measures against. */
-export function armedLength(view) {
-  if (!view.config) return null;
-  if (view.phase === 'interlude') return view.config.interlude_ms;
-  const pending = (view.to_act || []).map((seat) => view.seats[seat]);
-  const allAway = pending.length > 0 && pending.every((s) => s && s.away);
-  return allAway && view.config.away_grace_ms ? view.config.away_grace_ms : view.config.timer_ms;
-}
-
-export function remaining(view, now) {
-  if (!view || view.deadline === null || view.deadline === undefined) return null;
-  const left = Math.max(0, view.deadline - now);
-  const cap = armedLength(view);
-  return cap ? Math.min(left, cap) : left;
-}
-
 function winnersText(view) {
   const winners = view.winners || [];
   if (!winners.length) return '';
@@ -389,10 +355,7 @@ export function derive(view, now = Date.now()) {
     winnersText: winnersText(view),
     payouts: view.payouts || [],
     endReason: view.end_reason,
-    host: view.host,
-    isHost: !spectator && view.host === me,
-    away: !spectator && view.seats[me] && view.seats[me].away && inRound,
-    canJoin: spectator ? view.seats.filter((s) => !s.player).map((s) => s.seat) : [],
+    ...seatingOf(view, me, spectator, inRound),
   };
 }
 
@@ -417,16 +380,7 @@ export function describeChanges(prev, next) {
       ? `${name} ${name === 'You' ? 'choose' : 'chooses'} no trumps.`
       : `${name} ${name === 'You' ? 'choose' : 'chooses'} ${suitWords(suitOf(next.trump))} as trump.`);
   }
-  const prevPlayed = !newRound && prev ? prev.played.length : 0;
-  const prevTrick = !newRound && prev ? prev.trick.length : 0;
-  const plays = [];
-  for (let t = prevPlayed; t < next.played.length; t++) {
-    const from = t === prevPlayed ? prevTrick : 0;
-    plays.push(...next.played[t].slice(from).map((p) => ({ p })));
-    plays.push({ won: next.takers[t] });
-  }
-  plays.push(...next.trick.slice(next.played.length > prevPlayed ? 0 : prevTrick).map((p) => ({ p })));
-  for (const item of plays) {
+  for (const item of playsSince(prev, next, newRound, next.takers)) {
     if (item.p) {
       const [seat, code] = item.p;
       said.push(`${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}.`);
