@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import asyncpg
@@ -73,20 +74,14 @@ class SqliteSignups(Counter):
             return True
 
 
+@dataclass(eq=False)
 class SignupLimit:
     """At most ``limit`` sign-ups per client address in any ``period`` seconds."""
 
-    def __init__(
-        self,
-        counter: Counter,
-        limit: int,
-        period: float,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.counter = counter
-        self.limit = limit
-        self.period = period
-        self.clock = clock
+    counter: Counter
+    limit: int
+    period: float
+    clock: Callable[[], float] = time.time
 
     async def admit(self, address: str) -> bool:
         now = self.clock()

@@ -111,7 +111,7 @@ class BotRelay:
         async with self.bus.consume(queue, prefetch=PREFETCH) as deliveries:
             async for delivery in deliveries:
                 while not bucket.take():
-                    await self.sleep((1 - bucket.tokens) / bucket.rate)
+                    await self.sleep(bucket.wait())
                 outcome = await self._forward(bot, delivery.body, delivery.user_id)
                 self.metrics.bot_actions.labels(bot, outcome).inc()
                 with contextlib.suppress(aio_pika.exceptions.AMQPError):
