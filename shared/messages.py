@@ -26,12 +26,18 @@ class Message(BaseModel):
 # Requests: table shard queue.
 
 
-class CreateTable(Message):
+class TableRequest(Message):
+    """A request to one table; its ``kind`` tells which."""
+
+    kind: str
+    table_id: str
+    request_id: str  # a duplicate takes effect once (an action's id, say)
+
+
+class CreateTable(TableRequest):
     """Open a table with its host in the first seat, bots where asked, and maybe start at once."""
 
     kind: Literal["create"] = "create"
-    table_id: str
-    request_id: str
     game: str
     settings: JSON
     invite_code: str
@@ -44,12 +50,10 @@ class CreateTable(Message):
     expires_at: int | None = None
 
 
-class Act(Message):
+class Act(TableRequest):
     """A player's action at a table: a game decision or a lifecycle action."""
 
     kind: Literal["act"] = "act"
-    table_id: str
-    request_id: str  # the action id: a duplicate takes effect once
     player_id: str
     seq: int
     action: JSON
@@ -58,21 +62,17 @@ class Act(Message):
     bot: str | None = None
 
 
-class Join(Message):
+class Join(TableRequest):
     kind: Literal["join"] = "join"
-    table_id: str
-    request_id: str
     player_id: str
     name: str
     seat: int | None = None  # None: the first free seat
 
 
-class Presence(Message):
+class Presence(TableRequest):
     """A gateway saw a player's connection to the table open or close."""
 
     kind: Literal["presence"] = "presence"
-    table_id: str
-    request_id: str
     player_id: str
     connected: bool
     # The table's own deferred check (services/table/presence.py): apply the seat's latest
@@ -80,21 +80,17 @@ class Presence(Message):
     due: bool = False
 
 
-class Sync(Message):
+class Sync(TableRequest):
     """Ask for a fresh snapshot of the table's views (after a connect or a gap in ``seq``)."""
 
     kind: Literal["sync"] = "sync"
-    table_id: str
-    request_id: str
     player_id: str | None = None
 
 
-class Tick(Message):
+class Tick(TableRequest):
     """The owning worker's timer: the table's deadline at ``seq`` may have passed."""
 
     kind: Literal["tick"] = "tick"
-    table_id: str
-    request_id: str
     seq: int
 
 
