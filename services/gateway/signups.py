@@ -32,9 +32,9 @@ class Counter(Protocol):
         ...
 
 
+@dataclass(eq=False)
 class PostgresSignups(Counter):
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+    pool: asyncpg.Pool
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
         async with self.pool.acquire() as conn, conn.transaction():
@@ -56,9 +56,9 @@ class PostgresSignups(Counter):
             return True
 
 
+@dataclass(eq=False)
 class SqliteSignups(Counter):
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    db: Database
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
         async with self.db.write() as conn:
