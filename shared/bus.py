@@ -522,11 +522,11 @@ async def declare_topology(
             await made[queue].bind(declared[exchange], routing_key=key)
 
 
+@dataclass(eq=False)
 class RabbitUpdatesQueue:
-    def __init__(self, channel: AbstractChannel, queue: AbstractQueue, exchange: str) -> None:
-        self.channel = channel
-        self.queue = queue
-        self.exchange = exchange
+    channel: AbstractChannel
+    queue: AbstractQueue
+    exchange: str
 
     async def watch(self, table_id: str) -> None:
         await self.queue.bind(self.exchange, routing_key=f"table.{table_id}")
