@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 JSON: TypeAlias = dict[str, Any]
+Span: TypeAlias = tuple[int, int]  # a view's [start, end) in the bytes after a bundle's first line
+V = TypeVar("V")
 
 BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 """A bot's name: a level (easy, medium, hard) or a strategy a bots service runs by that name."""
@@ -113,17 +115,21 @@ class Outcome(Message):
     message: str = ""
 
 
-class TableUpdate(Message):
+class Updated(Message, Generic[V]):
     """The table after ``seq``: each seated player's own view and the spectators' view."""
 
     kind: Literal["update"] = "update"
     table_id: str
     seq: int
-    # Views as JSON text, serialized once by the table: a gateway passes them on unparsed.
-    views: dict[str, str]  # player id -> that seat's view
-    spectator: str
+    views: dict[str, V]  # player id -> that seat's view
+    spectator: V
     outcome: Outcome | None = None
     snapshot_for: str | None = None  # a Sync's player (or "*" for a spectator's)
+
+
+class TableUpdate(Updated[str]):
+    """The views as JSON text, serialized once by the table: a gateway passes them on
+    unparsed."""
 
 
 class ChatLine(Message):
@@ -152,17 +158,9 @@ UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
 # watching any of its tables: a line of JSON (``Bundle``), then the views' JSON text back to
 # back. A gateway cuts each view out by its span, and never parses one.
 
-Span = tuple[int, int]  # a view's [start, end) in the bytes after the bundle's first line
 
-
-class BundledUpdate(Message):
-    kind: Literal["update"] = "update"
-    table_id: str
-    seq: int
-    views: dict[str, Span]  # player id -> that seat's view
-    spectator: Span
-    outcome: Outcome | None = None
-    snapshot_for: str | None = None
+class BundledUpdate(Updated[Span]):
+    """The views as spans of a bundle's bytes."""
 
 
 class Bundle(Message):
