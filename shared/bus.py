@@ -37,6 +37,7 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 import zlib
@@ -489,6 +490,18 @@ class RabbitBus:
         name = self.topology.gateway_queue(secrets.token_hex(8))
         queue = await channel.declare_queue(name, exclusive=True, auto_delete=True)
         return RabbitUpdatesQueue(channel, queue, self.topology.updates)
+
+
+async def given_or_connected(
+    bus: Bus | None, url: str, topology: Topology, owned: contextlib.AsyncExitStack
+) -> Bus:
+    """``bus`` when one is given (embedded mode), else a connection to the broker at ``url``,
+    closed with ``owned``."""
+    if bus is not None:
+        return bus
+    connected = await RabbitBus.connect(url, topology)
+    owned.push_async_callback(connected.close)
+    return connected
 
 
 def refused_as_full(error: BaseException) -> bool:
