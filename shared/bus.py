@@ -37,6 +37,7 @@ Consumers use ``queue.iterator()`` (a callback consumer runs a task per delivery
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 import zlib
@@ -491,6 +492,18 @@ class RabbitBus:
         return RabbitUpdatesQueue(channel, queue, self.topology.updates)
 
 
+async def given_or_connected(
+    bus: Bus | None, url: str, topology: Topology, owned: contextlib.AsyncExitStack
+) -> Bus:
+    """``bus`` when one is given (embedded mode), else a connection to the broker at ``url``,
+    closed with ``owned``."""
+    if bus is not None:
+        return bus
+    connected = await RabbitBus.connect(url, topology)
+    owned.push_async_callback(connected.close)
+    return connected
+
+
 def refused_as_full(error: BaseException) -> bool:
     """Whether the broker nacked a confirmed publish: a bounded queue is full (a returned,
     unroutable message is a ``PublishError``, another kind of delivery error)."""
@@ -522,11 +535,11 @@ async def declare_topology(
             await made[queue].bind(declared[exchange], routing_key=key)
 
 
+@dataclass(eq=False)
 class RabbitUpdatesQueue:
-    def __init__(self, channel: AbstractChannel, queue: AbstractQueue, exchange: str) -> None:
-        self.channel = channel
-        self.queue = queue
-        self.exchange = exchange
+    channel: AbstractChannel
+    queue: AbstractQueue
+    exchange: str
 
     async def watch(self, table_id: str) -> None:
         await self.queue.bind(self.exchange, routing_key=f"table.{table_id}")

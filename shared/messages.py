@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 JSON: TypeAlias = dict[str, Any]
+Span: TypeAlias = tuple[int, int]  # a view's [start, end) in the bytes after a bundle's first line
+V = TypeVar("V")
 
 BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 """A bot's name: a level (easy, medium, hard) or a strategy a bots service runs by that name."""
@@ -26,12 +28,18 @@ class Message(BaseModel):
 # Requests: table shard queue.
 
 
-class CreateTable(Message):
+class TableRequest(Message):
+    """A request to one table; its ``kind`` tells which."""
+
+    kind: str
+    table_id: str
+    request_id: str  # a duplicate takes effect once (an action's id, say)
+
+
+class CreateTable(TableRequest):
     """Open a table with its host in the first seat, bots where asked, and maybe start at once."""
 
     kind: Literal["create"] = "create"
-    table_id: str
-    request_id: str
     game: str
     settings: JSON
     invite_code: str
@@ -44,12 +52,10 @@ class CreateTable(Message):
     expires_at: int | None = None
 
 
-class Act(Message):
+class Act(TableRequest):
     """A player's action at a table: a game decision or a lifecycle action."""
 
     kind: Literal["act"] = "act"
-    table_id: str
-    request_id: str  # the action id: a duplicate takes effect once
     player_id: str
     seq: int
     action: JSON
@@ -58,21 +64,17 @@ class Act(Message):
     bot: str | None = None
 
 
-class Join(Message):
+class Join(TableRequest):
     kind: Literal["join"] = "join"
-    table_id: str
-    request_id: str
     player_id: str
     name: str
     seat: int | None = None  # None: the first free seat
 
 
-class Presence(Message):
+class Presence(TableRequest):
     """A gateway saw a player's connection to the table open or close."""
 
     kind: Literal["presence"] = "presence"
-    table_id: str
-    request_id: str
     player_id: str
     connected: bool
     # The table's own deferred check (services/table/presence.py): apply the seat's latest
@@ -80,21 +82,17 @@ class Presence(Message):
     due: bool = False
 
 
-class Sync(Message):
+class Sync(TableRequest):
     """Ask for a fresh snapshot of the table's views (after a connect or a gap in ``seq``)."""
 
     kind: Literal["sync"] = "sync"
-    table_id: str
-    request_id: str
     player_id: str | None = None
 
 
-class Tick(Message):
+class Tick(TableRequest):
     """The owning worker's timer: the table's deadline at ``seq`` may have passed."""
 
     kind: Literal["tick"] = "tick"
-    table_id: str
-    request_id: str
     seq: int
 
 
@@ -117,17 +115,21 @@ class Outcome(Message):
     message: str = ""
 
 
-class TableUpdate(Message):
+class Updated(Message, Generic[V]):
     """The table after ``seq``: each seated player's own view and the spectators' view."""
 
     kind: Literal["update"] = "update"
     table_id: str
     seq: int
-    # Views as JSON text, serialized once by the table: a gateway passes them on unparsed.
-    views: dict[str, str]  # player id -> that seat's view
-    spectator: str
+    views: dict[str, V]  # player id -> that seat's view
+    spectator: V
     outcome: Outcome | None = None
     snapshot_for: str | None = None  # a Sync's player (or "*" for a spectator's)
+
+
+class TableUpdate(Updated[str]):
+    """The views as JSON text, serialized once by the table: a gateway passes them on
+    unparsed."""
 
 
 class ChatLine(Message):
@@ -156,17 +158,9 @@ UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
 # watching any of its tables: a line of JSON (``Bundle``), then the views' JSON text back to
 # back. A gateway cuts each view out by its span, and never parses one.
 
-Span = tuple[int, int]  # a view's [start, end) in the bytes after the bundle's first line
 
-
-class BundledUpdate(Message):
-    kind: Literal["update"] = "update"
-    table_id: str
-    seq: int
-    views: dict[str, Span]  # player id -> that seat's view
-    spectator: Span
-    outcome: Outcome | None = None
-    snapshot_for: str | None = None
+class BundledUpdate(Updated[Span]):
+    """The views as spans of a bundle's bytes."""
 
 
 class Bundle(Message):

@@ -70,6 +70,11 @@ class ServiceMetrics:
     ) -> Histogram:
         return Histogram(name, documentation, buckets=buckets, registry=self.registry)
 
+    def queue_depth_gauge(self, documentation: str) -> Gauge:
+        """``swick_queue_depth`` by queue: the one name the queues of every service are
+        watched by."""
+        return self.gauge("swick_queue_depth", documentation, ["queue"])
+
 
 class KeyValueFormatter(logging.Formatter):
     """Appends a record's extra fields as ``key=value``."""

@@ -7,21 +7,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import KW_ONLY, dataclass, field
 
 
+@dataclass(eq=False)
 class SampledLog:
-    def __init__(
-        self,
-        logger: logging.Logger,
-        *,
-        every: float = 10.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.logger = logger
-        self.every = every
-        self.clock = clock
-        self.left_out = 0  # occurrences not written since the last line
-        self._last: float | None = None
+    logger: logging.Logger
+    _: KW_ONLY
+    every: float = 10.0
+    clock: Callable[[], float] = time.monotonic
+    left_out: int = field(init=False, default=0)  # occurrences not written since the last line
+    _last: float | None = field(init=False, default=None)
 
     def warning(self, message: str, *args: object, extra: Mapping[str, object]) -> bool:
         """Write ``message`` if the last line is ``every`` seconds old (or there was none);

@@ -16,26 +16,17 @@ from services.bots.euchre import levels as euchre
 from services.bots.games import view_game
 from services.bots.knowledge import from_view
 from services.bots.search import Search
-from services.bots.strategy import Strategy, StrategyFactory
+from services.bots.strategy import AnyLegal, Seeded, Strategy, StrategyFactory
 from shared.games.swick.actions import Action
 from shared.games.swick.views import SwickView
 
 
-class Easy:
+class Easy(AnyLegal[SwickView, Action]):
     """Any legal action, at random."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
-    def choose(self, view: SwickView, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
-
-
-class Medium:
+class Medium(Seeded):
     """Sound heuristics for every decision (see ``heuristics``)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def choose(self, view: SwickView, legal: Sequence[Action]) -> Action:
         return heuristics.choose(from_view(view), legal)

@@ -15,7 +15,8 @@ import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from shared.games.swick.actions import Action
 from shared.games.swick.views import SwickView
@@ -32,6 +33,24 @@ class Strategy(Protocol):
 
 class StrategyFactory(Protocol):
     def __call__(self, rng: random.Random) -> Strategy: ...
+
+
+V = TypeVar("V")
+A = TypeVar("A")
+
+
+@dataclass(eq=False)
+class Seeded:
+    """A strategy drawing its choices from its own generator."""
+
+    rng: random.Random
+
+
+class AnyLegal(Seeded, Generic[V, A]):
+    """Any legal action, at random (views of type ``V``, actions of type ``A``)."""
+
+    def choose(self, view: V, legal: Sequence[A]) -> A:
+        return self.rng.choice(list(legal))
 
 
 def load_strategy(spec: str) -> StrategyFactory:

@@ -134,6 +134,24 @@ def play_to_end(table: Table, strategies: Sequence[Any], limit: int) -> None:
         table.act(seat, action)
 
 
+def played_scores(
+    game: str,
+    strategies: Sequence[Any],
+    seed: int,
+    limit: int,
+    *,
+    target: int | None = None,
+    rounds: int | None = None,
+    salt: str | None = None,
+) -> tuple[int, ...]:
+    """The final scores of a fresh game (``fresh_table``) played to its end by ``strategies``
+    (``play_to_end``)."""
+    table = fresh_table(game, len(strategies), seed, target=target, rounds=rounds, salt=salt)
+    play_to_end(table, strategies, limit)
+    scores: tuple[int, ...] = table.state.scores
+    return scores
+
+
 def game_points(table: Table) -> tuple[int, ...]:
     """What each seat of an ended Euchre or Contract Whist game scored: its team's points
     (Euchre: seats 0 and 2 are a team), or its own total."""

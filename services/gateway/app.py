@@ -47,7 +47,7 @@ from services.gateway.security import SecurityHeaders
 from services.gateway.sessions import Sessions, versions_for
 from services.gateway.socket_endpoint import serve_socket
 from services.gateway.state import Gateway, gateway_of
-from shared.bus import Bus, RabbitBus
+from shared.bus import Bus, given_or_connected
 from shared.observability import add_probes, public_app
 from shared.settings import Settings
 from shared.supervise import supervise
@@ -81,14 +81,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as owned:
             tables: TableReads | None = store
-            messages = bus
             if tables is None:
                 if open_store is None:
                     raise ValueError("the gateway needs the tables: give it store or open_store")
                 tables = await owned.enter_async_context(open_store(settings, "swick-gateway"))
-            if messages is None:
-                messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
-                owned.push_async_callback(messages.close)
+            messages = await given_or_connected(bus, settings.amqp_url, settings.topology, owned)
             hub = Hub(messages, metrics)
             chat = chat_for(tables)
             await chat.migrate()

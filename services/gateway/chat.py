@@ -11,20 +11,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict, deque
-from pathlib import Path
 from typing import Any, Protocol
 
-import asyncpg
-
-from services.gateway.store_database import in_store_database
+from services.gateway.store_database import InPostgres, InSqlite, in_store_database
 from shared import messages as m
-from shared.migrations import migrate
-from shared.sqlite import Database, run
+from shared.sqlite import run
 
 KEPT = 50  # lines kept per table
-SCHEMA = "gateway"
-MIGRATIONS = Path(__file__).parent / "migrations"
-MIGRATIONS_SQLITE = Path(__file__).parent / "migrations_sqlite"
 # The characters that reorder text around them (embeddings, overrides, isolates, marks): in a
 # chat line they would make it read backwards or spill into the names beside it.
 BIDI_CONTROLS = frozenset(
@@ -59,14 +52,7 @@ class ChatLog(Protocol):
         ...
 
 
-class PostgresChat(ChatLog):
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
-
-    async def migrate(self) -> None:
-        async with self.pool.acquire() as conn:
-            await migrate(conn, SCHEMA, MIGRATIONS)
-
+class PostgresChat(InPostgres, ChatLog):
     async def add(self, line: m.ChatLine) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
@@ -92,13 +78,7 @@ class PostgresChat(ChatLog):
         return [_line(table_id, row) for row in reversed(rows)]
 
 
-class SqliteChat(ChatLog):
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    async def migrate(self) -> None:
-        await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
-
+class SqliteChat(InSqlite, ChatLog):
     async def add(self, line: m.ChatLine) -> None:
         async with self.db.write() as conn:
             await run(

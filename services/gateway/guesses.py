@@ -15,9 +15,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from services.gateway.limits import MAX_ADDRESSES, recent
 from services.gateway.proxies import limit_key
-
-MAX_ADDRESSES = 10_000
 
 
 @dataclass(slots=True)
@@ -43,15 +42,9 @@ class GuessThrottle:
 
     def _debt(self, address: str) -> _Debt:
         now = self.clock()
-        debt = self._debts.get(address)
-        if debt is None:
-            debt = self._debts[address] = _Debt(0.0, now)
-            while len(self._debts) > self.max_addresses:
-                self._debts.popitem(last=False)
-        else:
-            debt.failures = max(0.0, debt.failures - (now - debt.stamp) * self.drain)
-            debt.stamp = now
-            self._debts.move_to_end(address)
+        debt = recent(self._debts, address, lambda: _Debt(0.0, now), self.max_addresses)
+        debt.failures = max(0.0, debt.failures - (now - debt.stamp) * self.drain)
+        debt.stamp = now
         return debt
 
     def admit(self, address: str) -> bool:

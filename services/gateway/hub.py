@@ -96,22 +96,21 @@ class Waiting:
     sent: float
 
 
+@dataclass(eq=False)
 class Hub:
-    def __init__(
-        self, bus: Bus, metrics: GatewayMetrics, clock: Callable[[], float] = time.perf_counter
-    ) -> None:
-        self.bus = bus
-        self.metrics = metrics
-        self.clock = clock
-        self.watchers: dict[str, set[Connection]] = {}
-        self.requests: dict[str, Waiting] = {}  # by request id
-        # request id -> its outcome, for a sender waiting for it (the lobby's table creation)
-        self.awaited: dict[str, asyncio.Future[m.Outcome]] = {}
-        self._held: dict[str, int] = {}  # tables bound for awaited outcomes: how many waits
-        self._queue: UpdatesQueue | None = None
-        self._bound: set[str] = set()
-        self._resyncing: asyncio.Task[None] | None = None
-        self.ready = asyncio.Event()
+    bus: Bus
+    metrics: GatewayMetrics
+    clock: Callable[[], float] = time.perf_counter
+    watchers: dict[str, set[Connection]] = field(init=False, default_factory=dict)
+    requests: dict[str, Waiting] = field(init=False, default_factory=dict)  # by request id
+    # request id -> its outcome, for a sender waiting for it (the lobby's table creation)
+    awaited: dict[str, asyncio.Future[m.Outcome]] = field(init=False, default_factory=dict)
+    # tables bound for awaited outcomes: how many waits
+    _held: dict[str, int] = field(init=False, default_factory=dict)
+    _queue: UpdatesQueue | None = field(init=False, default=None)
+    _bound: set[str] = field(init=False, default_factory=set)
+    _resyncing: asyncio.Task[None] | None = field(init=False, default=None)
+    ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
     async def run(self) -> None:
         """Subscribe to the updates of the watched tables and hand them out; ready while

@@ -7,8 +7,12 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
+from typing import TypeVar
 
 from shared.token_bucket import TokenBucket
+
+V = TypeVar("V")
 
 MAX_ADDRESSES = 10_000  # addresses remembered: under a flood of new ones the oldest are forgotten
 
@@ -38,33 +42,38 @@ class Admission:
         return not self.patience.take()
 
 
+def recent(table: OrderedDict[str, V], key: str, make: Callable[[], V], bound: int) -> V:
+    """The entry of ``key`` in a table of at most ``bound`` entries, made if missing: the
+    least recently used entries are forgotten first."""
+    entry = table.get(key)
+    if entry is None:
+        entry = table[key] = make()
+        while len(table) > bound:
+            table.popitem(last=False)
+    else:
+        table.move_to_end(key)
+    return entry
+
+
+@dataclass(eq=False)
 class AddressRate:
     """Per client address: ``rate`` requests a second on average, in bursts of up to ``burst``.
     The table of addresses is bounded: the least recently seen are forgotten first."""
 
-    def __init__(
-        self,
-        rate: float,
-        burst: float,
-        *,
-        max_addresses: int = MAX_ADDRESSES,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.max_addresses = max_addresses
-        self.clock = clock
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+    rate: float
+    burst: float
+    _: KW_ONLY
+    max_addresses: int = MAX_ADDRESSES
+    clock: Callable[[], float] = time.monotonic
+    _buckets: OrderedDict[str, TokenBucket] = field(init=False, default_factory=OrderedDict)
 
     def _bucket(self, address: str) -> TokenBucket:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
-            while len(self._buckets) > self.max_addresses:
-                self._buckets.popitem(last=False)
-        else:
-            self._buckets.move_to_end(address)
-        return bucket
+        return recent(
+            self._buckets,
+            address,
+            lambda: TokenBucket(self.rate, self.burst, self.clock),
+            self.max_addresses,
+        )
 
     def take(self, address: str) -> bool:
         """Whether ``address`` may have one more request answered now (and count it)."""
@@ -72,10 +81,7 @@ class AddressRate:
 
     def retry_after(self, address: str) -> int:
         """Whole seconds until ``address`` may ask again (0 if it may now)."""
-        bucket = self._bucket(address)
-        now = self.clock()
-        tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
-        return max(0, math.ceil((1 - tokens) / self.rate))
+        return math.ceil(self._bucket(address).wait())
 
     def __len__(self) -> int:
         return len(self._buckets)

@@ -19,14 +19,10 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-import asyncpg
-
-from services.gateway.chat import MIGRATIONS, MIGRATIONS_SQLITE, SCHEMA
 from services.gateway.hub import Connection
 from services.gateway.identity import Claims
-from services.gateway.store_database import in_store_database
-from shared.migrations import migrate
-from shared.sqlite import Database, first, run
+from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from shared.sqlite import first, run
 
 log = logging.getLogger("swick.gateway")
 
@@ -49,14 +45,7 @@ class Versions(Protocol):
         ...
 
 
-class PostgresVersions(Versions):
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
-
-    async def migrate(self) -> None:
-        async with self.pool.acquire() as conn:
-            await migrate(conn, SCHEMA, MIGRATIONS)
-
+class PostgresVersions(InPostgres, Versions):
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
         rows = await self.pool.fetch(
             "SELECT player_id, version FROM gateway.sessions WHERE player_id = ANY($1::text[])",
@@ -75,13 +64,7 @@ class PostgresVersions(Versions):
         return version
 
 
-class SqliteVersions(Versions):
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    async def migrate(self) -> None:
-        await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
-
+class SqliteVersions(InSqlite, Versions):
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
         found: dict[str, int] = {}
         async with self.db.read() as conn:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import asyncpg
@@ -31,9 +32,9 @@ class Counter(Protocol):
         ...
 
 
+@dataclass(eq=False)
 class PostgresSignups(Counter):
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+    pool: asyncpg.Pool
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
         async with self.pool.acquire() as conn, conn.transaction():
@@ -55,9 +56,9 @@ class PostgresSignups(Counter):
             return True
 
 
+@dataclass(eq=False)
 class SqliteSignups(Counter):
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    db: Database
 
     async def count_and_add(self, address: str, since: float, now: float, limit: int) -> bool:
         async with self.db.write() as conn:
@@ -73,20 +74,14 @@ class SqliteSignups(Counter):
             return True
 
 
+@dataclass(eq=False)
 class SignupLimit:
     """At most ``limit`` sign-ups per client address in any ``period`` seconds."""
 
-    def __init__(
-        self,
-        counter: Counter,
-        limit: int,
-        period: float,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.counter = counter
-        self.limit = limit
-        self.period = period
-        self.clock = clock
+    counter: Counter
+    limit: int
+    period: float
+    clock: Callable[[], float] = time.time
 
     async def admit(self, address: str) -> bool:
         now = self.clock()

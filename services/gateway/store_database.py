@@ -5,13 +5,41 @@ wherever the tables do."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 import asyncpg
 
+from shared.migrations import migrate
 from shared.sqlite import Database
 
 T = TypeVar("T")
+
+SCHEMA = "gateway"
+MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATIONS_SQLITE = Path(__file__).parent / "migrations_sqlite"
+
+
+@dataclass(eq=False)
+class InPostgres:
+    """Gateway state in PostgreSQL, in the gateway's own schema."""
+
+    pool: asyncpg.Pool
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+
+
+@dataclass(eq=False)
+class InSqlite:
+    """Gateway state in the embedded SQLite file, in ``gateway_`` tables."""
+
+    db: Database
+
+    async def migrate(self) -> None:
+        await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
 
 
 def in_store_database(

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
 from services.ledger.storage import LedgerStorage, Outcome, Pending
-from shared.bus import Bus, Delivery, RabbitBus
+from shared.bus import Bus, Delivery, given_or_connected
 from shared.ids import ACCOUNT_ID, LEDGER_TABLE_ID
 from shared.messages import Posting
 from shared.observability import add_probes, public_app
@@ -213,7 +213,6 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as owned:
             books: LedgerStorage | None = ledger
-            messages = bus
             if books is None:
                 pool = await connect_pool(
                     settings.database_url,
@@ -223,9 +222,7 @@ def create_app(
                 owned.push_async_callback(pool.close)
                 books = Ledger(pool, settings.starting_grant)
                 await books.migrate()
-            if messages is None:
-                messages = await RabbitBus.connect(settings.amqp_url, settings.topology)
-                owned.push_async_callback(messages.close)
+            messages = await given_or_connected(bus, settings.amqp_url, settings.topology, owned)
             app.state.ledger = books
             readiness.expect(CONSUMING)
             tasks = [

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -59,12 +60,12 @@ class NotPlain(Exception):
     """A posting of a batch is not simply applied: the batch is undone."""
 
 
+@dataclass(eq=False)
 class PoolBooks:
     """The pool and the grant every part of the ledger works with, and the posting writer."""
 
-    def __init__(self, pool: asyncpg.Pool, grant: int = 4000) -> None:
-        self.pool = pool
-        self.grant = grant
+    pool: asyncpg.Pool
+    grant: int = 4000
 
     async def _applied(self, table_id: str, conn: Conn | None = None) -> int:
         """How many of the table's postings are applied (read on ``conn``, if given)."""

@@ -16,7 +16,7 @@ from services.ledger.ledger_pool import (
     transaction,
 )
 from services.ledger.rules import (
-    apply_in_order,
+    InOrder,
     check_seated,
     check_table_posting,
     dead_letter_row,
@@ -27,12 +27,8 @@ from services.ledger.storage import Outcome, Rejected
 from shared.messages import Posting
 
 
-class PostingBooks(PoolBooks):
+class PostingBooks(PoolBooks, InOrder):
     """The tables' postings applied in PostgreSQL."""
-
-    async def apply(self, posting: Posting) -> Outcome:
-        """Apply ``posting`` (and any postings of its table that were waiting for it)."""
-        return await apply_in_order(posting, self._apply_one, self.dead_letter)
 
     async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
         """The posting's outcome, and the body of the table's posting that may follow it now

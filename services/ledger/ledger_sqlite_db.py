@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -23,12 +24,12 @@ SCOPE = "ledger"
 MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
 
 
+@dataclass(eq=False)
 class DatabaseBooks:
     """The database and the grant every part of the ledger works with, and the posting writer."""
 
-    def __init__(self, db: Database, grant: int = 4000) -> None:
-        self.db = db
-        self.grant = grant
+    db: Database
+    grant: int = 4000
 
     async def _balance(self, conn: aiosqlite.Connection, player_id: str) -> int | None:
         record = await first(

@@ -10,7 +10,7 @@ import aiosqlite
 
 from services.ledger.ledger_sqlite_db import DatabaseBooks, log
 from services.ledger.rules import (
-    apply_in_order,
+    InOrder,
     check_seated,
     dead_letter_row,
     digest,
@@ -21,11 +21,8 @@ from shared.messages import Posting
 from shared.sqlite import first, run
 
 
-class SqlitePostingBooks(DatabaseBooks):
+class SqlitePostingBooks(DatabaseBooks, InOrder):
     """The tables' postings applied in the SQLite file."""
-
-    async def apply(self, posting: Posting) -> Outcome:
-        return await apply_in_order(posting, self._apply_one, self.dead_letter)
 
     async def apply_batch(self, postings: Sequence[Posting]) -> bool:
         """Declines: one process holds the file, and its postings come a hand at a time."""

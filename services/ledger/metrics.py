@@ -15,9 +15,7 @@ class LedgerMetrics(ServiceMetrics):
         self.invariants_ok = self.gauge(
             "swick_ledger_invariants_ok", "1 while the ledger's invariants hold"
         )
-        self.queue_depth = self.gauge(
-            "swick_queue_depth", "Messages waiting in the postings queue", ["queue"]
-        )
+        self.queue_depth = self.queue_depth_gauge("Messages waiting in the postings queue")
         self.set_aside = self.gauge(
             "swick_ledger_set_aside",
             "Dead-lettered postings, conflicting duplicates, tables blocked by a dead letter",

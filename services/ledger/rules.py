@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -110,6 +111,22 @@ async def apply_in_order(
         seen.add(following)
         _, following = await apply_one(Posting.model_validate_json(following))
     return outcome
+
+
+class InOrder(ABC):
+    """``LedgerStorage.apply`` for a store that gives ``apply_in_order`` its steps."""
+
+    async def apply(self, posting: Posting) -> Outcome:
+        """Apply ``posting`` (and any postings of its table that were waiting for it)."""
+        return await apply_in_order(posting, self._apply_one, self.dead_letter)
+
+    @abstractmethod
+    async def _apply_one(self, posting: Posting) -> tuple[Outcome, str | None]:
+        """The posting's outcome, and the body of the table's posting that may follow it."""
+
+    @abstractmethod
+    async def dead_letter(self, posting: Posting, reason: str) -> None:
+        """Set aside a posting that breaks a rule (or keeps failing), with its reason."""
 
 
 def check_table_posting(posting: Posting) -> None:

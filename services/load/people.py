@@ -10,7 +10,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,38 +69,31 @@ class Sent:
     first_at: float
 
 
+@dataclass(eq=False)
 class Person:
-    def __init__(
-        self,
-        base: str,
-        name: str,
-        tally: Tally,
-        rng: random.Random,
-        pace: tuple[float, float],
-        hand_number: str = "hand_no",
-    ) -> None:
-        """``hand_number``: the field of this game's views that numbers its hands."""
-        self.base = base
-        self.name = name
-        self.tally = tally
-        self.rng = rng
-        self.pace = pace
-        self.hand_number = hand_number
-        self.id = ""
-        self.token = ""
-        self.table = ""
-        self.view: dict[str, Any] | None = None
-        self.view_at = 0.0
-        self.acting = True
-        self.pending: dict[str, Sent] = {}
-        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._ws: ClientConnection | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._turn: asyncio.Task[None] | None = None
-        self._ids = itertools.count(1)
-        self._seen = asyncio.Event()
-        self._next_send_at = 0.0
-        self._refused: tuple[int, float] | None = None  # (seq refused at, when to try it again)
+    base: str
+    name: str
+    tally: Tally
+    rng: random.Random
+    pace: tuple[float, float]
+    hand_number: str = "hand_no"  # the field of this game's views that numbers its hands
+    id: str = field(init=False, default="")
+    token: str = field(init=False, default="")
+    table: str = field(init=False, default="")
+    view: dict[str, Any] | None = field(init=False, default=None)
+    view_at: float = field(init=False, default=0.0)
+    acting: bool = field(init=False, default=True)
+    pending: dict[str, Sent] = field(init=False, default_factory=dict)
+    _answers: dict[str, asyncio.Future[dict[str, Any]]] = field(init=False, default_factory=dict)
+    _ws: ClientConnection | None = field(init=False, default=None)
+    _reader: asyncio.Task[None] | None = field(init=False, default=None)
+    _turn: asyncio.Task[None] | None = field(init=False, default=None)
+    _ids: Iterator[int] = field(init=False, default_factory=lambda: itertools.count(1))
+    _seen: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+    _next_send_at: float = field(init=False, default=0.0)
+    _refused: tuple[int, float] | None = field(
+        init=False, default=None
+    )  # (seq refused at, when to try it again)
 
     async def sign_up(self, http: httpx.AsyncClient) -> None:
         reply = await http.post(f"{self.base}/api/players", json={"name": self.name})

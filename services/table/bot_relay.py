@@ -23,6 +23,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Protocol
 
 import aio_pika
@@ -62,28 +63,22 @@ class BotAccounts(Protocol):
     async def bot_accounts(self) -> list[BotAccount]: ...
 
 
+@dataclass(eq=False)
 class BotRelay:
-    def __init__(
-        self,
-        bus: Bus,
-        store: BotAccounts,
-        metrics: TableMetrics,
-        *,
-        rate: float = RATE,
-        burst: float = BURST,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
-        self.bus = bus
-        self.store = store
-        self.metrics = metrics
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.sleep = sleep
-        self.buckets: dict[str, TokenBucket] = {}
-        self.relays: dict[str, asyncio.Task[None]] = {}
-        self.dropped = SampledLog(log, every=LOG_EVERY, clock=clock)
+    bus: Bus
+    store: BotAccounts
+    metrics: TableMetrics
+    _: KW_ONLY
+    rate: float = RATE
+    burst: float = BURST
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    buckets: dict[str, TokenBucket] = field(init=False, default_factory=dict)
+    relays: dict[str, asyncio.Task[None]] = field(init=False, default_factory=dict)
+    dropped: SampledLog = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.dropped = SampledLog(log, every=LOG_EVERY, clock=self.clock)
 
     async def run(self) -> None:
         """Relay each registered bot's actions; look for newly registered bots now and then."""
@@ -116,7 +111,7 @@ class BotRelay:
         async with self.bus.consume(queue, prefetch=PREFETCH) as deliveries:
             async for delivery in deliveries:
                 while not bucket.take():
-                    await self.sleep((1 - bucket.tokens) / bucket.rate)
+                    await self.sleep(bucket.wait())
                 outcome = await self._forward(bot, delivery.body, delivery.user_id)
                 self.metrics.bot_actions.labels(bot, outcome).inc()
                 with contextlib.suppress(aio_pika.exceptions.AMQPError):

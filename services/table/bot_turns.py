@@ -4,6 +4,7 @@ open), through its own queue, with a time to live after which the turn is stale.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -13,11 +14,11 @@ from services.table.tables import LiveTable
 from shared import messages as m
 
 
+@dataclass(eq=False)
 class BotTurns:
-    def __init__(self, ctx: WorkerContext, publisher: Publisher, ttl_ms: int) -> None:
-        self.ctx = ctx
-        self.publisher = publisher
-        self.ttl_ms = ttl_ms
+    ctx: WorkerContext
+    publisher: Publisher
+    ttl_ms: int
 
     async def wake(
         self,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from services.table.bot_turns import BotTurns
@@ -28,24 +29,15 @@ log = logging.getLogger("swick.table")
 Answerable = m.Act | m.Join | m.CreateTable  # the requests that hear how their command went
 
 
+@dataclass(eq=False)
 class Commands:
-    def __init__(
-        self,
-        ctx: WorkerContext,
-        publisher: Publisher,
-        bot_turns: BotTurns,
-        timers: Timers,
-        recorder: Recorder,
-        postings: PostingsPublisher,
-        stakes: Stakes,
-    ) -> None:
-        self.ctx = ctx
-        self.publisher = publisher
-        self.bot_turns = bot_turns
-        self.timers = timers
-        self.recorder = recorder
-        self.postings = postings
-        self.stakes = stakes
+    ctx: WorkerContext
+    publisher: Publisher
+    bot_turns: BotTurns
+    timers: Timers
+    recorder: Recorder
+    postings: PostingsPublisher
+    stakes: Stakes
 
     async def apply(
         self,

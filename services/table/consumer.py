@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 from services.table.batch import Batch, Item
 from services.table.context import WorkerContext
@@ -26,15 +27,18 @@ BATCH_LIMIT = 64  # requests in one batch: bounds how long one commit holds ever
 Handle = Callable[[int, Delivery], Awaitable[None]]
 
 
+@dataclass(eq=False)
 class ShardConsumer:
-    def __init__(self, ctx: WorkerContext, handle: Handle, publisher: Publisher) -> None:
-        self.ctx = ctx
-        self.handle = handle
-        self.publisher = publisher
-        self.busy: set[int] = set()  # shards with a request in the batch being handled
-        self.leaving: set[int] = set()  # shards to give up once their requests are handled
-        self.between_batches = asyncio.Event()
-        self._inbox: asyncio.Queue[Item] = asyncio.Queue()  # from every shard, in order
+    ctx: WorkerContext
+    handle: Handle
+    publisher: Publisher
+    # shards with a request in the batch being handled
+    busy: set[int] = field(init=False, default_factory=set)
+    # shards to give up once their requests are handled
+    leaving: set[int] = field(init=False, default_factory=set)
+    between_batches: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+    # from every shard, in order
+    _inbox: asyncio.Queue[Item] = field(init=False, default_factory=asyncio.Queue)
 
     async def consume(self, shard: int, epoch: int) -> None:
         # A few requests in hand per shard: the rest wait in the broker, so a busy worker's

@@ -5,6 +5,7 @@ seats the bots the table needs after each request."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -36,25 +37,17 @@ log = logging.getLogger("swick.table")
 MAX_REQUEST_BYTES = 16_384
 
 
+@dataclass(eq=False)
 class TableHost:
-    def __init__(
-        self,
-        ctx: WorkerContext,
-        publisher: Publisher,
-        commands: Commands,
-        seating: Seating,
-        presence: PresenceReports,
-        timers: Timers,
-        host_tables: int | None,
-    ) -> None:
-        self.ctx = ctx
-        self.publisher = publisher
-        self.commands = commands
-        self.seating = seating
-        self.presence = presence
-        self.timers = timers
-        self.host_tables = host_tables  # open tables one player may host
-        self._forbidden = SampledLog(log)  # a flood of them writes a line now and then
+    ctx: WorkerContext
+    publisher: Publisher
+    commands: Commands
+    seating: Seating
+    presence: PresenceReports
+    timers: Timers
+    host_tables: int | None  # open tables one player may host
+    # a flood of forbidden requests writes a line now and then
+    _forbidden: SampledLog = field(init=False, default_factory=lambda: SampledLog(log))
 
     async def handle(self, shard: int, delivery: Delivery) -> None:
         if len(delivery.body) > MAX_REQUEST_BYTES:

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import math
 import zlib
+from dataclasses import KW_ONLY, dataclass
 
 from services.table.bot_turns import BotTurns
 from services.table.consumer import ShardConsumer
@@ -27,23 +28,15 @@ log = logging.getLogger("swick.table")
 QUEUE_CHECK_SECONDS = 5.0
 
 
+@dataclass(eq=False)
 class LeaseKeeper:
-    def __init__(
-        self,
-        ctx: WorkerContext,
-        consumer: ShardConsumer,
-        timers: Timers,
-        bot_turns: BotTurns,
-        *,
-        lease_ttl: float,
-        tick: float,
-    ) -> None:
-        self.ctx = ctx
-        self.consumer = consumer
-        self.timers = timers
-        self.bot_turns = bot_turns
-        self.lease_ttl = lease_ttl
-        self.tick = tick
+    ctx: WorkerContext
+    consumer: ShardConsumer
+    timers: Timers
+    bot_turns: BotTurns
+    _: KW_ONLY
+    lease_ttl: float
+    tick: float
 
     def _preference(self) -> list[int]:
         shards = self.ctx.shards

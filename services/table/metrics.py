@@ -36,6 +36,6 @@ class TableMetrics(ServiceMetrics):
             " malformed, shard_full)",
             ["bot", "outcome"],
         )
-        self.queue_depth = self.gauge(
-            "swick_queue_depth", "Messages waiting in a shard queue this worker owns", ["queue"]
+        self.queue_depth = self.queue_depth_gauge(
+            "Messages waiting in a shard queue this worker owns"
         )

@@ -7,6 +7,7 @@ import logging
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,11 +68,11 @@ def bot_of(record: asyncpg.Record) -> BotAccount:
     return BotAccount(record["name"], record["owner"], record["created_at"].isoformat())
 
 
+@dataclass(eq=False)
 class PoolStore:
     """The pool every part of the store works on, and its reads and writes' loss handling."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+    pool: asyncpg.Pool
 
     @asynccontextmanager
     async def _fresh_on_loss(self) -> AsyncIterator[None]:

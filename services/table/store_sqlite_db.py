@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -39,8 +40,8 @@ def bot_of(record: aiosqlite.Row) -> BotAccount:
     return BotAccount(record["name"], record["owner"], iso_time(record["created_at"]))
 
 
+@dataclass(eq=False)
 class DatabaseStore:
     """The open database every part of the store works on."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    db: Database

@@ -21,7 +21,7 @@ from services.bots.arena import Interval
 from services.bots.contract_whist.levels import Easy, Hard, Medium
 from services.bots.contract_whist.search import WORLDS
 from services.bots.strategy import named_strategy
-from services.bots.tables import fresh_table, play_to_end
+from services.bots.tables import played_scores
 from services.progress import SILENT, Progress
 
 LEVELS = {"easy": Easy, "medium": Medium, "hard": Hard}
@@ -46,10 +46,9 @@ def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
 
 def play_game(strategies: Sequence[Any], rounds: int, seed: int) -> tuple[int, ...]:
     """One game of ``rounds`` rounds with ``strategies[seat]`` at each seat: the totals."""
-    table = fresh_table("contract-whist", len(strategies), seed, rounds=rounds, salt="whist-arena")
-    play_to_end(table, strategies, GAME_LIMIT)
-    scores: tuple[int, ...] = table.state.scores
-    return scores
+    return played_scores(
+        "contract-whist", strategies, seed, GAME_LIMIT, rounds=rounds, salt="whist-arena"
+    )
 
 
 def play(

@@ -8,25 +8,17 @@ from collections.abc import Sequence
 from services.bots.contract_whist import heuristics
 from services.bots.contract_whist.knowledge import from_view
 from services.bots.contract_whist.search import WORLDS, Search
+from services.bots.strategy import AnyLegal, Seeded
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist.views import WhistView
 
 
-class Easy:
+class Easy(AnyLegal[WhistView, ac.Action]):
     """Any legal action, at random."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
-    def choose(self, view: WhistView, legal: Sequence[ac.Action]) -> ac.Action:
-        return self.rng.choice(list(legal))
-
-
-class Medium:
+class Medium(Seeded):
     """Rules of thumb for every decision (see ``heuristics``)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def choose(self, view: WhistView, legal: Sequence[ac.Action]) -> ac.Action:
         return heuristics.choose(from_view(view), legal)

@@ -19,7 +19,7 @@ from services.bots.arena import Interval
 from services.bots.euchre.levels import Easy, Hard, Medium
 from services.bots.euchre.search import WORLDS
 from services.bots.strategy import named_strategy
-from services.bots.tables import fresh_table, play_to_end
+from services.bots.tables import played_scores
 from services.progress import SILENT, Progress
 
 LEVELS = {"easy": Easy, "medium": Medium, "hard": Hard}
@@ -43,10 +43,10 @@ def strategy(name: str, rng: random.Random, hard_worlds: int = WORLDS) -> Any:
 
 def play_game(strategies: Sequence[Any], target: int, seed: int) -> tuple[int, int]:
     """One game to ``target`` with ``strategies[seat]`` at each seat: the teams' scores."""
-    table = fresh_table("euchre", 4, seed, target=target, salt="euchre-arena")
-    play_to_end(table, strategies, GAME_LIMIT)
-    scores: tuple[int, int] = table.state.scores
-    return scores
+    first, second = played_scores(
+        "euchre", strategies, seed, GAME_LIMIT, target=target, salt="euchre-arena"
+    )
+    return first, second
 
 
 def play(

@@ -28,34 +28,27 @@ class Knowledge:
 
 def from_view(view: EuchreView) -> Knowledge:
     assert view.seat is not None and view.dealer is not None
-    return Knowledge(
-        seat=view.seat,
-        phase=view.phase,
-        hand=view.hand,
-        dealer=view.dealer,
-        turn_up=view.turn_up,
-        turn_up_at=view.turn_up_at,
-        trump=view.trump,
-        maker=view.maker,
-        alone=view.alone,
-        trick=view.trick,
-        played=view.played,
-    )
+    return _known(view, view.seat, view.hand, view.dealer)
 
 
 def from_state(state: State, seat: int) -> Knowledge:
     """What ``seat`` would see of ``state`` (its own hand and the public part only)."""
     assert state.dealer is not None
+    return _known(state, seat, state.hands[seat], state.dealer)
+
+
+def _known(table: EuchreView | State, seat: int, hand: tuple[int, ...], dealer: int) -> Knowledge:
+    """``seat``'s ``hand`` and what everyone sees of ``table``."""
     return Knowledge(
         seat=seat,
-        phase=state.phase,
-        hand=state.hands[seat],
-        dealer=state.dealer,
-        turn_up=state.turn_up,
-        turn_up_at=state.turn_up_at,
-        trump=state.trump,
-        maker=state.maker,
-        alone=state.alone,
-        trick=state.trick,
-        played=state.played,
+        phase=table.phase,
+        hand=hand,
+        dealer=dealer,
+        turn_up=table.turn_up,
+        turn_up_at=table.turn_up_at,
+        trump=table.trump,
+        maker=table.maker,
+        alone=table.alone,
+        trick=table.trick,
+        played=table.played,
     )

@@ -8,15 +8,13 @@ from collections.abc import Sequence
 from services.bots.euchre import heuristics
 from services.bots.euchre.knowledge import from_view
 from services.bots.euchre.search import WORLDS, Search
+from services.bots.strategy import Seeded
 from shared.games.euchre import actions as ac
 from shared.games.euchre.views import EuchreView
 
 
-class Easy:
+class Easy(Seeded):
     """Never makes trump unless stuck (then a random suit); otherwise any legal action."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def choose(self, view: EuchreView, legal: Sequence[ac.Action]) -> ac.Action:
         if ac.Pass() in legal:
@@ -25,11 +23,8 @@ class Easy:
         return self.rng.choice(plain or list(legal))
 
 
-class Medium:
+class Medium(Seeded):
     """Rules of thumb for every decision (see ``heuristics``)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def choose(self, view: EuchreView, legal: Sequence[ac.Action]) -> ac.Action:
         return heuristics.choose(from_view(view), legal)
