@@ -4,7 +4,7 @@ the lifecycle's)."""
 from __future__ import annotations
 
 from shared.games.contract_whist import events as ev
-from shared.games.contract_whist.state import Bid, Phase, State, replaced
+from shared.games.contract_whist.state import Bid, Phase, State
 from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
 
@@ -28,7 +28,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.seed = e.seed
     s.fingerprint = e.fingerprint
     s.first_bidder = e.first_bidder
-    s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
+    s.stacks = table.paid_in(s.stacks, e.stakes)
     s.pot = sum(e.stakes)
     s.round_no = 0
     s.scores = (0,) * s.n
@@ -70,10 +70,7 @@ def _trump_chosen(s: State, e: ev.TrumpChosen) -> None:
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
-    seat = e.seat
-    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
-    s.trick = (*s.trick, (seat, e.card))
-    give_turn(s, None if len(s.trick) == s.n else (seat + 1) % s.n)
+    table.card_played(s, e.seat, e.card, range(s.n))  # every seat plays every round
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
@@ -99,7 +96,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winners = e.winners
     s.payouts = e.payouts
     s.forfeited = e.forfeited
-    s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
+    s.stacks = table.paid_out(s.stacks, e.payouts)
     s.pot -= sum(e.payouts)
     s.end_reason = e.reason
     give_turn(s, None)

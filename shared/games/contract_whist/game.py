@@ -28,12 +28,14 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.contract_whist.views import WhistView, view_for
 from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, whole
+from shared.games.table.game import TableGame, timing, trick_cards, whole
+from shared.games.views import viewer
 
 
 class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
     rules = RULES
     codec = CODEC
+    checkpoints = (ev.RoundScored, ev.GameEnded)
     name = "contract-whist"
     form = TableForm(
         title="Contract Whist",
@@ -79,9 +81,6 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
     def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
         return legal_actions(state, seat)
 
-    def checkpoint(self, event: ev.Event) -> bool:
-        return isinstance(event, ev.RoundScored | ev.GameEnded)
-
     def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
         """The stakes paid in when a game starts and the pot paid out when it ends."""
         return transfers(state, events)
@@ -115,15 +114,15 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         if s.phase not in IN_ROUND:
             return []
         places = [card for hand in s.hands for card in hand]
-        places += (*s.undealt, *(card for _, card in s.trick))
-        places += (card for trick in s.played for _, card in trick)
+        places += (*s.undealt, *trick_cards(s))
         return [code(card) for card in places]
 
     def visible_cards(self, state: State, seat: int | None) -> frozenset[str]:
         # Rules §9: the tricks; a player's own hand.
         s = state
-        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
-        if seat is not None and 0 <= seat < s.n and s.players[seat] is not None:
+        seen = set(trick_cards(s))
+        seat = viewer(s, seat)  # a spectator (None) holds no hand
+        if seat is not None:
             seen.update(s.hands[seat])
         return frozenset(code(card) for card in seen)
 

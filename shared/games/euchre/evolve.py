@@ -56,7 +56,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.end_reason = None
     s.result = None
     if e.stakes:
-        s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
+        s.stacks = table.paid_in(s.stacks, e.stakes)
     s.pot = sum(e.stakes)
     s.payouts = ()
     s.forfeited = ()
@@ -125,14 +125,7 @@ def _tricks_started(s: State, e: ev.TricksStarted) -> None:
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
-    seat = e.seat
-    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
-    s.trick = (*s.trick, (seat, e.card))
-    players = s.active()
-    if len(s.trick) == len(players):
-        give_turn(s, None)
-    else:
-        give_turn(s, players[(players.index(seat) + 1) % len(players)])
+    table.card_played(s, e.seat, e.card, s.active())
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
@@ -165,7 +158,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.end_reason = e.reason
     s.dealer = None
     if e.payouts:
-        s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
+        s.stacks = table.paid_out(s.stacks, e.payouts)
     s.pot -= sum(e.payouts)
     s.payouts = e.payouts
     s.forfeited = e.forfeited

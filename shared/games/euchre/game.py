@@ -27,12 +27,14 @@ from shared.games.euchre.state import (
 )
 from shared.games.euchre.views import EuchreView, view_for
 from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, whole
+from shared.games.table.game import TableGame, timing, trick_cards, whole
+from shared.games.views import viewer
 
 
 class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
     rules = RULES
     codec = CODEC
+    checkpoints = (ev.HandScored, ev.GameEnded)
     name = "euchre"
     form = TableForm(
         title="Euchre",
@@ -78,9 +80,6 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
     def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
         return legal_actions(state, seat)
 
-    def checkpoint(self, event: ev.Event) -> bool:
-        return isinstance(event, ev.HandScored | ev.GameEnded)
-
     def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
         """The stakes paid in when a game starts and the pot paid out when it ends (none at a
         points-only table)."""
@@ -116,8 +115,7 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         if s.phase not in IN_HAND:
             return []
         places = [card for hand in s.hands for card in hand]
-        places += (*s.kitty, *(card for _, card in s.trick))
-        places += (card for trick in s.played for _, card in trick)
+        places += (*s.kitty, *trick_cards(s))
         if s.discard is not None:
             places.append(s.discard)
         if s.turn_up is not None and s.turn_up_at in ("up", "down", "kitty"):
@@ -128,10 +126,11 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         # Rules §8: the turn-up wherever it went, the tricks; a player's own hand and, the
         # dealer, their own discard.
         s = state
-        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        seen = set(trick_cards(s))
         if s.turn_up is not None:
             seen.add(s.turn_up)
-        if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+        seat = viewer(s, seat)  # a spectator (None) holds no hand
+        if seat is not None:
             seen.update(s.hands[seat])
             if seat == s.dealer and s.discard is not None:
                 seen.add(s.discard)

@@ -8,7 +8,7 @@ lifecycle event also touches a game's own fields (a seat's chips...) the game wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
@@ -45,6 +45,34 @@ def give_turn(s: TableState, seat: int | None) -> None:
     """It is ``seat``'s turn (nobody's: ``None``); a decision opened now is stale before it."""
     s.turn = seat
     s.turn_seq = s.seq
+
+
+class TrickState(TableState, Protocol):
+    """A game's state whose seats play their cards to tricks."""
+
+    hands: tuple[tuple[int, ...], ...]
+    trick: tuple[tuple[int, int], ...]
+
+
+def card_played(s: TrickState, seat: int, card: int, players: Sequence[int]) -> None:
+    """``seat`` plays ``card`` from its hand to the trick: the next of ``players`` (the seats
+    playing the hand, in turn order) is to play, nobody once each of them has."""
+    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != card))
+    s.trick = (*s.trick, (seat, card))
+    if len(s.trick) == len(players):
+        give_turn(s, None)
+    else:
+        give_turn(s, players[(players.index(seat) + 1) % len(players)])
+
+
+def paid_in(stacks: tuple[int, ...], amounts: Sequence[int]) -> tuple[int, ...]:
+    """``stacks`` less what each seat paid into the pot."""
+    return tuple(stack - paid for stack, paid in zip(stacks, amounts, strict=True))
+
+
+def paid_out(stacks: tuple[int, ...], amounts: Sequence[int]) -> tuple[int, ...]:
+    """``stacks`` plus what each seat took from the pot."""
+    return tuple(stack + paid for stack, paid in zip(stacks, amounts, strict=True))
 
 
 _NO_GAME = frozenset({"lobby", "ended", "closed"})  # a bot leaving then is not replaced

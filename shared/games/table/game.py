@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeGuard, TypeVar
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import Player, Timeout
@@ -21,6 +21,20 @@ S = TypeVar("S", bound=TableState)
 A = TypeVar("A")
 E = TypeVar("E")
 V = TypeVar("V")
+
+
+class Tricks(Protocol):
+    """The tricks of a game's state: the one in progress and the hand's finished ones."""
+
+    @property
+    def trick(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def played(self) -> tuple[tuple[tuple[int, int], ...], ...]: ...
+
+
+def trick_cards(s: Tricks) -> list[int]:
+    """The cards on the table in tricks: the trick in progress, then the finished ones."""
+    return [card for trick in (s.trick, *s.played) for _, card in trick]
 
 
 def whole(value: object) -> TypeGuard[int]:
@@ -62,10 +76,15 @@ def timing(settings: Mapping[str, Any], default_timer_ms: int, hand: str = "hand
 
 
 class TableGame(Generic[S, A, E, V]):
-    """A game module's table part. Subclasses set ``rules`` and ``codec``."""
+    """A game module's table part. Subclasses set ``rules``, ``codec`` and ``checkpoints``."""
 
     rules: Rules[S]
     codec: TableCodec[S, A, E, V]
+    checkpoints: tuple[type[Any], ...]
+    """The events after which the state is worth a snapshot: a hand scored, the game ended."""
+
+    def checkpoint(self, event: E) -> bool:
+        return isinstance(event, self.checkpoints)
 
     def decide(self, state: S, command: Command[A]) -> list[E]:
         return self.rules.step(state, command)[1]
