@@ -27,8 +27,8 @@ from shared.games.contract_whist.state import (
     new_table,
 )
 from shared.games.contract_whist.views import WhistView, view_for
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, trick_cards, whole
+from shared.games.interface import Option, RecordVerdict, TableForm, Transfer
+from shared.games.table.game import TableGame, ranged, seat_count, timing, trick_cards
 from shared.games.views import viewer
 
 
@@ -56,15 +56,11 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         the schedule), ``stake`` (0 to 300 cents, default 0), ``timer_ms`` (10 to 120 s, default
         30 s; ``None`` only at a private table), ``private``, ``interlude_ms``. Other settings
         (a Swick table's antes...) are ignored."""
-        seats = settings.get("seats", DEFAULT_SEATS)
-        rounds = settings.get("rounds", FULL_GAME)
-        stake = settings.get("stake", 0)
-        if not whole(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
-        if not whole(rounds) or not 1 <= rounds <= FULL_GAME:
-            raise IllegalCommand("bad_config", f"A game is 1 to {FULL_GAME} rounds")
-        if not whole(stake) or not 0 <= stake <= MAX_STAKE:
-            raise IllegalCommand("bad_config", f"The stake is 0 to {MAX_STAKE} cents")
+        seats = seat_count(settings, DEFAULT_SEATS, MIN_SEATS, MAX_SEATS)
+        rounds = ranged(
+            settings, "rounds", FULL_GAME, 1, FULL_GAME, f"A game is 1 to {FULL_GAME} rounds"
+        )
+        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         timed = timing(settings, DEFAULT_TIMER_MS, "round")
         return TableConfig(
             seats=seats,

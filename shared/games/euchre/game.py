@@ -26,8 +26,8 @@ from shared.games.euchre.state import (
     new_table,
 )
 from shared.games.euchre.views import EuchreView, view_for
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, trick_cards, whole
+from shared.games.interface import Option, RecordVerdict, TableForm, Transfer
+from shared.games.table.game import TableGame, ranged, timing, trick_cards
 from shared.games.views import viewer
 
 
@@ -55,16 +55,17 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         only), ``timer_ms`` (10 to 120 s, default 20 s; ``None`` only at a private table),
         ``private``, ``interlude_ms``; ``seats`` is 4 if given. Other settings (a Swick table's
         antes...) are ignored."""
-        seats = settings.get("seats", SEATS)
-        target = settings.get("target", DEFAULT_TARGET)
-        stake = settings.get("stake", 0)
-        if seats != SEATS or not whole(seats):
-            raise IllegalCommand("bad_config", "A Euchre table has 4 seats")
+        ranged(settings, "seats", SEATS, SEATS, SEATS, "A Euchre table has 4 seats")
         low, high = TARGET_RANGE
-        if not whole(target) or not low <= target <= high:
-            raise IllegalCommand("bad_config", f"A game is played to {low} to {high} points")
-        if not whole(stake) or not 0 <= stake <= MAX_STAKE:
-            raise IllegalCommand("bad_config", f"The stake is 0 to {MAX_STAKE} cents")
+        target = ranged(
+            settings,
+            "target",
+            DEFAULT_TARGET,
+            low,
+            high,
+            f"A game is played to {low} to {high} points",
+        )
+        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         timed = timing(settings, DEFAULT_TIMER_MS)
         return TableConfig(
             target=target,

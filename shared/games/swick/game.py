@@ -25,7 +25,7 @@ from shared.games.swick.state import (
     new_table,
 )
 from shared.games.swick.views import SwickView, dealer_sees_own_cards, view_for
-from shared.games.table.game import TableGame, timing, trick_cards, whole
+from shared.games.table.game import TableGame, seat_count, timing, trick_cards, whole
 from shared.games.views import viewer
 
 MAX_ANTE = 300
@@ -45,10 +45,8 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
     )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
-        seats = settings.get("seats", MIN_SEATS)
         antes = tuple(settings.get("antes", DEFAULT_ANTES))
-        if not whole(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
+        seats = seat_count(settings, MIN_SEATS, MIN_SEATS, MAX_SEATS)
         if not antes or any(not whole(a) or a <= 0 or a % 3 or a > MAX_ANTE for a in antes):
             raise IllegalCommand(
                 "bad_config", f"Antes are multiples of 3 cents, from 3 to {MAX_ANTE}"

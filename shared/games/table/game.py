@@ -42,6 +42,23 @@ def whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def ranged(
+    settings: Mapping[str, Any], key: str, default: int, low: int, high: int, message: str
+) -> int:
+    """The setting ``key`` (``default`` when not given), an int from ``low`` to ``high``;
+    raises ``IllegalCommand("bad_config", message)``."""
+    value = settings.get(key, default)
+    if not whole(value) or not low <= value <= high:
+        raise IllegalCommand("bad_config", message)
+    return value
+
+
+def seat_count(settings: Mapping[str, Any], default: int, low: int, high: int) -> int:
+    """``seats`` (``default`` when not given), from ``low`` to ``high``; raises
+    ``IllegalCommand("bad_config")``."""
+    return ranged(settings, "seats", default, low, high, f"A table has {low} to {high} seats")
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """A table's timer settings, checked."""
