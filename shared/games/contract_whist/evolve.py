@@ -28,8 +28,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.seed = e.seed
     s.fingerprint = e.fingerprint
     s.first_bidder = e.first_bidder
-    s.stacks = table.paid_in(s.stacks, e.stakes)
-    s.pot = sum(e.stakes)
+    table.stakes_paid(s, e.stakes)
     s.round_no = 0
     s.scores = (0,) * s.n
     s.sheet = ()
@@ -96,8 +95,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winners = e.winners
     s.payouts = e.payouts
     s.forfeited = e.forfeited
-    s.stacks = table.paid_out(s.stacks, e.payouts)
-    s.pot -= sum(e.payouts)
+    table.pot_paid_out(s, e.payouts)
     s.end_reason = e.reason
     give_turn(s, None)
 

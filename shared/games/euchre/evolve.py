@@ -55,9 +55,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.winner = None
     s.end_reason = None
     s.result = None
-    if e.stakes:
-        s.stacks = table.paid_in(s.stacks, e.stakes)
-    s.pot = sum(e.stakes)
+    table.stakes_paid(s, e.stakes)
     s.payouts = ()
     s.forfeited = ()
 
@@ -157,9 +155,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winner = e.winner
     s.end_reason = e.reason
     s.dealer = None
-    if e.payouts:
-        s.stacks = table.paid_out(s.stacks, e.payouts)
-    s.pot -= sum(e.payouts)
+    table.pot_paid_out(s, e.payouts)
     s.payouts = e.payouts
     s.forfeited = e.forfeited
     give_turn(s, None)

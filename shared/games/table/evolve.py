@@ -65,6 +65,26 @@ def card_played(s: TrickState, seat: int, card: int, players: Sequence[int]) -> 
         give_turn(s, players[(players.index(seat) + 1) % len(players)])
 
 
+class PotState(TableState, Protocol):
+    """A game's state whose seats pay stakes into a pot at the start and share it at the end."""
+
+    pot: int
+
+
+def stakes_paid(s: PotState, stakes: Sequence[int]) -> None:
+    """A game starts: each seat pays its stake into the pot (none at a points-only table)."""
+    if stakes:
+        s.stacks = paid_in(s.stacks, stakes)
+    s.pot = sum(stakes)
+
+
+def pot_paid_out(s: PotState, payouts: Sequence[int]) -> None:
+    """A game ends: the pot pays each seat its share (none at a points-only table)."""
+    if payouts:
+        s.stacks = paid_out(s.stacks, payouts)
+    s.pot -= sum(payouts)
+
+
 def paid_in(stacks: tuple[int, ...], amounts: Sequence[int]) -> tuple[int, ...]:
     """``stacks`` less what each seat paid into the pot."""
     return tuple(stack - paid for stack, paid in zip(stacks, amounts, strict=True))
