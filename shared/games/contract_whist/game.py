@@ -27,7 +27,7 @@ from shared.games.contract_whist.state import (
     new_table,
 )
 from shared.games.contract_whist.views import WhistView, view_for
-from shared.games.interface import Option, RecordVerdict, TableForm, Transfer
+from shared.games.interface import RecordVerdict, TableForm
 from shared.games.table.game import TableGame, ranged, seat_count, timing, trick_cards
 from shared.games.views import viewer
 
@@ -71,18 +71,11 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
             interlude_ms=timed.interlude_ms,
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        """The stakes paid in when a game starts and the pot paid out when it ends."""
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> WhistView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # Each round's deal.
     recorded = frozenset({"game_started", "round_dealt", "game_ended"})

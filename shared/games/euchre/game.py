@@ -26,7 +26,7 @@ from shared.games.euchre.state import (
     new_table,
 )
 from shared.games.euchre.views import EuchreView, view_for
-from shared.games.interface import Option, RecordVerdict, TableForm, Transfer
+from shared.games.interface import RecordVerdict, TableForm
 from shared.games.table.game import TableGame, ranged, timing, trick_cards
 from shared.games.views import viewer
 
@@ -75,19 +75,11 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
             stake=stake,
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        """The stakes paid in when a game starts and the pot paid out when it ends (none at a
-        points-only table)."""
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> EuchreView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # The deals, the dealer taking the turn-up and the discard.
     recorded = frozenset(

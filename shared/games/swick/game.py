@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.fairness import ALGORITHM
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
+from shared.games.interface import IllegalCommand, RecordVerdict, TableForm
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick import record
@@ -60,17 +60,11 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
             interlude_ms=timed.interlude_ms,
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> SwickView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # The deals, the antes and readiness that decide who is dealt in, the trump, the draws and
     # the discards.
