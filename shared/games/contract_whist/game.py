@@ -61,14 +61,11 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
             settings, "rounds", FULL_GAME, 1, FULL_GAME, f"A game is 1 to {FULL_GAME} rounds"
         )
         stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
-        timed = timing(settings, DEFAULT_TIMER_MS, "round")
         return TableConfig(
             seats=seats,
             rounds=rounds,
             stake=stake,
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
+            **timing(settings, DEFAULT_TIMER_MS, "round"),
         )
 
     # The engine's own functions serve as the module's methods.

@@ -66,13 +66,10 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
             f"A game is played to {low} to {high} points",
         )
         stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
-        timed = timing(settings, DEFAULT_TIMER_MS)
         return TableConfig(
             target=target,
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
             stake=stake,
+            **timing(settings, DEFAULT_TIMER_MS),
         )
 
     # The engine's own functions serve as the module's methods.

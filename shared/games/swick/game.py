@@ -51,13 +51,10 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
             raise IllegalCommand(
                 "bad_config", f"Antes are multiples of 3 cents, from 3 to {MAX_ANTE}"
             )
-        timed = timing(settings, DEFAULT_TIMER_MS)
         return TableConfig(
             seats=seats,
             antes=tuple(sorted(set(antes))),
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
+            **timing(settings, DEFAULT_TIMER_MS),
         )
 
     # The engine's own functions serve as the module's methods.

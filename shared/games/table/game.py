@@ -8,8 +8,7 @@ what is its own: its settings, its legal actions, its views, its money and its r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeGuard, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeGuard, TypeVar
 
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import Player, Timeout
@@ -59,9 +58,8 @@ def seat_count(settings: Mapping[str, Any], default: int, low: int, high: int) -
     return ranged(settings, "seats", default, low, high, f"A table has {low} to {high} seats")
 
 
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """A table's timer settings, checked."""
+class Timing(TypedDict):
+    """A table's timer settings, checked: fields of every game's ``TableConfig``."""
 
     private: bool
     timer_ms: int | None
@@ -89,7 +87,7 @@ def timing(settings: Mapping[str, Any], default_timer_ms: int, hand: str = "hand
         raise IllegalCommand(
             "bad_config", f"A {hand}'s result shows 0 to {INTERLUDE_MAX_MS // 1000} seconds"
         )
-    return Timing(private, timer_ms, interlude_ms or None)
+    return Timing(private=private, timer_ms=timer_ms, interlude_ms=interlude_ms or None)
 
 
 class TableGame(Generic[S, A, E, V]):
