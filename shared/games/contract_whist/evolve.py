@@ -24,9 +24,7 @@ def _clear_round(s: State) -> None:
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
-    s.game_no += 1
-    s.seed = e.seed
-    s.fingerprint = e.fingerprint
+    table.game_started(s, e.seed, e.fingerprint)
     s.first_bidder = e.first_bidder
     table.stakes_paid(s, e.stakes)
     s.round_no = 0

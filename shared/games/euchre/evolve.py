@@ -45,9 +45,7 @@ def _round(s: State) -> int:
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
-    s.game_no += 1
-    s.seed = e.seed
-    s.fingerprint = e.fingerprint
+    table.game_started(s, e.seed, e.fingerprint)
     s.first_dealer = e.first_dealer
     s.button = None
     s.hand_no = 0

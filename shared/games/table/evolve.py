@@ -171,6 +171,22 @@ def _attendance(s: TableState, e: ev.AttendanceChanged) -> None:
     s.unattended_since = e.unattended_since
 
 
+class SeededState(TableState, Protocol):
+    """A game's state with the number of its game and that game's seed."""
+
+    game_no: int
+    seed: str
+    fingerprint: str
+
+
+def game_started(s: SeededState, seed: str, fingerprint: str) -> None:
+    """A game started: the next game of the table, dealt from ``seed`` (secret until the game
+    ends) whose ``fingerprint`` is published now."""
+    s.game_no += 1
+    s.seed = seed
+    s.fingerprint = fingerprint
+
+
 def game_ended(s: TableState) -> None:
     """A game ended: the seats its bots left are no longer the table's to fill."""
     s.left_by_bots = ()
