@@ -4,14 +4,10 @@ table's (``shared.games.table.codec``)."""
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter
-
 from shared.games.contract_whist.actions import Action
-from shared.games.contract_whist.cards import Card
 from shared.games.contract_whist.events import Event
 from shared.games.contract_whist.state import State
-from shared.games.contract_whist.views import WhistView, private_part, view_for
-from shared.games.interface import Option
+from shared.games.contract_whist.views import Private, WhistView, private_part, view_for
 from shared.games.table.codec import TableCodec
 
 CODEC: TableCodec[State, Action, Event, WhistView] = TableCodec(
@@ -21,9 +17,5 @@ CODEC: TableCodec[State, Action, Event, WhistView] = TableCodec(
     WhistView,
     view_for=view_for,
     private_part=private_part,
-    private=(
-        ("hand", TypeAdapter(tuple[Card, ...])),
-        ("options", TypeAdapter(tuple[Option[Action], ...])),
-    ),
-    after="trick",
+    private=Private,
 )

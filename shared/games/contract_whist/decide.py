@@ -37,7 +37,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, decision
+from shared.games.table.flow import Work, card_decision, decision
 from shared.games.table.rules import CutShort, ForfeitRules
 
 
@@ -104,10 +104,8 @@ def _choose_trump(w: Work[State], actor: int | None, a: ac.ChooseTrump, seq: int
 
 def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
     s = w.state
-    seat = decision(w, actor, seq, Phase.TRICKS)
+    seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]
-    if a.card not in hand:
-        raise IllegalCommand("bad_cards", "You can only play a card you hold")
     why = dict(play_reasons(hand, s.trick))[a.card]
     if why:
         raise IllegalCommand("illegal_card", why)

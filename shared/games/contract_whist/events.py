@@ -65,10 +65,7 @@ class CardPlayed:
     kind: Literal["card_played"] = "card_played"
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
-    winner: int
-    kind: Literal["trick_taken"] = "trick_taken"
+TrickTaken = table.TrickTaken  # a trick is taken the same in every game
 
 
 @dataclass(frozen=True, slots=True)

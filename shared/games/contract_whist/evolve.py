@@ -4,7 +4,7 @@ the lifecycle's)."""
 from __future__ import annotations
 
 from shared.games.contract_whist import events as ev
-from shared.games.contract_whist.state import Bid, Phase, State, replaced
+from shared.games.contract_whist.state import Bid, Phase, State
 from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
 
@@ -24,12 +24,9 @@ def _clear_round(s: State) -> None:
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
-    s.game_no += 1
-    s.seed = e.seed
-    s.fingerprint = e.fingerprint
+    table.game_started(s, e.seed, e.fingerprint)
     s.first_bidder = e.first_bidder
-    s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
-    s.pot = sum(e.stakes)
+    table.stakes_paid(s, e.stakes)
     s.round_no = 0
     s.scores = (0,) * s.n
     s.sheet = ()
@@ -70,10 +67,7 @@ def _trump_chosen(s: State, e: ev.TrumpChosen) -> None:
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
-    seat = e.seat
-    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
-    s.trick = (*s.trick, (seat, e.card))
-    give_turn(s, None if len(s.trick) == s.n else (seat + 1) % s.n)
+    table.card_played(s, e.seat, e.card, range(s.n))  # every seat plays every round
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
@@ -99,8 +93,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winners = e.winners
     s.payouts = e.payouts
     s.forfeited = e.forfeited
-    s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
-    s.pot -= sum(e.payouts)
+    table.pot_paid_out(s, e.payouts)
     s.end_reason = e.reason
     give_turn(s, None)
 

@@ -27,13 +27,15 @@ from shared.games.contract_whist.state import (
     new_table,
 )
 from shared.games.contract_whist.views import WhistView, view_for
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, whole
+from shared.games.interface import RecordVerdict, TableForm
+from shared.games.table.game import TableGame, ranged, seat_count, timing, trick_cards
+from shared.games.views import viewer
 
 
 class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
     rules = RULES
     codec = CODEC
+    checkpoints = (ev.RoundScored, ev.GameEnded)
     name = "contract-whist"
     form = TableForm(
         title="Contract Whist",
@@ -54,40 +56,23 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         the schedule), ``stake`` (0 to 300 cents, default 0), ``timer_ms`` (10 to 120 s, default
         30 s; ``None`` only at a private table), ``private``, ``interlude_ms``. Other settings
         (a Swick table's antes...) are ignored."""
-        seats = settings.get("seats", DEFAULT_SEATS)
-        rounds = settings.get("rounds", FULL_GAME)
-        stake = settings.get("stake", 0)
-        if not whole(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
-        if not whole(rounds) or not 1 <= rounds <= FULL_GAME:
-            raise IllegalCommand("bad_config", f"A game is 1 to {FULL_GAME} rounds")
-        if not whole(stake) or not 0 <= stake <= MAX_STAKE:
-            raise IllegalCommand("bad_config", f"The stake is 0 to {MAX_STAKE} cents")
-        timed = timing(settings, DEFAULT_TIMER_MS, "round")
+        seats = seat_count(settings, DEFAULT_SEATS, MIN_SEATS, MAX_SEATS)
+        rounds = ranged(
+            settings, "rounds", FULL_GAME, 1, FULL_GAME, f"A game is 1 to {FULL_GAME} rounds"
+        )
+        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         return TableConfig(
             seats=seats,
             rounds=rounds,
             stake=stake,
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
+            **timing(settings, DEFAULT_TIMER_MS, "round"),
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def checkpoint(self, event: ev.Event) -> bool:
-        return isinstance(event, ev.RoundScored | ev.GameEnded)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        """The stakes paid in when a game starts and the pot paid out when it ends."""
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> WhistView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # Each round's deal.
     recorded = frozenset({"game_started", "round_dealt", "game_ended"})
@@ -115,15 +100,15 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         if s.phase not in IN_ROUND:
             return []
         places = [card for hand in s.hands for card in hand]
-        places += (*s.undealt, *(card for _, card in s.trick))
-        places += (card for trick in s.played for _, card in trick)
+        places += (*s.undealt, *trick_cards(s))
         return [code(card) for card in places]
 
     def visible_cards(self, state: State, seat: int | None) -> frozenset[str]:
         # Rules §9: the tricks; a player's own hand.
         s = state
-        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
-        if seat is not None and 0 <= seat < s.n and s.players[seat] is not None:
+        seen = set(trick_cards(s))
+        seat = viewer(s, seat)  # a spectator (None) holds no hand
+        if seat is not None:
             seen.update(s.hands[seat])
         return frozenset(code(card) for card in seen)
 

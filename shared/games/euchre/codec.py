@@ -4,14 +4,10 @@
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter
-
 from shared.games.euchre.actions import Action
-from shared.games.euchre.cards import Card
 from shared.games.euchre.events import Event
 from shared.games.euchre.state import State
-from shared.games.euchre.views import EuchreView, private_part, view_for
-from shared.games.interface import Option
+from shared.games.euchre.views import EuchreView, Private, private_part, view_for
 from shared.games.table.codec import TableCodec
 
 CODEC: TableCodec[State, Action, Event, EuchreView] = TableCodec(
@@ -21,10 +17,5 @@ CODEC: TableCodec[State, Action, Event, EuchreView] = TableCodec(
     EuchreView,
     view_for=view_for,
     private_part=private_part,
-    private=(
-        ("hand", TypeAdapter(tuple[Card, ...])),
-        ("discarded", TypeAdapter(tuple[Card, ...])),
-        ("options", TypeAdapter(tuple[Option[Action], ...])),
-    ),
-    after="trick",
+    private=Private,
 )

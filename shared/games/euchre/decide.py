@@ -38,7 +38,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, decision
+from shared.games.table.flow import Work, card_decision, decision
 from shared.games.table.rules import CutShort, ForfeitRules
 
 
@@ -123,10 +123,8 @@ def _start_tricks(w: Work[State]) -> None:
 
 def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
     s = w.state
-    seat = decision(w, actor, seq, Phase.TRICKS)
+    seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]
-    if a.card not in hand:
-        raise IllegalCommand("bad_cards", "You can only play a card you hold")
     trump = s.trump
     assert trump is not None
     why = dict(play_reasons(hand, s.trick, trump))[a.card]

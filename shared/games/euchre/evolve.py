@@ -45,9 +45,7 @@ def _round(s: State) -> int:
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
-    s.game_no += 1
-    s.seed = e.seed
-    s.fingerprint = e.fingerprint
+    table.game_started(s, e.seed, e.fingerprint)
     s.first_dealer = e.first_dealer
     s.button = None
     s.hand_no = 0
@@ -55,9 +53,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.winner = None
     s.end_reason = None
     s.result = None
-    if e.stakes:
-        s.stacks = tuple(stack - paid for stack, paid in zip(s.stacks, e.stakes, strict=True))
-    s.pot = sum(e.stakes)
+    table.stakes_paid(s, e.stakes)
     s.payouts = ()
     s.forfeited = ()
 
@@ -125,14 +121,7 @@ def _tricks_started(s: State, e: ev.TricksStarted) -> None:
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
-    seat = e.seat
-    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
-    s.trick = (*s.trick, (seat, e.card))
-    players = s.active()
-    if len(s.trick) == len(players):
-        give_turn(s, None)
-    else:
-        give_turn(s, players[(players.index(seat) + 1) % len(players)])
+    table.card_played(s, e.seat, e.card, s.active())
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
@@ -164,9 +153,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.winner = e.winner
     s.end_reason = e.reason
     s.dealer = None
-    if e.payouts:
-        s.stacks = tuple(stack + paid for stack, paid in zip(s.stacks, e.payouts, strict=True))
-    s.pot -= sum(e.payouts)
+    table.pot_paid_out(s, e.payouts)
     s.payouts = e.payouts
     s.forfeited = e.forfeited
     give_turn(s, None)

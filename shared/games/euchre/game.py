@@ -26,13 +26,15 @@ from shared.games.euchre.state import (
     new_table,
 )
 from shared.games.euchre.views import EuchreView, view_for
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
-from shared.games.table.game import TableGame, timing, whole
+from shared.games.interface import RecordVerdict, TableForm
+from shared.games.table.game import TableGame, ranged, timing, trick_cards
+from shared.games.views import viewer
 
 
 class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
     rules = RULES
     codec = CODEC
+    checkpoints = (ev.HandScored, ev.GameEnded)
     name = "euchre"
     form = TableForm(
         title="Euchre",
@@ -53,41 +55,28 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         only), ``timer_ms`` (10 to 120 s, default 20 s; ``None`` only at a private table),
         ``private``, ``interlude_ms``; ``seats`` is 4 if given. Other settings (a Swick table's
         antes...) are ignored."""
-        seats = settings.get("seats", SEATS)
-        target = settings.get("target", DEFAULT_TARGET)
-        stake = settings.get("stake", 0)
-        if seats != SEATS or not whole(seats):
-            raise IllegalCommand("bad_config", "A Euchre table has 4 seats")
+        ranged(settings, "seats", SEATS, SEATS, SEATS, "A Euchre table has 4 seats")
         low, high = TARGET_RANGE
-        if not whole(target) or not low <= target <= high:
-            raise IllegalCommand("bad_config", f"A game is played to {low} to {high} points")
-        if not whole(stake) or not 0 <= stake <= MAX_STAKE:
-            raise IllegalCommand("bad_config", f"The stake is 0 to {MAX_STAKE} cents")
-        timed = timing(settings, DEFAULT_TIMER_MS)
+        target = ranged(
+            settings,
+            "target",
+            DEFAULT_TARGET,
+            low,
+            high,
+            f"A game is played to {low} to {high} points",
+        )
+        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         return TableConfig(
             target=target,
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
             stake=stake,
+            **timing(settings, DEFAULT_TIMER_MS),
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def checkpoint(self, event: ev.Event) -> bool:
-        return isinstance(event, ev.HandScored | ev.GameEnded)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        """The stakes paid in when a game starts and the pot paid out when it ends (none at a
-        points-only table)."""
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> EuchreView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # The deals, the dealer taking the turn-up and the discard.
     recorded = frozenset(
@@ -116,8 +105,7 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         if s.phase not in IN_HAND:
             return []
         places = [card for hand in s.hands for card in hand]
-        places += (*s.kitty, *(card for _, card in s.trick))
-        places += (card for trick in s.played for _, card in trick)
+        places += (*s.kitty, *trick_cards(s))
         if s.discard is not None:
             places.append(s.discard)
         if s.turn_up is not None and s.turn_up_at in ("up", "down", "kitty"):
@@ -128,10 +116,11 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         # Rules §8: the turn-up wherever it went, the tricks; a player's own hand and, the
         # dealer, their own discard.
         s = state
-        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        seen = set(trick_cards(s))
         if s.turn_up is not None:
             seen.add(s.turn_up)
-        if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+        seat = viewer(s, seat)  # a spectator (None) holds no hand
+        if seat is not None:
             seen.update(s.hands[seat])
             if seat == s.dealer and s.discard is not None:
                 seen.add(s.discard)

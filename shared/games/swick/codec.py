@@ -3,14 +3,10 @@
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter
-
-from shared.games.interface import Option
 from shared.games.swick.actions import Action
-from shared.games.swick.cards import Card
 from shared.games.swick.events import Event
 from shared.games.swick.state import State
-from shared.games.swick.views import SwickView, private_part, view_for
+from shared.games.swick.views import Private, SwickView, private_part, view_for
 from shared.games.table.codec import TableCodec
 
 CODEC: TableCodec[State, Action, Event, SwickView] = TableCodec(
@@ -20,10 +16,5 @@ CODEC: TableCodec[State, Action, Event, SwickView] = TableCodec(
     SwickView,
     view_for=view_for,
     private_part=private_part,
-    private=(
-        ("hand", TypeAdapter(tuple[Card | None, ...])),
-        ("discarded", TypeAdapter(tuple[Card, ...])),
-        ("options", TypeAdapter(tuple[Option[Action], ...])),
-    ),
-    after="trick",
+    private=Private,
 )

@@ -39,7 +39,7 @@ from shared.games.swick.state import (
     State,
 )
 from shared.games.table import flow
-from shared.games.table.flow import Work, decision
+from shared.games.table.flow import Work, card_decision, decision
 from shared.games.table.rules import CutShort, Rules
 
 MAX_ENTROPY = 64
@@ -299,10 +299,8 @@ def _start_tricks(w: Work[State]) -> None:
 
 def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
     s = w.state
-    seat = decision(w, actor, seq, Phase.TRICKS)
+    seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]
-    if a.card not in hand:
-        raise IllegalCommand("bad_cards", "You can only play a card you hold")
     trump = s.trump_suit
     assert trump is not None
     first_lead = not s.trick and sum(s.tricks_won) == 0

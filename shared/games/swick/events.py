@@ -12,6 +12,7 @@ from typing import Literal, TypeAlias
 
 from shared.games.swick.cards import Card
 from shared.games.swick.state import GameEndReason, HandResult, Phase, Standing
+from shared.games.table import events as table
 from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
 from shared.games.table.events import LifecycleEvent
 
@@ -121,10 +122,7 @@ class CardPlayed:
     kind: Literal["card_played"] = "card_played"
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
-    winner: int
-    kind: Literal["trick_taken"] = "trick_taken"
+TrickTaken = table.TrickTaken  # a trick is taken the same in every game
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,9 +64,7 @@ def _seat_left(s: State, e: ev.SeatLeft) -> None:
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
-    s.game_no += 1
-    s.seed = e.seed
-    s.fingerprint = e.fingerprint
+    table.game_started(s, e.seed, e.fingerprint)
     s.first_dealer = e.first_dealer
     s.button = None
     s.hand_no = 0
@@ -113,7 +111,7 @@ def _hand_dealt(s: State, e: ev.HandDealt) -> None:
     s.button = s.dealer
     s.order = e.order
     s.antes = e.antes
-    s.stacks = tuple(stack - ante for stack, ante in zip(s.stacks, e.antes, strict=True))
+    s.stacks = table.paid_in(s.stacks, e.antes)
     s.pot = s.carry + sum(e.antes)
     s.carry = 0
     s.context = e.context
@@ -202,14 +200,7 @@ def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> None:
-    seat = e.seat
-    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != e.card))
-    s.trick = (*s.trick, (seat, e.card))
-    players = s.in_hand()
-    if len(s.trick) == len(players):
-        give_turn(s, None)
-    else:
-        give_turn(s, players[(players.index(seat) + 1) % len(players)])
+    table.card_played(s, e.seat, e.card, s.in_hand())
 
 
 def _trick_taken(s: State, e: ev.TrickTaken) -> None:
@@ -247,7 +238,7 @@ def _closing(s: State, e: ev.TableClosing) -> None:
 
 
 def _carry_shared(s: State, e: ev.CarryShared) -> None:
-    s.stacks = tuple(stack + share for stack, share in zip(s.stacks, e.shares, strict=True))
+    s.stacks = table.paid_out(s.stacks, e.shares)
     s.carry = 0
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.fairness import ALGORITHM
-from shared.games.interface import IllegalCommand, Option, RecordVerdict, TableForm, Transfer
+from shared.games.interface import IllegalCommand, RecordVerdict, TableForm
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick import record
@@ -25,7 +25,8 @@ from shared.games.swick.state import (
     new_table,
 )
 from shared.games.swick.views import SwickView, dealer_sees_own_cards, view_for
-from shared.games.table.game import TableGame, timing, whole
+from shared.games.table.game import TableGame, seat_count, timing, trick_cards, whole
+from shared.games.views import viewer
 
 MAX_ANTE = 300
 
@@ -33,6 +34,7 @@ MAX_ANTE = 300
 class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
     rules = RULES
     codec = CODEC
+    checkpoints = (ev.HandSettled, ev.GameEnded)
     name = "swick"
     form = TableForm(
         title="Swick",
@@ -43,37 +45,23 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
     )
 
     def make_config(self, settings: Mapping[str, Any]) -> TableConfig:
-        seats = settings.get("seats", MIN_SEATS)
         antes = tuple(settings.get("antes", DEFAULT_ANTES))
-        if not whole(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalCommand("bad_config", f"A table has {MIN_SEATS} to {MAX_SEATS} seats")
+        seats = seat_count(settings, MIN_SEATS, MIN_SEATS, MAX_SEATS)
         if not antes or any(not whole(a) or a <= 0 or a % 3 or a > MAX_ANTE for a in antes):
             raise IllegalCommand(
                 "bad_config", f"Antes are multiples of 3 cents, from 3 to {MAX_ANTE}"
             )
-        timed = timing(settings, DEFAULT_TIMER_MS)
         return TableConfig(
             seats=seats,
             antes=tuple(sorted(set(antes))),
-            timer_ms=timed.timer_ms,
-            private=timed.private,
-            interlude_ms=timed.interlude_ms,
+            **timing(settings, DEFAULT_TIMER_MS),
         )
 
-    def new_table(self, config: TableConfig) -> State:
-        return new_table(config)
-
-    def legal_actions(self, state: State, seat: int) -> list[Option[ac.Action]]:
-        return legal_actions(state, seat)
-
-    def checkpoint(self, event: ev.Event) -> bool:
-        return isinstance(event, ev.HandSettled | ev.GameEnded)
-
-    def transfers(self, state: State, events: Sequence[ev.Event]) -> list[Transfer]:
-        return transfers(state, events)
-
-    def view_for(self, state: State, seat: int | None) -> SwickView:
-        return view_for(state, seat)
+    # The engine's own functions serve as the module's methods.
+    new_table = staticmethod(new_table)
+    legal_actions = staticmethod(legal_actions)
+    transfers = staticmethod(transfers)
+    view_for = staticmethod(view_for)
 
     # The deals, the antes and readiness that decide who is dealt in, the trump, the draws and
     # the discards.
@@ -112,8 +100,7 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
         if not s.order:
             return []
         places = [card for hand in s.hands for card in hand]
-        places += (*s.stock, *s.discards, *(card for _, card in s.trick))
-        places += (card for trick in s.played for _, card in trick)
+        places += (*s.stock, *s.discards, *trick_cards(s))
         if s.trump_card is not None and not s.kept:
             places.append(s.trump_card)  # a kept one is in the dealer's hand or a trick
         return [code(card) for card in places]
@@ -122,12 +109,13 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
         # Rules §4: the trump card, the tricks, a winning special hand; a player's own cards
         # (a dealer's not until their knock turn, but a kept trump card) and own discards.
         s = state
-        seen: set[int] = {card for trick in (s.trick, *s.played) for _, card in trick}
+        seen = set(trick_cards(s))
         if s.trump_card is not None:
             seen.add(s.trump_card)
         if s.result is not None and s.result.special is not None:
             seen.update(s.result.special.cards)
-        if seat is not None and 0 <= seat < len(s.players) and s.players[seat] is not None:
+        seat = viewer(s, seat)  # a spectator (None) holds no hand
+        if seat is not None:
             blind = seat == s.dealer and not dealer_sees_own_cards(s)
             seen.update(() if blind else s.hands[seat])
             seen.update(s.discarded[seat])

@@ -8,8 +8,9 @@ command's views are encoded with the public part once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from typing import Annotated, Any, Generic, TypeVar
+from collections.abc import Callable, Iterable
+from dataclasses import fields, is_dataclass
+from typing import Annotated, Any, Generic, TypeVar, get_type_hints
 
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -30,8 +31,8 @@ class TableCodec(Generic[S, A, E, V]):
 
     A spectator's view has no seat and empty ``private`` fields; a seat's view is that text with
     its seat and its own private part spliced in (the fields keep the model's order, so the text
-    is the model's own). ``private`` names those fields in the view's order, each with the
-    encoder of its value; ``after`` is the field that follows them.
+    is the model's own). ``private`` is the dataclass of a seat's private part: its fields are
+    the view's private fields, in the view's order.
     """
 
     def __init__(
@@ -43,8 +44,7 @@ class TableCodec(Generic[S, A, E, V]):
         *,
         view_for: Callable[[S, int | None], V],
         private_part: Callable[[S, int], Any],
-        private: Sequence[tuple[str, TypeAdapter[Any]]],
-        after: str,
+        private: type[Any],
     ) -> None:
         self._state: TypeAdapter[S] = TypeAdapter(state)
         self._event: TypeAdapter[E] = TypeAdapter(Annotated[event, Field(discriminator="kind")])
@@ -53,8 +53,13 @@ class TableCodec(Generic[S, A, E, V]):
         self._view: TypeAdapter[V] = TypeAdapter(view)
         self._view_for = view_for
         self._private_part = private_part
-        self._private = tuple((f',"{name}":', name, adapter) for name, adapter in private)
-        self._no_private = "".join(f',"{name}":[]' for name, _ in private) + f',"{after}":'
+        hints = get_type_hints(private, include_extras=True)
+        names = [field.name for field in fields(private)]
+        self._private = tuple((f',"{name}":', name, TypeAdapter(hints[name])) for name in names)
+        assert is_dataclass(view)
+        view_names = [field.name for field in fields(view)]
+        after = view_names[view_names.index(names[-1]) + 1]  # the field after the private ones
+        self._no_private = "".join(f',"{name}":[]' for name in names) + f',"{after}":'
         self._after = f',"{after}":'
 
     def dump_state(self, state: S) -> Any:

@@ -122,6 +122,15 @@ class TableClosed:
     kind: Literal["table_closed"] = "table_closed"
 
 
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """The trick is complete and ``winner`` takes it: the same in every game, which takes it
+    in as its own (``TrickTaken = table.TrickTaken``)."""
+
+    winner: int
+    kind: Literal["trick_taken"] = "trick_taken"
+
+
 LifecycleEvent: TypeAlias = (
     Accepted
     | SeatTaken

@@ -8,7 +8,7 @@ lifecycle event also touches a game's own fields (a seat's chips...) the game wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
@@ -45,6 +45,54 @@ def give_turn(s: TableState, seat: int | None) -> None:
     """It is ``seat``'s turn (nobody's: ``None``); a decision opened now is stale before it."""
     s.turn = seat
     s.turn_seq = s.seq
+
+
+class TrickState(TableState, Protocol):
+    """A game's state whose seats play their cards to tricks."""
+
+    hands: tuple[tuple[int, ...], ...]
+    trick: tuple[tuple[int, int], ...]
+
+
+def card_played(s: TrickState, seat: int, card: int, players: Sequence[int]) -> None:
+    """``seat`` plays ``card`` from its hand to the trick: the next of ``players`` (the seats
+    playing the hand, in turn order) is to play, nobody once each of them has."""
+    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c != card))
+    s.trick = (*s.trick, (seat, card))
+    if len(s.trick) == len(players):
+        give_turn(s, None)
+    else:
+        give_turn(s, players[(players.index(seat) + 1) % len(players)])
+
+
+class PotState(TableState, Protocol):
+    """A game's state whose seats pay stakes into a pot at the start and share it at the end."""
+
+    pot: int
+
+
+def stakes_paid(s: PotState, stakes: Sequence[int]) -> None:
+    """A game starts: each seat pays its stake into the pot (none at a points-only table)."""
+    if stakes:
+        s.stacks = paid_in(s.stacks, stakes)
+    s.pot = sum(stakes)
+
+
+def pot_paid_out(s: PotState, payouts: Sequence[int]) -> None:
+    """A game ends: the pot pays each seat its share (none at a points-only table)."""
+    if payouts:
+        s.stacks = paid_out(s.stacks, payouts)
+    s.pot -= sum(payouts)
+
+
+def paid_in(stacks: tuple[int, ...], amounts: Sequence[int]) -> tuple[int, ...]:
+    """``stacks`` less what each seat paid into the pot."""
+    return tuple(stack - paid for stack, paid in zip(stacks, amounts, strict=True))
+
+
+def paid_out(stacks: tuple[int, ...], amounts: Sequence[int]) -> tuple[int, ...]:
+    """``stacks`` plus what each seat took from the pot."""
+    return tuple(stack + paid for stack, paid in zip(stacks, amounts, strict=True))
 
 
 _NO_GAME = frozenset({"lobby", "ended", "closed"})  # a bot leaving then is not replaced
@@ -121,6 +169,22 @@ def _deadline(s: TableState, e: ev.DeadlineSet) -> None:
 
 def _attendance(s: TableState, e: ev.AttendanceChanged) -> None:
     s.unattended_since = e.unattended_since
+
+
+class SeededState(TableState, Protocol):
+    """A game's state with the number of its game and that game's seed."""
+
+    game_no: int
+    seed: str
+    fingerprint: str
+
+
+def game_started(s: SeededState, seed: str, fingerprint: str) -> None:
+    """A game started: the next game of the table, dealt from ``seed`` (secret until the game
+    ends) whose ``fingerprint`` is published now."""
+    s.game_no += 1
+    s.seed = seed
+    s.fingerprint = fingerprint
 
 
 def game_ended(s: TableState) -> None:

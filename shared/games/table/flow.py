@@ -135,6 +135,15 @@ def decision(w: Work[Any], actor: int | None, seq: int, *phases: Any) -> int:
     return seat
 
 
+def card_decision(w: Work[Any], actor: int | None, seq: int, phase: Any, card: int) -> int:
+    """The seat playing ``card`` to the trick now, after checking the decision and that the
+    seat holds the card."""
+    seat = decision(w, actor, seq, phase)
+    if card not in w.state.hands[seat]:
+        raise IllegalCommand("bad_cards", "You can only play a card you hold")
+    return seat
+
+
 def name(s: TableState, seat: int) -> str:
     player = s.players[seat]
     return player.name if player is not None else f"seat {seat + 1}"

@@ -8,8 +8,7 @@ what is its own: its settings, its legal actions, its views, its money and its r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeGuard, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeGuard, TypeVar
 
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import Player, Timeout
@@ -23,14 +22,44 @@ E = TypeVar("E")
 V = TypeVar("V")
 
 
+class Tricks(Protocol):
+    """The tricks of a game's state: the one in progress and the hand's finished ones."""
+
+    @property
+    def trick(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def played(self) -> tuple[tuple[tuple[int, int], ...], ...]: ...
+
+
+def trick_cards(s: Tricks) -> list[int]:
+    """The cards on the table in tricks: the trick in progress, then the finished ones."""
+    return [card for trick in (s.trick, *s.played) for _, card in trick]
+
+
 def whole(value: object) -> TypeGuard[int]:
     """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """A table's timer settings, checked."""
+def ranged(
+    settings: Mapping[str, Any], key: str, default: int, low: int, high: int, message: str
+) -> int:
+    """The setting ``key`` (``default`` when not given), an int from ``low`` to ``high``;
+    raises ``IllegalCommand("bad_config", message)``."""
+    value = settings.get(key, default)
+    if not whole(value) or not low <= value <= high:
+        raise IllegalCommand("bad_config", message)
+    return value
+
+
+def seat_count(settings: Mapping[str, Any], default: int, low: int, high: int) -> int:
+    """``seats`` (``default`` when not given), from ``low`` to ``high``; raises
+    ``IllegalCommand("bad_config")``."""
+    return ranged(settings, "seats", default, low, high, f"A table has {low} to {high} seats")
+
+
+class Timing(TypedDict):
+    """A table's timer settings, checked: fields of every game's ``TableConfig``."""
 
     private: bool
     timer_ms: int | None
@@ -58,14 +87,19 @@ def timing(settings: Mapping[str, Any], default_timer_ms: int, hand: str = "hand
         raise IllegalCommand(
             "bad_config", f"A {hand}'s result shows 0 to {INTERLUDE_MAX_MS // 1000} seconds"
         )
-    return Timing(private, timer_ms, interlude_ms or None)
+    return Timing(private=private, timer_ms=timer_ms, interlude_ms=interlude_ms or None)
 
 
 class TableGame(Generic[S, A, E, V]):
-    """A game module's table part. Subclasses set ``rules`` and ``codec``."""
+    """A game module's table part. Subclasses set ``rules``, ``codec`` and ``checkpoints``."""
 
     rules: Rules[S]
     codec: TableCodec[S, A, E, V]
+    checkpoints: tuple[type[Any], ...]
+    """The events after which the state is worth a snapshot: a hand scored, the game ended."""
+
+    def checkpoint(self, event: E) -> bool:
+        return isinstance(event, self.checkpoints)
 
     def decide(self, state: S, command: Command[A]) -> list[E]:
         return self.rules.step(state, command)[1]
