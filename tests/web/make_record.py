@@ -21,7 +21,7 @@ from shared.games.swick.record import dump_record, game_record, load_record, ver
 from shared.games.swick.state import Phase
 from tests.engine.support import Table
 from tests.web.fixture_file import write
-from tests.web.tamper import Tampered
+from tests.web.tamper import Tampered, verdict
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "record.json"
 
@@ -72,8 +72,7 @@ def choose(options: list[ac.Action], rng: random.Random, knocking: float) -> ac.
 
 
 def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    result = verify(load_record(record))
-    return {"ok": result.ok, "hands": result.hands, "mismatch": result.mismatch}
+    return verdict(verify(load_record(record)), "hands")
 
 
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -81,9 +80,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(record)
     variant = made.variant
     last = len(record["hands"]) - 1
-    v = variant("two dealt cards swapped between seats")
-    dealt = v["hands"][last]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+    made.dealt_swapped("hands")
     v = variant("another trump card")
     hand = v["hands"][0]
     hand["trump_card"] = v["hands"][0]["dealt"][0][0]
@@ -95,10 +92,8 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
             break
     v = variant("one player's entropy changed")
     v["hands"][last]["entropy"][0] += "x"
-    v = variant("another seed")
-    v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
-    v = variant("another first dealer")
-    v["first_dealer"] = (v["first_dealer"] + 1) % v["seats"]
+    made.reseeded()
+    made.first_moved("another first dealer", "first_dealer", record["seats"])
     return made.judged(verdict_of)
 
 

@@ -17,10 +17,12 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from shared.games.contract_whist import actions as ac
+from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import code
 from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
@@ -30,8 +32,8 @@ from shared.games.contract_whist.state import Phase, State, cards_in_round
 from shared.games.contract_whist.views import view_for
 from tests.engine.contract_whist.support import Table
 from tests.web.fixture_file import write
-from tests.web.tamper import Tampered
-from tests.web.watch import play_to_the_end
+from tests.web.tamper import Tampered, verdict
+from tests.web.watch import game_fixture
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "whist.json"
 
@@ -62,33 +64,22 @@ def view_of(state: State, seat: int | None) -> Any:
     return CODEC.dump_view(view_for(state, seat))
 
 
-def play() -> tuple[list[dict[str, Any]], Table]:
-    table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
-    views = play_to_the_end(table, view_of, to_act, choose, Phase.ENDED)
-    return views, table
-
-
 def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    result = verify(load_record(record))
-    return {"ok": result.ok, "rounds": result.rounds, "mismatch": result.mismatch}
+    return verdict(verify(load_record(record)), "rounds")
 
 
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(record)
     variant = made.variant
     last = len(record["rounds"]) - 1
-    v = variant("two dealt cards swapped between seats")
-    dealt = v["rounds"][last]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+    made.dealt_swapped("rounds")
     v = variant("an undealt card swapped into a hand")
     v["rounds"][0]["dealt"][2][1], v["rounds"][0]["undealt"][0] = (
         v["rounds"][0]["undealt"][0],
         v["rounds"][0]["dealt"][2][1],
     )
-    v = variant("another seed")
-    v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
-    v = variant("another first bidder")
-    v["first_bidder"] = (v["first_bidder"] + 1) % 3
+    made.reseeded()
+    made.first_moved("another first bidder", "first_bidder", 3)
     v = variant("a round's first bidder changed")
     v["rounds"][last]["first_bidder"] = (v["rounds"][last]["first_bidder"] + 1) % 3
     v = variant("a round's cards changed")
@@ -126,16 +117,24 @@ def deals() -> list[dict[str, Any]]:
     return out
 
 
+def record_of(events: Sequence[ev.Event]) -> dict[str, Any]:
+    record: dict[str, Any] = dump_record(game_record(events))
+    return record
+
+
 def fixture() -> dict[str, Any]:
-    views, table = play()
-    record: dict[str, Any] = dump_record(game_record(table.events))
-    return {
-        "views": views,
-        "record": record,
-        "verdict": verdict_of(record),
-        "tampered": tampered(record),
-        "deals": deals(),
-    }
+    table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
+    return game_fixture(
+        table,
+        view_of,
+        to_act,
+        choose,
+        Phase.ENDED,
+        record_of=record_of,
+        verdict_of=verdict_of,
+        tampered=tampered,
+        deals=deals(),
+    )
 
 
 def main() -> None:

@@ -4,8 +4,15 @@ each goes to the fixture with the verdict Python gives it."""
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable
 from typing import Any
+
+
+def verdict(result: Any, counted: str) -> dict[str, Any]:
+    """A verifier's ``result`` as the fixtures hold it: whether it passed, how many hands (or
+    rounds: ``counted``) it checked, and the first mismatch."""
+    return {"ok": result.ok, counted: getattr(result, counted), "mismatch": result.mismatch}
 
 
 class Tampered:
@@ -18,6 +25,21 @@ class Tampered:
         copied = copy.deepcopy(self.record)
         self.made.append((name, copied))
         return copied
+
+    def dealt_swapped(self, deals: str) -> None:
+        """Seat 0's and seat 1's first dealt cards swapped in the last of the record's ``deals``."""
+        v = self.variant("two dealt cards swapped between seats")
+        dealt = v[deals][-1]["dealt"]
+        dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+
+    def reseeded(self) -> None:
+        v = self.variant("another seed")
+        v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
+
+    def first_moved(self, name: str, first: str, seats: int) -> None:
+        """The record's ``first`` seat (who dealt or bid first) moved one seat on."""
+        v = self.variant(name)
+        v[first] = (v[first] + 1) % seats
 
     def judged(self, verdict_of: Callable[[dict[str, Any]], Any]) -> list[dict[str, Any]]:
         return [{"name": name, "record": r, "verdict": verdict_of(r)} for name, r in self.made]

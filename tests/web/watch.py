@@ -44,3 +44,29 @@ def play_to_the_end(
         table.act(seat, action)
         out.append(seen(view_of, table.state, seat, action.kind))
     raise AssertionError("the game did not end")
+
+
+def game_fixture(
+    table: Any,
+    view_of: ViewOf,
+    to_act: Callable[[Any], Sequence[int]],
+    choose: Callable[[Any, int], Any],
+    ended: Any,
+    *,
+    record_of: Callable[[Sequence[Any]], dict[str, Any]],
+    verdict_of: Callable[[dict[str, Any]], dict[str, Any]],
+    tampered: Callable[[dict[str, Any]], list[dict[str, Any]]],
+    deals: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """A game's fixture: the views as ``table`` is played to the end, its public record (as
+    ``record_of`` writes it from the events) with the verdict on it and on its ``tampered``
+    copies, and the ``deals``."""
+    views = play_to_the_end(table, view_of, to_act, choose, ended)
+    record = record_of(table.events)
+    return {
+        "views": views,
+        "record": record,
+        "verdict": verdict_of(record),
+        "tampered": tampered(record),
+        "deals": deals,
+    }
