@@ -100,6 +100,10 @@ class GameTable(Generic[C, S, A, E]):
         assert len(self.events) == logged
         return refused.value
 
+    def refuse_card(self, seat: int, card: str) -> IllegalCommand:
+        """Check that ``seat`` may not play ``card`` now, as the rules of play forbid it."""
+        return self.refuse(seat, self.play_card(self.parse(card)), "illegal_card")
+
     def expire(self) -> list[E]:
         """Let the pending decision's deadline pass; the table decides by the default."""
         deadline = self.state.deadline

@@ -276,7 +276,7 @@ def test_scenario_15_follow_suit() -> None:
     t.play((A, "AH"))
     assert t.legal_cards(B) == set(cards("2H 3H"))
     assert t.reason(B, "AS") == "You must follow hearts ♥: you hold 2♥ 3♥"
-    t.refuse(B, ac.PlayCard(parse("AS")), "illegal_card")
+    t.refuse_card(B, "AS")
     t.refuse(B, ac.PlayCard(parse("AH")), "bad_cards")
     t.play((B, "2H"))
     assert t.legal_cards(C) == set(t.state.hands[C])  # void in hearts: anything

@@ -316,7 +316,7 @@ def test_scenario_17_left_bower_must_follow_trump() -> None:
     assert t.legal_cards(P) == {parse("JD")}
     reason = t.reason(P, "AD")
     assert "You must follow hearts" in reason and "left bower J♦ counts as a heart" in reason
-    t.refuse(P, ac.PlayCard(parse("AD")), "illegal_card")
+    t.refuse_card(P, "AD")
     t.play((P, "JD"))
 
 
@@ -353,7 +353,7 @@ def test_scenario_19_left_bower_may_not_follow_its_printed_suit() -> None:
     reason = t.reason(P, "JD")
     assert reason.startswith("You must follow diamonds: you hold K♦")
     assert "counts as a heart this hand, not a diamond" in reason
-    t.refuse(P, ac.PlayCard(parse("JD")), "illegal_card")
+    t.refuse_card(P, "JD")
 
 
 def test_scenario_20_bower_ranking() -> None:
