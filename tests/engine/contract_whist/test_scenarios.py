@@ -23,6 +23,7 @@ from shared.games.contract_whist.play import closest_bid, default_trump, estimat
 from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
 from shared.games.contract_whist.state import SCHEDULE, Phase, RoundResult
 from shared.games.contract_whist.views import view_for
+from shared.games.interface import IllegalCommand
 from shared.games.lifecycle import (
     AddBot,
     CloseTable,
@@ -83,6 +84,14 @@ def result(t: Table) -> RoundResult:
 def takers(t: Table) -> tuple[int, ...]:
     """Who took each trick so far (a call, so that type checkers don't narrow it)."""
     return t.state.takers
+
+
+def refuse_forbidden(t: Table, bid: int) -> IllegalCommand:
+    """The last bidder, D, may not bid ``bid``: D's option says why, the views show it as
+    the forbidden bid, and the bid is refused."""
+    assert options(t, D)[bid] != ""
+    assert view_for(t.state, None).forbidden_bid == bid
+    return t.refuse(D, ac.MakeBid(bid), "forbidden_bid")
 
 
 def options(t: Table, seat: int) -> dict[int, str]:
@@ -181,7 +190,7 @@ def test_scenario_06_the_hook_forbids_one_bid() -> None:
     assert sum(1 for why in options(t, D).values() if why) == 1
     view = view_for(t.state, D)
     assert view.forbidden_bid == 4 and view.bid_total == 6 and view.cards == 10
-    refused = t.refuse(D, ac.MakeBid(4), "forbidden_bid")
+    refused = refuse_forbidden(t, 4)
     assert "someone must miss" in refused.message
     t.bid(5)
     assert t.phase() is Phase.TRUMP
@@ -190,8 +199,7 @@ def test_scenario_06_the_hook_forbids_one_bid() -> None:
 def test_scenario_07_the_forbidden_bid_is_zero() -> None:
     t = mixed()
     t.bid(4, 3, 3)
-    assert options(t, D)[0] != "" and view_for(t.state, None).forbidden_bid == 0
-    t.refuse(D, ac.MakeBid(0), "forbidden_bid")
+    refuse_forbidden(t, 0)
     t.bid(1)
     assert sum(b.bid for b in t.state.bids) == 11
 
@@ -199,8 +207,7 @@ def test_scenario_07_the_forbidden_bid_is_zero() -> None:
 def test_scenario_08_the_forbidden_bid_is_all_the_cards() -> None:
     t = mixed()
     t.bid(0, 0, 0)
-    assert options(t, D)[10] != "" and view_for(t.state, None).forbidden_bid == 10
-    t.refuse(D, ac.MakeBid(10), "forbidden_bid")
+    refuse_forbidden(t, 10)
     t.bid(9)
 
 
