@@ -23,12 +23,10 @@ from typing import Any
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
 from shared.games.euchre.cards import code
-from shared.games.euchre.codec import CODEC
 from shared.games.euchre.dealing import deal, first_dealer
-from shared.games.euchre.legal import legal_actions, to_act
+from shared.games.euchre.legal import legal_actions
 from shared.games.euchre.record import dump_record, game_record, load_record, verify
-from shared.games.euchre.state import Phase, State
-from shared.games.euchre.views import view_for
+from shared.games.euchre.state import Phase
 from tests.engine.euchre.support import Table
 from tests.web.fixture_file import write
 from tests.web.tamper import Tampered, verdict
@@ -55,10 +53,6 @@ def choose(table: Table, seat: int) -> ac.Action:
     if s.phase is Phase.INTERLUDE:
         return ac.NextHand()
     return options[0]
-
-
-def view_of(state: State, seat: int | None) -> Any:
-    return CODEC.dump_view(view_for(state, seat))
 
 
 def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -115,8 +109,6 @@ def fixture() -> dict[str, Any]:
     table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
     return game_fixture(
         table,
-        view_of,
-        to_act,
         choose,
         Phase.ENDED,
         record_of=record_of,

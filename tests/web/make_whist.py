@@ -24,12 +24,10 @@ from typing import Any
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import code
-from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
-from shared.games.contract_whist.legal import legal_actions, to_act
+from shared.games.contract_whist.legal import legal_actions
 from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
-from shared.games.contract_whist.state import Phase, State, cards_in_round
-from shared.games.contract_whist.views import view_for
+from shared.games.contract_whist.state import Phase, cards_in_round
 from tests.engine.contract_whist.support import Table
 from tests.web.fixture_file import write
 from tests.web.tamper import Tampered, verdict
@@ -58,10 +56,6 @@ def choose(table: Table, seat: int) -> ac.Action:
     if s.phase is Phase.INTERLUDE:
         return ac.NextHand()
     return options[0]
-
-
-def view_of(state: State, seat: int | None) -> Any:
-    return CODEC.dump_view(view_for(state, seat))
 
 
 def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -126,8 +120,6 @@ def fixture() -> dict[str, Any]:
     table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
     return game_fixture(
         table,
-        view_of,
-        to_act,
         choose,
         Phase.ENDED,
         record_of=record_of,
