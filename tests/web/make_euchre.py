@@ -62,7 +62,6 @@ def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(record)
     variant = made.variant
-    last = len(record["hands"]) - 1
     made.dealt_swapped("hands")
     v = variant("another turn-up")
     v["hands"][0]["turn_up"], v["hands"][0]["kitty"][0] = (
@@ -70,11 +69,11 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
         v["hands"][0]["turn_up"],
     )
     v = variant("a kitty card changed")
-    v["hands"][last]["kitty"][2] = v["hands"][last]["dealt"][1][4]
+    v["hands"][-1]["kitty"][2] = v["hands"][-1]["dealt"][1][4]
     made.reseeded()
     made.first_moved("another first dealer", "first_dealer", 4)
     v = variant("a hand's dealer changed")
-    v["hands"][last]["dealer"] = (v["hands"][last]["dealer"] + 1) % 4
+    v["hands"][-1]["dealer"] = (v["hands"][-1]["dealer"] + 1) % 4
     return made.judged(verdict_of)
 
 

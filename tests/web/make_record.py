@@ -79,7 +79,6 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Copies of ``record`` with one thing changed each, and Python's verdict on each."""
     made = Tampered(record)
     variant = made.variant
-    last = len(record["hands"]) - 1
     made.dealt_swapped("hands")
     v = variant("another trump card")
     hand = v["hands"][0]
@@ -91,7 +90,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
             draw["drawn"][0] = hand["trump_card"]
             break
     v = variant("one player's entropy changed")
-    v["hands"][last]["entropy"][0] += "x"
+    v["hands"][-1]["entropy"][0] += "x"
     made.reseeded()
     made.first_moved("another first dealer", "first_dealer", record["seats"])
     return made.judged(verdict_of)

@@ -65,7 +65,6 @@ def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(record)
     variant = made.variant
-    last = len(record["rounds"]) - 1
     made.dealt_swapped("rounds")
     v = variant("an undealt card swapped into a hand")
     v["rounds"][0]["dealt"][2][1], v["rounds"][0]["undealt"][0] = (
@@ -75,7 +74,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made.reseeded()
     made.first_moved("another first bidder", "first_bidder", 3)
     v = variant("a round's first bidder changed")
-    v["rounds"][last]["first_bidder"] = (v["rounds"][last]["first_bidder"] + 1) % 3
+    v["rounds"][-1]["first_bidder"] = (v["rounds"][-1]["first_bidder"] + 1) % 3
     v = variant("a round's cards changed")
     v["rounds"][1]["cards"] = 10
     v = variant("a round missing")
