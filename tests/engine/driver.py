@@ -104,6 +104,13 @@ class GameTable(Generic[C, S, A, E]):
         """Check that ``seat`` may not play ``card`` now, as the rules of play forbid it."""
         return self.refuse(seat, self.play_card(self.parse(card)), "illegal_card")
 
+    def must_play(self, seat: int, legal: str, *refused: str) -> None:
+        """Each card of ``refused`` is refused, and ``seat`` may play only the cards ``legal``
+        (``"QS 10S"``)."""
+        for card in refused:
+            self.refuse_card(seat, card)
+        assert self.legal_cards(seat) == {self.parse(card) for card in legal.split()}
+
     def expire(self) -> list[E]:
         """Let the pending decision's deadline pass; the table decides by the default."""
         deadline = self.state.deadline

@@ -458,9 +458,7 @@ def test_scenario_21_only_the_final_hand_counts() -> None:
 def test_scenario_22_ace_of_trump_must_lead_trick_one() -> None:
     t = in_tricks({D: "KH QH 9H", L: "AD 9C 8H", M: "8S 9S 10C"}, "7D")
     assert to_act(t.state) == (L,)
-    t.refuse_card(L, "9C")
-    t.refuse_card(L, "8H")
-    assert t.legal_cards(L) == {parse("AD")}
+    t.must_play(L, "AD", "9C", "8H")
     t.play((L, "AD"))
     assert t.state.trick == ((L, parse("AD")),)
 
@@ -468,11 +466,9 @@ def test_scenario_22_ace_of_trump_must_lead_trick_one() -> None:
 def test_scenario_23_must_play_higher_of_the_led_suit() -> None:
     t = in_tricks({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, "7D")
     t.play((L, "9S"))
-    t.refuse_card(M, "8S")
-    assert t.legal_cards(M) == {parse("JS")}
+    t.must_play(M, "JS", "8S")
     t.play((M, "JS"))
-    t.refuse_card(D, "10S")
-    assert t.legal_cards(D) == {parse("QS")}
+    t.must_play(D, "QS", "10S")
     t.play((D, "QS"))
     assert t.state.tricks_won == (1, 0, 0)
     assert to_act(t.state) == (D,)
@@ -483,8 +479,7 @@ def test_scenario_24_must_beat_the_led_suit_even_when_trumped() -> None:
     t.play((L, "9S"))
     t.refuse_card(M, "9H")  # void in ♠: must trump
     t.play((M, "7D"))
-    t.refuse_card(D, "8S")
-    assert t.legal_cards(D) == {parse("10S")}
+    t.must_play(D, "10S", "8S")
     t.play((D, "10S"))
     assert t.state.tricks_won == (0, 0, 1)
     assert to_act(t.state) == (M,)
@@ -493,12 +488,9 @@ def test_scenario_24_must_beat_the_led_suit_even_when_trumped() -> None:
 def test_scenario_25_void_must_trump_but_need_not_overtrump() -> None:
     t = in_tricks({D: "7D KC 8H", L: "9S 7H 7C", M: "8D QD AC"}, "KD")
     t.play((L, "9S"))
-    t.refuse_card(M, "AC")
-    assert t.legal_cards(M) == {parse("8D"), parse("QD")}
+    t.must_play(M, "8D QD", "AC")
     t.play((M, "QD"))
-    t.refuse_card(D, "KC")
-    t.refuse_card(D, "8H")
-    assert t.legal_cards(D) == {parse("7D")}
+    t.must_play(D, "7D", "KC", "8H")
     t.play((D, "7D"))
     assert t.state.tricks_won == (0, 0, 1)
 
