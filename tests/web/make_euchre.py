@@ -16,16 +16,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from shared.games.euchre import actions as ac
-from shared.games.euchre import events as ev
 from shared.games.euchre.cards import code
 from shared.games.euchre.dealing import deal, first_dealer
 from shared.games.euchre.legal import legal_actions
-from shared.games.euchre.record import dump_record, game_record, load_record, verify
+from shared.games.euchre.record import load_record, verify
 from shared.games.euchre.state import Phase
 from tests.engine.euchre.support import Table
 from tests.web.fixture_file import write
@@ -99,18 +97,12 @@ def deals() -> list[dict[str, Any]]:
     return out
 
 
-def record_of(events: Sequence[ev.Event]) -> dict[str, Any]:
-    record: dict[str, Any] = dump_record(game_record(events))
-    return record
-
-
 def fixture() -> dict[str, Any]:
     table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
     return game_fixture(
         table,
         choose,
         Phase.ENDED,
-        record_of=record_of,
         verdict_of=verdict_of,
         tampered=tampered,
         deals=deals(),

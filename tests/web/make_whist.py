@@ -17,16 +17,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from shared.games.contract_whist import actions as ac
-from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import code
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
 from shared.games.contract_whist.legal import legal_actions
-from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
+from shared.games.contract_whist.record import load_record, verify
 from shared.games.contract_whist.state import Phase, cards_in_round
 from tests.engine.contract_whist.support import Table
 from tests.web.fixture_file import write
@@ -110,18 +108,12 @@ def deals() -> list[dict[str, Any]]:
     return out
 
 
-def record_of(events: Sequence[ev.Event]) -> dict[str, Any]:
-    record: dict[str, Any] = dump_record(game_record(events))
-    return record
-
-
 def fixture() -> dict[str, Any]:
     table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
     return game_fixture(
         table,
         choose,
         Phase.ENDED,
-        record_of=record_of,
         verdict_of=verdict_of,
         tampered=tampered,
         deals=deals(),

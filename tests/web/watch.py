@@ -3,7 +3,7 @@ seat: the views of the node tests' fixtures."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from tests.engine.driver import GameTable
@@ -47,16 +47,16 @@ def game_fixture(
     choose: Callable[[Any, int], Any],
     ended: Any,
     *,
-    record_of: Callable[[Sequence[Any]], dict[str, Any]],
     verdict_of: Callable[[dict[str, Any]], dict[str, Any]],
     tampered: Callable[[dict[str, Any]], list[dict[str, Any]]],
     deals: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """A game's fixture: the views as ``table`` is played to the end, its public record (as
-    ``record_of`` writes it from the events) with the verdict on it and on its ``tampered``
-    copies, and the ``deals``."""
+    """A game's fixture: the views as ``table`` is played to the end, its public record with
+    the verdict on it and on its ``tampered`` copies, and the ``deals``."""
     views = play_to_the_end(table, choose, ended)
-    record = record_of(table.events)
+    game = table.game
+    logged = [game.dump_event(event) for event in table.events]
+    record: dict[str, Any] = game.record(logged, len(game.players(table.state)))
     return {
         "views": views,
         "record": record,
