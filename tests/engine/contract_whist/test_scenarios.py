@@ -383,14 +383,21 @@ def test_scenario_24_a_short_game() -> None:
 # 25-27: the winner, two and five players.
 
 
-def test_scenario_25_the_highest_total_wins_and_ties_share() -> None:
-    t = started(seats=3, rounds=1, first=1)
-    p0, p1, p2 = B, C, A
-    t.rig({p0: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", p1: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
-           p2: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
+def one_suit_each(**options: Any) -> Table:
+    """A one-round game of three where B bids first holding ten spades, C ten hearts and A ten
+    diamonds: B bids 9, the others 0, no trumps, and the round is played out."""
+    t = started(seats=3, rounds=1, first=1, **options)
+    t.rig({B: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", C: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
+           A: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
     t.bid(9, 0, 0)
     t.trump(None)
     play_out_round(t)
+    return t
+
+
+def test_scenario_25_the_highest_total_wins_and_ties_share() -> None:
+    t = one_suit_each()
+    p0, p1, p2 = B, C, A
     s = t.state
     assert s.sheet[0].tricks[p0] == 10 and s.scores[p0] == -1
     assert s.scores[p1] == s.scores[p2] == 5  # ceil(10 / 2) each
@@ -459,13 +466,7 @@ def test_scenario_30_the_winner_takes_the_pot() -> None:
 
 
 def test_scenario_31_a_split_pot_and_the_odd_cent() -> None:
-    t = started(seats=3, rounds=1, stake=5, first=1)
-    p0, p1, p2 = B, C, A
-    t.rig({p0: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", p1: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
-           p2: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
-    t.bid(9, 0, 0)
-    t.trump(None)
-    play_out_round(t)
+    t = one_suit_each(stake=5)
     # C and A tie; going round from B (the first bidder), C comes first: the odd cent is C's.
     assert t.state.winners == (A, C) and t.state.payouts == (7, 0, 8)
     assert sum(t.state.stacks) == 3000
