@@ -19,15 +19,15 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from shared.games.euchre import EUCHRE
 from shared.games.euchre import actions as ac
 from shared.games.euchre.cards import code
 from shared.games.euchre.dealing import deal, first_dealer
 from shared.games.euchre.legal import legal_actions
-from shared.games.euchre.record import load_record, verify
 from shared.games.euchre.state import Phase
 from tests.engine.euchre.support import Table
 from tests.web.fixture_file import write
-from tests.web.tamper import Tampered, verdict
+from tests.web.tamper import Tampered
 from tests.web.watch import game_fixture
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "euchre.json"
@@ -53,12 +53,8 @@ def choose(table: Table, seat: int) -> ac.Action:
     return options[0]
 
 
-def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    return verdict(verify(load_record(record)), "hands")
-
-
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
-    made = Tampered(record)
+    made = Tampered(EUCHRE, record)
     variant = made.variant
     made.dealt_swapped("hands")
     v = variant("another turn-up")
@@ -72,7 +68,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made.first_moved("another first dealer", "first_dealer", 4)
     v = variant("a hand's dealer changed")
     v["hands"][-1]["dealer"] = (v["hands"][-1]["dealer"] + 1) % 4
-    return made.judged(verdict_of)
+    return made.judged()
 
 
 def deals() -> list[dict[str, Any]]:
@@ -103,7 +99,6 @@ def fixture() -> dict[str, Any]:
         table,
         choose,
         Phase.ENDED,
-        verdict_of=verdict_of,
         tampered=tampered,
         deals=deals(),
     )

@@ -20,15 +20,15 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist.cards import code
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
 from shared.games.contract_whist.legal import legal_actions
-from shared.games.contract_whist.record import load_record, verify
 from shared.games.contract_whist.state import Phase, cards_in_round
 from tests.engine.contract_whist.support import Table
 from tests.web.fixture_file import write
-from tests.web.tamper import Tampered, verdict
+from tests.web.tamper import Tampered
 from tests.web.watch import game_fixture
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "whist.json"
@@ -56,12 +56,8 @@ def choose(table: Table, seat: int) -> ac.Action:
     return options[0]
 
 
-def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    return verdict(verify(load_record(record)), "rounds")
-
-
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
-    made = Tampered(record)
+    made = Tampered(CONTRACT_WHIST, record)
     variant = made.variant
     made.dealt_swapped("rounds")
     v = variant("an undealt card swapped into a hand")
@@ -81,7 +77,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     v["seats"] = 6
     v = variant("another algorithm")
     v["algorithm"] = "swick-fair-v1"
-    return made.judged(verdict_of)
+    return made.judged()
 
 
 def deals() -> list[dict[str, Any]]:
@@ -114,7 +110,6 @@ def fixture() -> dict[str, Any]:
         table,
         choose,
         Phase.ENDED,
-        verdict_of=verdict_of,
         tampered=tampered,
         deals=deals(),
     )

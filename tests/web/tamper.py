@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
+from shared.games.interface import GameModule
 
-def verdict(result: Any, counted: str) -> dict[str, Any]:
-    """A verifier's ``result`` as the fixtures hold it: whether it passed, how many hands (or
-    rounds: ``counted``) it checked, and the first mismatch."""
-    return {"ok": result.ok, counted: getattr(result, counted), "mismatch": result.mismatch}
+
+def verdict(game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """``game``'s verdict on ``record`` as the fixtures hold it: whether it passed, how many
+    hands (or rounds) it checked, and the first mismatch."""
+    checked = game.verify_record(record)
+    return {"ok": checked.ok, checked.deals: checked.checked, "mismatch": checked.mismatch}
 
 
 class Tampered:
-    def __init__(self, record: dict[str, Any]) -> None:
+    def __init__(self, game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -> None:
+        self.game = game
         self.record = record
         self.made: list[tuple[str, dict[str, Any]]] = []
 
@@ -41,5 +44,7 @@ class Tampered:
         v = self.variant(name)
         v[first] = (v[first] + 1) % seats
 
-    def judged(self, verdict_of: Callable[[dict[str, Any]], Any]) -> list[dict[str, Any]]:
-        return [{"name": name, "record": r, "verdict": verdict_of(r)} for name, r in self.made]
+    def judged(self) -> list[dict[str, Any]]:
+        return [
+            {"name": name, "record": r, "verdict": verdict(self.game, r)} for name, r in self.made
+        ]

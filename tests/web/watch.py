@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.engine.driver import GameTable
+from tests.web.tamper import verdict
 
 NOW = 1_700_000_000_000  # the table's clock, so that deadlines are real epoch times
 
@@ -47,7 +48,6 @@ def game_fixture(
     choose: Callable[[Any, int], Any],
     ended: Any,
     *,
-    verdict_of: Callable[[dict[str, Any]], dict[str, Any]],
     tampered: Callable[[dict[str, Any]], list[dict[str, Any]]],
     deals: list[dict[str, Any]],
 ) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def game_fixture(
     return {
         "views": views,
         "record": record,
-        "verdict": verdict_of(record),
+        "verdict": verdict(game, record),
         "tampered": tampered(record),
         "deals": deals,
     }
