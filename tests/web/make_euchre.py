@@ -95,13 +95,7 @@ def deals() -> list[dict[str, Any]]:
 
 def fixture() -> dict[str, Any]:
     table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
-    return game_fixture(
-        table,
-        choose,
-        Phase.ENDED,
-        tampered=tampered,
-        deals=deals(),
-    )
+    return game_fixture(table, choose, tampered=tampered, deals=deals())
 
 
 def main() -> None:

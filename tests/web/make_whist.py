@@ -106,13 +106,7 @@ def deals() -> list[dict[str, Any]]:
 
 def fixture() -> dict[str, Any]:
     table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
-    return game_fixture(
-        table,
-        choose,
-        Phase.ENDED,
-        tampered=tampered,
-        deals=deals(),
-    )
+    return game_fixture(table, choose, tampered=tampered, deals=deals())
 
 
 def main() -> None:

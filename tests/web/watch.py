@@ -24,16 +24,16 @@ def seen(table: GameTable[Any, Any, Any, Any], actor: int | None, after: str) ->
 
 
 def play_to_the_end(
-    table: GameTable[Any, Any, Any, Any], choose: Callable[[Any, int], Any], ended: Any
+    table: GameTable[Any, Any, Any, Any], choose: Callable[[Any, int], Any]
 ) -> list[dict[str, Any]]:
     """Start ``table`` (an engine test's table) and let the first seat to act take ``choose``'s
-    action, one second apart, until the game's phase is ``ended``; the views after each."""
+    action, one second apart, until the game has ended; the views after each."""
     table.now = NOW
     table.start()
     out = [seen(table, 0, "start_game")]
     for _ in range(1000):
         s = table.state
-        if s.phase is ended:
+        if table.game.phase(s) == "ended":
             return out
         seat = table.game.to_act(s)[0]
         action = choose(table, seat)
@@ -46,14 +46,13 @@ def play_to_the_end(
 def game_fixture(
     table: GameTable[Any, Any, Any, Any],
     choose: Callable[[Any, int], Any],
-    ended: Any,
     *,
     tampered: Callable[[dict[str, Any]], list[dict[str, Any]]],
     deals: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """A game's fixture: the views as ``table`` is played to the end, its public record with
     the verdict on it and on its ``tampered`` copies, and the ``deals``."""
-    views = play_to_the_end(table, choose, ended)
+    views = play_to_the_end(table, choose)
     game = table.game
     logged = [game.dump_event(event) for event in table.events]
     record: dict[str, Any] = game.record(logged, len(game.players(table.state)))
