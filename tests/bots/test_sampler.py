@@ -22,6 +22,7 @@ from shared.games.swick import actions as ac
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
 from shared.games.swick.views import SwickView, view_for
+from tests.bots.turns import started_swick
 from tests.engine.support import Table
 
 SEARCHED = (Phase.KNOCK, Phase.DRAW, Phase.DEALER_KNOCK, Phase.DEALER_DRAW, Phase.TRICKS)
@@ -62,8 +63,7 @@ def test_sampled_worlds_never_hold_a_card_the_seat_knows_is_not_there(
     seats: int, seed: int, decisions: int
 ) -> None:
     rng = random.Random(seed)
-    t = Table(seats, stack=10**6)
-    t.start()
+    t = started_swick(seats)
     for _ in range(decisions):
         seat = to_act(t.state)[0]
         legal = [o.action for o in legal_actions(t.state, seat) if o.legal]

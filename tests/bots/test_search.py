@@ -17,7 +17,7 @@ from shared.games.swick import actions as ac
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase
 from shared.games.swick.views import view_for
-from tests.engine.support import Table
+from tests.bots.turns import started_swick
 
 
 def test_an_action_is_surely_better_only_when_its_gain_stands_out_of_the_noise() -> None:
@@ -49,8 +49,7 @@ def test_only_the_lowest_and_the_highest_ante_are_weighed() -> None:
 def test_with_one_world_the_hard_bot_plays_by_the_rules_of_thumb(seats: int, seed: int) -> None:
     """One world tells nothing of the noise, so the search never overrules the rules (the ante
     aside: its mean alone decides)."""
-    t = Table(seats, stack=10**6)
-    t.start()
+    t = started_swick(seats)
     hard = Hard(random.Random(seed), worlds=1, cap_ms=None)
     for _ in range(60):
         seat = to_act(t.state)[0]

@@ -15,7 +15,7 @@ from shared.games.swick.cards import DECK
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
 from shared.games.swick.views import view_for
-from tests.bots.turns import ask_every_bot
+from tests.bots.turns import ask_every_bot, started_swick
 from tests.engine.support import Table
 
 
@@ -27,8 +27,7 @@ def strategies(rng: random.Random) -> list[Strategy]:
 @given(seats=st.integers(3, 6), seed=st.integers(0, 2**32), decisions=st.integers(20, 120))
 def test_strategies_choose_legal_actions(seats: int, seed: int, decisions: int) -> None:
     rng = random.Random(seed)
-    t = Table(seats, stack=10**6)
-    t.start()
+    t = started_swick(seats)
     ask_every_bot("swick", t, strategies(rng), decisions)
 
 
@@ -37,8 +36,7 @@ def test_strategies_choose_legal_actions(seats: int, seed: int, decisions: int) 
 def test_sampled_worlds_agree_with_the_view(seats: int, seed: int, moves: int) -> None:
     """A hard bot's sampled world holds every card once and shows the seat what it sees."""
     rng = random.Random(seed)
-    t = Table(seats, stack=10**6)
-    t.start()
+    t = started_swick(seats)
     for _ in range(moves):
         seat = to_act(t.state)[0]
         if t.state.phase in (Phase.TRICKS, Phase.DRAW, Phase.KNOCK, Phase.DEALER_KNOCK):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from shared.games.registry import game as game_module
+from tests.engine.support import Table
 
 
 class Played(Protocol):
@@ -15,6 +16,13 @@ class Played(Protocol):
     def state(self) -> Any: ...
 
     def act(self, seat: int, action: Any) -> Any: ...
+
+
+def started_swick(seats: int) -> Table:
+    """A Swick table of ``seats`` started, each stack too deep for anyone to run short."""
+    t = Table(seats, stack=10**6)
+    t.start()
+    return t
 
 
 def ask_every_bot(game: str, t: Played, bots: Sequence[Any], decisions: int) -> None:

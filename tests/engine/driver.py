@@ -7,7 +7,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Generic, TypeVar
 
 import pytest
@@ -32,28 +33,24 @@ def seed_where(salt: str, wanted: Callable[[bytes], bool]) -> str:
     raise AssertionError("unreachable")
 
 
+@dataclass(eq=False)
 class GameTable(Generic[C, S, A, E]):
     """One table of ``game`` driven command by command. ``play_card`` is the game's action
     class that plays a ``card``, and ``parse`` reads its card codes."""
 
-    def __init__(
-        self,
-        game: GameModule[C, S, A, E, Any],
-        config: C,
-        seed: str,
-        *,
-        play_card: type[Any],
-        parse: Callable[[str], int],
-    ) -> None:
-        self.game = game
-        self.config = config
-        self.seed = seed
-        self._play_card = play_card
-        self._parse = parse
-        self.state: S = game.new_table(config)
-        self.events: list[E] = []
-        self._ids = itertools.count(1)
-        self.now = 0
+    game: GameModule[C, S, A, E, Any]
+    config: C
+    seed: str
+    _: KW_ONLY
+    play_card: type[Any]
+    parse: Callable[[str], int]
+    state: S = field(init=False)
+    events: list[E] = field(init=False, default_factory=list)
+    _ids: Iterator[int] = field(init=False, default_factory=lambda: itertools.count(1))
+    now: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_table(self.config)
 
     def command(
         self, actor: int | None, action: A, *, seq: int | None = None, action_id: str = ""
@@ -103,6 +100,17 @@ class GameTable(Generic[C, S, A, E]):
         assert len(self.events) == logged
         return refused.value
 
+    def refuse_card(self, seat: int, card: str) -> IllegalCommand:
+        """Check that ``seat`` may not play ``card`` now, as the rules of play forbid it."""
+        return self.refuse(seat, self.play_card(self.parse(card)), "illegal_card")
+
+    def must_play(self, seat: int, legal: str, *refused: str) -> None:
+        """Each card of ``refused`` is refused, and ``seat`` may play only the cards ``legal``
+        (``"QS 10S"``)."""
+        for card in refused:
+            self.refuse_card(seat, card)
+        assert self.legal_cards(seat) == {self.parse(card) for card in legal.split()}
+
     def expire(self) -> list[E]:
         """Let the pending decision's deadline pass; the table decides by the default."""
         deadline = self.state.deadline
@@ -114,7 +122,7 @@ class GameTable(Generic[C, S, A, E]):
     def play(self, *moves: tuple[int, str]) -> None:
         """Play cards: ``(seat, "AS")``, ..."""
         for seat, text in moves:
-            self.act(seat, self._play_card(self._parse(text)))
+            self.act(seat, self.play_card(self.parse(text)))
 
     def turn(self) -> int:
         pending = self.game.to_act(self.state)
@@ -125,13 +133,13 @@ class GameTable(Generic[C, S, A, E]):
         return {
             o.action.card
             for o in self.game.legal_actions(self.state, seat)
-            if o.legal and isinstance(o.action, self._play_card)
+            if o.legal and isinstance(o.action, self.play_card)
         }
 
     def reason(self, seat: int, card: str) -> str:
         """Why ``seat`` may not play ``card`` (``""`` when it may)."""
         for option in self.game.legal_actions(self.state, seat):
             action = option.action
-            if isinstance(action, self._play_card) and action.card == self._parse(card):
+            if isinstance(action, self.play_card) and action.card == self.parse(card):
                 return option.reason
         raise AssertionError(f"{card} is not in seat {seat}'s hand")

@@ -104,6 +104,18 @@ class CommandsMachine(RuleBasedStateMachine, Generic[S]):
         assert self.state == before, "a refused command changed the state"
         assert self.game.dump_state(self.state) == dumped, "a refused command changed the state"
 
+    def refuse_restart(self, host: int) -> None:
+        """The host may not start a game while one is going on."""
+        self.refuse(host, lc.StartGame(bytes(32).hex()), {"game_in_progress"})
+
+    def refuse_early_timeout(self, pick: int, seats: int) -> None:
+        """A timeout is not due before the deadline; once it is, only the table may send it."""
+        deadline = self.state.deadline
+        if deadline is None or self.now < deadline:
+            self.refuse(None, lc.Timeout(), {"not_due"})
+        else:
+            self.refuse(pick % seats, lc.Timeout(), {"not_allowed"})
+
 
 COMMON_WRONG_KINDS = (
     "not_to_act",
@@ -367,12 +379,9 @@ class LifecycleMachine(CommandsMachine[S]):
             actor = [*others, None][pick % (len(others) + 1)]
             self.refuse(actor, lc.EndGame(), {"not_host", "not_seated"})
         elif kind == "start_mid_game" and s.host is not None and s.phase not in (LOBBY, ENDED):
-            self.refuse(s.host, lc.StartGame(bytes(32).hex()), {"game_in_progress"})
+            self.refuse_restart(s.host)
         elif kind == "early_timeout":
-            if s.deadline is None or self.now < s.deadline:
-                self.refuse(None, lc.Timeout(), {"not_due"})
-            else:
-                self.refuse(pick % n, lc.Timeout(), {"not_allowed"})
+            self.refuse_early_timeout(pick, n)
         elif kind == "bad_seat":
             self.refuse(n + pick % 3, some_legal or self.idle_action, {"bad_seat"})
         else:  # "ahead", or a kind that does not apply now

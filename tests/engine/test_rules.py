@@ -22,7 +22,7 @@ from shared.games.swick.legal import default_action, legal_actions, to_act
 from shared.games.swick.state import Phase
 from shared.games.swick.views import view_for
 from tests.engine.support import Table, cards
-from tests.engine.test_scenarios import play_hands, random_policy, settled, started
+from tests.engine.test_scenarios import in_tricks, play_hands, random_policy, settled, started
 
 D, L, M, N = range(4)
 STACK = 10_000
@@ -52,9 +52,7 @@ def finish_hand(t: Table) -> None:
 
 
 def test_reason_must_play_higher() -> None:
-    t = started()
-    t.rig({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, trump="7D")
-    t.to_tricks()
+    t = in_tricks({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, "7D")
     t.play((L, "9S"))
     assert reasons(t, M) == {
         "JS": "",
@@ -70,9 +68,7 @@ def test_reason_must_play_higher() -> None:
 
 
 def test_reason_must_follow_when_unable_to_beat() -> None:
-    t = started()
-    t.rig({D: "10S 8S 9H", L: "JS 7H 7C", M: "QS 8H 8C"}, trump="7D")
-    t.to_tricks()
+    t = in_tricks({D: "10S 8S 9H", L: "JS 7H 7C", M: "QS 8H 8C"}, "7D")
     t.play((L, "JS"), (M, "QS"))
     assert reasons(t, D) == {
         "10S": "",
@@ -82,9 +78,7 @@ def test_reason_must_follow_when_unable_to_beat() -> None:
 
 
 def test_reason_void_must_trump_and_first_lead_ace() -> None:
-    t = started()
-    t.rig({D: "7D KC 8H", L: "AD 9S 7C", M: "8D QD AC"}, trump="KD")
-    t.to_tricks()
+    t = in_tricks({D: "7D KC 8H", L: "AD 9S 7C", M: "8D QD AC"}, "KD")
     why = "You must lead the A♦: the first trick opens with the Ace of trump"
     assert reasons(t, L) == {"AD": "", "9S": why, "7C": why}
     t.play((L, "AD"), (M, "8D"), (D, "7D"))  # trump led: M cannot beat it, any ♦ will do
@@ -222,9 +216,7 @@ def test_nobody_else_has_options() -> None:
 
 
 def test_trump_led_must_be_beaten_when_possible_and_highest_trump_wins() -> None:
-    t = started()
-    t.rig({D: "AD 7S 8S", L: "9D 9S 9C", M: "JD 10D AS"}, trump="KD")
-    t.to_tricks()
+    t = in_tricks({D: "AD 7S 8S", L: "9D 9S 9C", M: "JD 10D AS"}, "KD")
     t.play((L, "9D"))
     assert {code for code, why in reasons(t, M).items() if not why} == {"JD", "10D"}
     t.play((M, "10D"))
@@ -668,9 +660,7 @@ def test_leaving_mid_hand_plays_on_and_frees_the_seat_after_it() -> None:
 
 
 def test_table_below_three_waits_and_keeps_its_carry() -> None:
-    t = started()
-    t.rig({D: "9H 9C AD", L: "AH AC 7D", M: "8H 8C 8D"}, trump="7S")
-    t.to_tricks()
+    t = in_tricks({D: "9H 9C AD", L: "AH AC 7D", M: "8H 8C 8D"}, "7S")
     t.play((L, "AH"), (M, "8H"), (D, "9H"), (L, "AC"), (M, "8C"), (D, "9C"))
     t.play((L, "7D"), (M, "8D"), (D, "AD"))
     assert t.state.carry == 12

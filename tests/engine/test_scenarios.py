@@ -32,6 +32,14 @@ def started(seats: int = 3, stack: int = STACK, **options: Any) -> Table:
     return t
 
 
+def in_tricks(hands: dict[int, str], trump: str, seats: int = 3) -> Table:
+    """A table of ``seats`` whose hand is dealt as rigged and has come to the tricks."""
+    t = started(seats)
+    t.rig(hands, trump=trump)
+    t.to_tricks()
+    return t
+
+
 def settled(t: Table) -> HandResult:
     """The result of the hand that just ended."""
     result = t.state.result
@@ -64,9 +72,7 @@ def test_scenario_01_three_players_ante_3() -> None:
     assert sorted([*(c for hand in s.hands for c in hand), s.trump_card, *s.stock]) == list(DECK)
 
     # A trick is worth 4: one trick each pays 4 to each.
-    t = started(3)
-    t.rig({D: "10H 10C AD", L: "AH 8C 8D", M: "9H AC 9D"}, trump="7S")
-    t.to_tricks()
+    t = in_tricks({D: "10H 10C AD", L: "AH 8C 8D", M: "9H AC 9D"}, "7S")
     t.play((L, "AH"), (M, "9H"), (D, "10H"))
     t.play((L, "8C"), (M, "AC"), (D, "10C"))
     t.play((M, "9D"), (D, "AD"), (L, "8D"))
@@ -405,9 +411,7 @@ def test_scenario_18_three_aces_after_the_draw_win_at_once() -> None:
 
 
 def test_scenario_19_three_aces_beat_three_sevens() -> None:
-    t = started(3)
-    t.rig({D: "KH QH 9H", L: "7S 7H 7C", M: "AS AH AC"}, trump="8D")
-    t.to_tricks()
+    t = in_tricks({D: "KH QH 9H", L: "7S 7H 7C", M: "AS AH AC"}, "8D")
     result = settled(t)
     assert result.ending == "special"
     assert result.special is not None
@@ -452,57 +456,41 @@ def test_scenario_21_only_the_final_hand_counts() -> None:
 
 
 def test_scenario_22_ace_of_trump_must_lead_trick_one() -> None:
-    t = started(3)
-    t.rig({D: "KH QH 9H", L: "AD 9C 8H", M: "8S 9S 10C"}, trump="7D")
-    t.to_tricks()
+    t = in_tricks({D: "KH QH 9H", L: "AD 9C 8H", M: "8S 9S 10C"}, "7D")
     assert to_act(t.state) == (L,)
-    t.refuse(L, ac.PlayCard(parse("9C")), "illegal_card")
-    t.refuse(L, ac.PlayCard(parse("8H")), "illegal_card")
-    assert t.legal_cards(L) == {parse("AD")}
+    t.must_play(L, "AD", "9C", "8H")
     t.play((L, "AD"))
     assert t.state.trick == ((L, parse("AD")),)
 
 
 def test_scenario_23_must_play_higher_of_the_led_suit() -> None:
-    t = started(3)
-    t.rig({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, trump="7D")
-    t.to_tricks()
+    t = in_tricks({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, "7D")
     t.play((L, "9S"))
-    t.refuse(M, ac.PlayCard(parse("8S")), "illegal_card")
-    assert t.legal_cards(M) == {parse("JS")}
+    t.must_play(M, "JS", "8S")
     t.play((M, "JS"))
-    t.refuse(D, ac.PlayCard(parse("10S")), "illegal_card")
-    assert t.legal_cards(D) == {parse("QS")}
+    t.must_play(D, "QS", "10S")
     t.play((D, "QS"))
     assert t.state.tricks_won == (1, 0, 0)
     assert to_act(t.state) == (D,)
 
 
 def test_scenario_24_must_beat_the_led_suit_even_when_trumped() -> None:
-    t = started(3)
-    t.rig({D: "10S 8S 10H", L: "9S 8H 8C", M: "7D 9H 9C"}, trump="KD")
-    t.to_tricks()
+    t = in_tricks({D: "10S 8S 10H", L: "9S 8H 8C", M: "7D 9H 9C"}, "KD")
     t.play((L, "9S"))
-    t.refuse(M, ac.PlayCard(parse("9H")), "illegal_card")  # void in ♠: must trump
+    t.refuse_card(M, "9H")  # void in ♠: must trump
     t.play((M, "7D"))
-    t.refuse(D, ac.PlayCard(parse("8S")), "illegal_card")
-    assert t.legal_cards(D) == {parse("10S")}
+    t.must_play(D, "10S", "8S")
     t.play((D, "10S"))
     assert t.state.tricks_won == (0, 0, 1)
     assert to_act(t.state) == (M,)
 
 
 def test_scenario_25_void_must_trump_but_need_not_overtrump() -> None:
-    t = started(3)
-    t.rig({D: "7D KC 8H", L: "9S 7H 7C", M: "8D QD AC"}, trump="KD")
-    t.to_tricks()
+    t = in_tricks({D: "7D KC 8H", L: "9S 7H 7C", M: "8D QD AC"}, "KD")
     t.play((L, "9S"))
-    t.refuse(M, ac.PlayCard(parse("AC")), "illegal_card")
-    assert t.legal_cards(M) == {parse("8D"), parse("QD")}
+    t.must_play(M, "8D QD", "AC")
     t.play((M, "QD"))
-    t.refuse(D, ac.PlayCard(parse("KC")), "illegal_card")
-    t.refuse(D, ac.PlayCard(parse("8H")), "illegal_card")
-    assert t.legal_cards(D) == {parse("7D")}
+    t.must_play(D, "7D", "KC", "8H")
     t.play((D, "7D"))
     assert t.state.tricks_won == (0, 0, 1)
 

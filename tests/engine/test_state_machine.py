@@ -778,12 +778,9 @@ class SwickMachine(CommandsMachine[State]):
             and s.host is not None
             and s.phase not in (Phase.LOBBY, Phase.ENDED)
         ):
-            self.refuse(s.host, lc.StartGame(bytes(32).hex()), {"game_in_progress"})
+            self.refuse_restart(s.host)
         elif kind == "early_timeout":
-            if s.deadline is None or self.now < s.deadline:
-                self.refuse(None, lc.Timeout(), {"not_due"})
-            else:
-                self.refuse(pick % n, lc.Timeout(), {"not_allowed"})
+            self.refuse_early_timeout(pick, n)
         elif kind == "bad_entropy" and s.phase in (Phase.ANTE, Phase.READY) and seat is not None:
             text = ("x" * 65, "tab\there", "new\nline")[pick % 3]
             if s.phase is Phase.READY:

@@ -19,18 +19,16 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from shared.games.euchre import EUCHRE
 from shared.games.euchre import actions as ac
 from shared.games.euchre.cards import code
-from shared.games.euchre.codec import CODEC
 from shared.games.euchre.dealing import deal, first_dealer
-from shared.games.euchre.legal import legal_actions, to_act
-from shared.games.euchre.record import dump_record, game_record, load_record, verify
-from shared.games.euchre.state import Phase, State
-from shared.games.euchre.views import view_for
+from shared.games.euchre.legal import legal_actions
+from shared.games.euchre.state import Phase
 from tests.engine.euchre.support import Table
 from tests.web.fixture_file import write
 from tests.web.tamper import Tampered
-from tests.web.watch import play_to_the_end
+from tests.web.watch import game_fixture
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "euchre.json"
 
@@ -55,42 +53,22 @@ def choose(table: Table, seat: int) -> ac.Action:
     return options[0]
 
 
-def view_of(state: State, seat: int | None) -> Any:
-    return CODEC.dump_view(view_for(state, seat))
-
-
-def play() -> tuple[list[dict[str, Any]], Table]:
-    table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
-    views = play_to_the_end(table, view_of, to_act, choose, Phase.ENDED)
-    return views, table
-
-
-def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    result = verify(load_record(record))
-    return {"ok": result.ok, "hands": result.hands, "mismatch": result.mismatch}
-
-
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
-    made = Tampered(record)
+    made = Tampered(EUCHRE, record)
     variant = made.variant
-    last = len(record["hands"]) - 1
-    v = variant("two dealt cards swapped between seats")
-    dealt = v["hands"][last]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+    made.dealt_swapped("hands")
     v = variant("another turn-up")
     v["hands"][0]["turn_up"], v["hands"][0]["kitty"][0] = (
         v["hands"][0]["kitty"][0],
         v["hands"][0]["turn_up"],
     )
     v = variant("a kitty card changed")
-    v["hands"][last]["kitty"][2] = v["hands"][last]["dealt"][1][4]
-    v = variant("another seed")
-    v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
-    v = variant("another first dealer")
-    v["first_dealer"] = (v["first_dealer"] + 1) % 4
+    v["hands"][-1]["kitty"][2] = v["hands"][-1]["dealt"][1][4]
+    made.reseeded()
+    made.first_moved("another first dealer", "first_dealer", 4)
     v = variant("a hand's dealer changed")
-    v["hands"][last]["dealer"] = (v["hands"][last]["dealer"] + 1) % 4
-    return made.judged(verdict_of)
+    v["hands"][-1]["dealer"] = (v["hands"][-1]["dealer"] + 1) % 4
+    return made.judged()
 
 
 def deals() -> list[dict[str, Any]]:
@@ -116,15 +94,8 @@ def deals() -> list[dict[str, Any]]:
 
 
 def fixture() -> dict[str, Any]:
-    views, table = play()
-    record: dict[str, Any] = dump_record(game_record(table.events))
-    return {
-        "views": views,
-        "record": record,
-        "verdict": verdict_of(record),
-        "tampered": tampered(record),
-        "deals": deals(),
-    }
+    table = Table(target=4, timer_ms=20_000, first_dealer=0, interlude_ms=10_000)
+    return game_fixture(table, choose, tampered=tampered, deals=deals())
 
 
 def main() -> None:

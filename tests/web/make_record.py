@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from shared.games.lifecycle import EndGame, StartGame
+from shared.games.swick import SWICK
 from shared.games.swick import actions as ac
 from shared.games.swick.legal import legal_actions, to_act
-from shared.games.swick.record import dump_record, game_record, load_record, verify
+from shared.games.swick.record import dump_record, game_record
 from shared.games.swick.state import Phase
 from tests.engine.support import Table
 from tests.web.fixture_file import write
-from tests.web.tamper import Tampered
+from tests.web.tamper import Tampered, verdict
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "record.json"
 
@@ -71,19 +72,11 @@ def choose(options: list[ac.Action], rng: random.Random, knocking: float) -> ac.
     return rng.choice(options)
 
 
-def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    result = verify(load_record(record))
-    return {"ok": result.ok, "hands": result.hands, "mismatch": result.mismatch}
-
-
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Copies of ``record`` with one thing changed each, and Python's verdict on each."""
-    made = Tampered(record)
+    made = Tampered(SWICK, record)
     variant = made.variant
-    last = len(record["hands"]) - 1
-    v = variant("two dealt cards swapped between seats")
-    dealt = v["hands"][last]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+    made.dealt_swapped("hands")
     v = variant("another trump card")
     hand = v["hands"][0]
     hand["trump_card"] = v["hands"][0]["dealt"][0][0]
@@ -94,17 +87,15 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
             draw["drawn"][0] = hand["trump_card"]
             break
     v = variant("one player's entropy changed")
-    v["hands"][last]["entropy"][0] += "x"
-    v = variant("another seed")
-    v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
-    v = variant("another first dealer")
-    v["first_dealer"] = (v["first_dealer"] + 1) % v["seats"]
-    return made.judged(verdict_of)
+    v["hands"][-1]["entropy"][0] += "x"
+    made.reseeded()
+    made.first_moved("another first dealer", "first_dealer", record["seats"])
+    return made.judged()
 
 
 def fixture(seed: bytes, rng: random.Random) -> dict[str, Any]:
     record = play_game(seed, rng)
-    return {"record": record, "verdict": verdict_of(record), "tampered": tampered(record)}
+    return {"record": record, "verdict": verdict(SWICK, record), "tampered": tampered(record)}
 
 
 def main() -> None:

@@ -20,18 +20,16 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist.cards import code
-from shared.games.contract_whist.codec import CODEC
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
-from shared.games.contract_whist.legal import legal_actions, to_act
-from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
-from shared.games.contract_whist.state import Phase, State, cards_in_round
-from shared.games.contract_whist.views import view_for
+from shared.games.contract_whist.legal import legal_actions
+from shared.games.contract_whist.state import Phase, cards_in_round
 from tests.engine.contract_whist.support import Table
 from tests.web.fixture_file import write
 from tests.web.tamper import Tampered
-from tests.web.watch import play_to_the_end
+from tests.web.watch import game_fixture
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "whist.json"
 
@@ -58,39 +56,19 @@ def choose(table: Table, seat: int) -> ac.Action:
     return options[0]
 
 
-def view_of(state: State, seat: int | None) -> Any:
-    return CODEC.dump_view(view_for(state, seat))
-
-
-def play() -> tuple[list[dict[str, Any]], Table]:
-    table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
-    views = play_to_the_end(table, view_of, to_act, choose, Phase.ENDED)
-    return views, table
-
-
-def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
-    result = verify(load_record(record))
-    return {"ok": result.ok, "rounds": result.rounds, "mismatch": result.mismatch}
-
-
 def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
-    made = Tampered(record)
+    made = Tampered(CONTRACT_WHIST, record)
     variant = made.variant
-    last = len(record["rounds"]) - 1
-    v = variant("two dealt cards swapped between seats")
-    dealt = v["rounds"][last]["dealt"]
-    dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+    made.dealt_swapped("rounds")
     v = variant("an undealt card swapped into a hand")
     v["rounds"][0]["dealt"][2][1], v["rounds"][0]["undealt"][0] = (
         v["rounds"][0]["undealt"][0],
         v["rounds"][0]["dealt"][2][1],
     )
-    v = variant("another seed")
-    v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
-    v = variant("another first bidder")
-    v["first_bidder"] = (v["first_bidder"] + 1) % 3
+    made.reseeded()
+    made.first_moved("another first bidder", "first_bidder", 3)
     v = variant("a round's first bidder changed")
-    v["rounds"][last]["first_bidder"] = (v["rounds"][last]["first_bidder"] + 1) % 3
+    v["rounds"][-1]["first_bidder"] = (v["rounds"][-1]["first_bidder"] + 1) % 3
     v = variant("a round's cards changed")
     v["rounds"][1]["cards"] = 10
     v = variant("a round missing")
@@ -99,7 +77,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     v["seats"] = 6
     v = variant("another algorithm")
     v["algorithm"] = "swick-fair-v1"
-    return made.judged(verdict_of)
+    return made.judged()
 
 
 def deals() -> list[dict[str, Any]]:
@@ -127,15 +105,8 @@ def deals() -> list[dict[str, Any]]:
 
 
 def fixture() -> dict[str, Any]:
-    views, table = play()
-    record: dict[str, Any] = dump_record(game_record(table.events))
-    return {
-        "views": views,
-        "record": record,
-        "verdict": verdict_of(record),
-        "tampered": tampered(record),
-        "deals": deals(),
-    }
+    table = Table(seats=3, rounds=3, stake=5, timer_ms=30_000, first=1, interlude_ms=10_000)
+    return game_fixture(table, choose, tampered=tampered, deals=deals())
 
 
 def main() -> None:

@@ -4,12 +4,22 @@ each goes to the fixture with the verdict Python gives it."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+import hashlib
 from typing import Any
+
+from shared.games.interface import GameModule
+
+
+def verdict(game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """``game``'s verdict on ``record`` as the fixtures hold it: whether it passed, how many
+    hands (or rounds) it checked, and the first mismatch."""
+    checked = game.verify_record(record)
+    return {"ok": checked.ok, checked.deals: checked.checked, "mismatch": checked.mismatch}
 
 
 class Tampered:
-    def __init__(self, record: dict[str, Any]) -> None:
+    def __init__(self, game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -> None:
+        self.game = game
         self.record = record
         self.made: list[tuple[str, dict[str, Any]]] = []
 
@@ -19,5 +29,22 @@ class Tampered:
         self.made.append((name, copied))
         return copied
 
-    def judged(self, verdict_of: Callable[[dict[str, Any]], Any]) -> list[dict[str, Any]]:
-        return [{"name": name, "record": r, "verdict": verdict_of(r)} for name, r in self.made]
+    def dealt_swapped(self, deals: str) -> None:
+        """Seat 0's and seat 1's first dealt cards swapped in the last of the record's ``deals``."""
+        v = self.variant("two dealt cards swapped between seats")
+        dealt = v[deals][-1]["dealt"]
+        dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+
+    def reseeded(self) -> None:
+        v = self.variant("another seed")
+        v["seed"] = hashlib.sha256(b"not the seed").hexdigest()
+
+    def first_moved(self, name: str, first: str, seats: int) -> None:
+        """The record's ``first`` seat (who dealt or bid first) moved one seat on."""
+        v = self.variant(name)
+        v[first] = (v[first] + 1) % seats
+
+    def judged(self) -> list[dict[str, Any]]:
+        return [
+            {"name": name, "record": r, "verdict": verdict(self.game, r)} for name, r in self.made
+        ]

@@ -1,10 +1,9 @@
-"""Contract Whist as a ``GameModule``: the protocol (checked by mypy), settings and JSON shapes."""
+"""Contract Whist as a ``GameModule``: the protocol (checked by mypy), its settings
+and actions in JSON (checked in ``tests/engine/test_modules.py``), and a game through it."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
@@ -12,12 +11,7 @@ from shared.games.contract_whist.cards import parse
 from shared.games.contract_whist.state import Phase, TableConfig
 from shared.games.interface import GameModule
 from tests.engine.contract_whist.support import seed_with_first_bidder
-from tests.engine.module_table import (
-    ModuleTable,
-    check_action_codec,
-    check_bad_config,
-    check_malformed_action,
-)
+from tests.engine.module_table import ModuleTable
 
 MODULE: GameModule[Any, Any, Any, Any, Any] = CONTRACT_WHIST  # mypy checks the protocol here
 
@@ -32,24 +26,19 @@ def test_name_and_defaults() -> None:
     assert CONTRACT_WHIST.make_config({"seats": 5, "interlude_ms": 5_000}).interlude_ms == 5_000
 
 
-@pytest.mark.parametrize(
-    "settings",
-    [
-        {"seats": 1},
-        {"seats": 6},
-        {"seats": True},
-        {"rounds": 0},
-        {"rounds": 18},
-        {"stake": -1},
-        {"stake": 301},
-        {"stake": 1.5},
-        {"timer_ms": 5_000},
-        {"timer_ms": None},
-        {"interlude_ms": 60_000},
-    ],
-)
-def test_bad_settings(settings: dict[str, Any]) -> None:
-    check_bad_config(MODULE, settings)
+BAD_SETTINGS: list[dict[str, Any]] = [
+    {"seats": 1},
+    {"seats": 6},
+    {"seats": True},
+    {"rounds": 0},
+    {"rounds": 18},
+    {"stake": -1},
+    {"stake": 301},
+    {"stake": 1.5},
+    {"timer_ms": 5_000},
+    {"timer_ms": None},
+    {"interlude_ms": 60_000},
+]
 
 
 ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
@@ -63,26 +52,16 @@ ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
 ]
 
 
-@pytest.mark.parametrize(("data", "action"), ACTIONS)
-def test_action_codec(data: dict[str, Any], action: ac.Action) -> None:
-    check_action_codec(MODULE, data, action)
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"kind": "bid", "bid": "3"},
-        {"kind": "bid", "bid": True},
-        {"kind": "bid"},
-        {"kind": "choose_trump", "suit": "X"},
-        {"kind": "choose_trump", "suit": 2},
-        {"kind": "play", "card": "1H"},
-        {"kind": "play", "card": 5},
-        {"kind": "order_up"},
-    ],
-)
-def test_malformed_actions(data: dict[str, Any]) -> None:
-    check_malformed_action(MODULE, data)
+MALFORMED_ACTIONS: list[dict[str, Any]] = [
+    {"kind": "bid", "bid": "3"},
+    {"kind": "bid", "bid": True},
+    {"kind": "bid"},
+    {"kind": "choose_trump", "suit": "X"},
+    {"kind": "choose_trump", "suit": 2},
+    {"kind": "play", "card": "1H"},
+    {"kind": "play", "card": 5},
+    {"kind": "order_up"},
+]
 
 
 def test_a_game_through_the_module() -> None:

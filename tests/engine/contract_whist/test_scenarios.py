@@ -23,6 +23,7 @@ from shared.games.contract_whist.play import closest_bid, default_trump, estimat
 from shared.games.contract_whist.record import dump_record, game_record, load_record, verify
 from shared.games.contract_whist.state import SCHEDULE, Phase, RoundResult
 from shared.games.contract_whist.views import view_for
+from shared.games.interface import IllegalCommand
 from shared.games.lifecycle import (
     AddBot,
     CloseTable,
@@ -83,6 +84,14 @@ def result(t: Table) -> RoundResult:
 def takers(t: Table) -> tuple[int, ...]:
     """Who took each trick so far (a call, so that type checkers don't narrow it)."""
     return t.state.takers
+
+
+def refuse_forbidden(t: Table, bid: int) -> IllegalCommand:
+    """The last bidder, D, may not bid ``bid``: D's option says why, the views show it as
+    the forbidden bid, and the bid is refused."""
+    assert options(t, D)[bid] != ""
+    assert view_for(t.state, None).forbidden_bid == bid
+    return t.refuse(D, ac.MakeBid(bid), "forbidden_bid")
 
 
 def options(t: Table, seat: int) -> dict[int, str]:
@@ -181,7 +190,7 @@ def test_scenario_06_the_hook_forbids_one_bid() -> None:
     assert sum(1 for why in options(t, D).values() if why) == 1
     view = view_for(t.state, D)
     assert view.forbidden_bid == 4 and view.bid_total == 6 and view.cards == 10
-    refused = t.refuse(D, ac.MakeBid(4), "forbidden_bid")
+    refused = refuse_forbidden(t, 4)
     assert "someone must miss" in refused.message
     t.bid(5)
     assert t.phase() is Phase.TRUMP
@@ -190,8 +199,7 @@ def test_scenario_06_the_hook_forbids_one_bid() -> None:
 def test_scenario_07_the_forbidden_bid_is_zero() -> None:
     t = mixed()
     t.bid(4, 3, 3)
-    assert options(t, D)[0] != "" and view_for(t.state, None).forbidden_bid == 0
-    t.refuse(D, ac.MakeBid(0), "forbidden_bid")
+    refuse_forbidden(t, 0)
     t.bid(1)
     assert sum(b.bid for b in t.state.bids) == 11
 
@@ -199,8 +207,7 @@ def test_scenario_07_the_forbidden_bid_is_zero() -> None:
 def test_scenario_08_the_forbidden_bid_is_all_the_cards() -> None:
     t = mixed()
     t.bid(0, 0, 0)
-    assert options(t, D)[10] != "" and view_for(t.state, None).forbidden_bid == 10
-    t.refuse(D, ac.MakeBid(10), "forbidden_bid")
+    refuse_forbidden(t, 10)
     t.bid(9)
 
 
@@ -276,7 +283,7 @@ def test_scenario_15_follow_suit() -> None:
     t.play((A, "AH"))
     assert t.legal_cards(B) == set(cards("2H 3H"))
     assert t.reason(B, "AS") == "You must follow hearts ♥: you hold 2♥ 3♥"
-    t.refuse(B, ac.PlayCard(parse("AS")), "illegal_card")
+    t.refuse_card(B, "AS")
     t.refuse(B, ac.PlayCard(parse("AH")), "bad_cards")
     t.play((B, "2H"))
     assert t.legal_cards(C) == set(t.state.hands[C])  # void in hearts: anything
@@ -376,14 +383,21 @@ def test_scenario_24_a_short_game() -> None:
 # 25-27: the winner, two and five players.
 
 
-def test_scenario_25_the_highest_total_wins_and_ties_share() -> None:
-    t = started(seats=3, rounds=1, first=1)
-    p0, p1, p2 = B, C, A
-    t.rig({p0: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", p1: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
-           p2: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
+def one_suit_each(**options: Any) -> Table:
+    """A one-round game of three where B bids first holding ten spades, C ten hearts and A ten
+    diamonds: B bids 9, the others 0, no trumps, and the round is played out."""
+    t = started(seats=3, rounds=1, first=1, **options)
+    t.rig({B: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", C: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
+           A: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
     t.bid(9, 0, 0)
     t.trump(None)
     play_out_round(t)
+    return t
+
+
+def test_scenario_25_the_highest_total_wins_and_ties_share() -> None:
+    t = one_suit_each()
+    p0, p1, p2 = B, C, A
     s = t.state
     assert s.sheet[0].tricks[p0] == 10 and s.scores[p0] == -1
     assert s.scores[p1] == s.scores[p2] == 5  # ceil(10 / 2) each
@@ -452,13 +466,7 @@ def test_scenario_30_the_winner_takes_the_pot() -> None:
 
 
 def test_scenario_31_a_split_pot_and_the_odd_cent() -> None:
-    t = started(seats=3, rounds=1, stake=5, first=1)
-    p0, p1, p2 = B, C, A
-    t.rig({p0: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS", p1: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
-           p2: "2D 3D 4D 5D 6D 7D 8D 9D 10D JD"})  # fmt: skip
-    t.bid(9, 0, 0)
-    t.trump(None)
-    play_out_round(t)
+    t = one_suit_each(stake=5)
     # C and A tie; going round from B (the first bidder), C comes first: the odd cent is C's.
     assert t.state.winners == (A, C) and t.state.payouts == (7, 0, 8)
     assert sum(t.state.stacks) == 3000

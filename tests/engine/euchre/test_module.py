@@ -1,10 +1,9 @@
-"""Euchre as a ``GameModule``: the protocol (checked by mypy), settings and the JSON shapes."""
+"""Euchre as a ``GameModule``: the protocol (checked by mypy), its settings and
+actions in JSON (checked in ``tests/engine/test_modules.py``), and a game through it."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from shared.games.euchre import EUCHRE
 from shared.games.euchre import actions as ac
@@ -12,12 +11,7 @@ from shared.games.euchre.cards import parse
 from shared.games.euchre.state import Phase, TableConfig
 from shared.games.interface import GameModule
 from tests.engine.euchre.support import seed_with_first_dealer
-from tests.engine.module_table import (
-    ModuleTable,
-    check_action_codec,
-    check_bad_config,
-    check_malformed_action,
-)
+from tests.engine.module_table import ModuleTable
 
 MODULE: GameModule[Any, Any, Any, Any, Any] = EUCHRE  # mypy checks the protocol here
 
@@ -30,20 +24,15 @@ def test_name_and_defaults() -> None:
     assert EUCHRE.make_config({"timer_ms": None, "private": True}).timer_ms is None
 
 
-@pytest.mark.parametrize(
-    "settings",
-    [
-        {"target": 0},
-        {"target": 11},
-        {"target": True},
-        {"seats": 3},
-        {"timer_ms": 5_000},
-        {"timer_ms": None},
-        {"interlude_ms": 60_000},
-    ],
-)
-def test_bad_settings(settings: dict[str, Any]) -> None:
-    check_bad_config(MODULE, settings)
+BAD_SETTINGS: list[dict[str, Any]] = [
+    {"target": 0},
+    {"target": 11},
+    {"target": True},
+    {"seats": 3},
+    {"timer_ms": 5_000},
+    {"timer_ms": None},
+    {"interlude_ms": 60_000},
+]
 
 
 ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
@@ -58,24 +47,14 @@ ACTIONS: list[tuple[dict[str, Any], ac.Action]] = [
 ]
 
 
-@pytest.mark.parametrize(("data", "action"), ACTIONS)
-def test_action_codec(data: dict[str, Any], action: ac.Action) -> None:
-    check_action_codec(MODULE, data, action)
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"kind": "order_up", "alone": "yes"},
-        {"kind": "name_trump", "suit": "X"},
-        {"kind": "name_trump", "suit": 3},
-        {"kind": "play", "card": "7H"},
-        {"kind": "play", "card": 5},
-        {"kind": "knock"},
-    ],
-)
-def test_malformed_actions(data: dict[str, Any]) -> None:
-    check_malformed_action(MODULE, data)
+MALFORMED_ACTIONS: list[dict[str, Any]] = [
+    {"kind": "order_up", "alone": "yes"},
+    {"kind": "name_trump", "suit": "X"},
+    {"kind": "name_trump", "suit": 3},
+    {"kind": "play", "card": "7H"},
+    {"kind": "play", "card": 5},
+    {"kind": "knock"},
+]
 
 
 def test_a_game_through_the_module() -> None:

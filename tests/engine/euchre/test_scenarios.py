@@ -57,6 +57,13 @@ def dealt(**options: Any) -> Table:
     return t
 
 
+def rigged(hands: dict[int, str], turn_up: str, **options: Any) -> Table:
+    """A table just dealt, with these hands and turn-up."""
+    t = dealt(**options)
+    t.rig(hands, turn_up)
+    return t
+
+
 def basic(**options: Any) -> Table:
     t = dealt(**options)
     t.rig(BASIC, BASIC_TURN_UP)
@@ -73,11 +80,14 @@ def winners(t: Table) -> tuple[int, ...]:
     return t.state.winners
 
 
-def order(t: Table, seat: int, *, alone: bool = False) -> None:
-    """Everyone before ``seat`` passes, then ``seat`` orders up."""
+def order(t: Table, seat: int, *, alone: bool = False, discard: str = "") -> None:
+    """Everyone before ``seat`` passes, then ``seat`` orders up; the dealer then discards
+    ``discard``, if given."""
     while t.turn() != seat:
         t.act(t.turn(), ac.Pass())
     t.act(seat, ac.OrderUp(alone))
+    if discard:
+        t.act(D, ac.Discard(parse(discard)))
 
 
 def to_second_round(t: Table) -> None:
@@ -292,8 +302,7 @@ def test_scenario_16_alone_in_the_second_round() -> None:
 
 
 def test_scenario_17_left_bower_must_follow_trump() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {
             D: "AH KH 9C 9S 10S",
             L: "JH 10H QC KC AC",
@@ -302,19 +311,17 @@ def test_scenario_17_left_bower_must_follow_trump() -> None:
         },
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9C")))
+    order(t, L, discard="9C")
     t.play((L, "JH"))
     assert t.legal_cards(P) == {parse("JD")}
     reason = t.reason(P, "AD")
     assert "You must follow hearts" in reason and "left bower J♦ counts as a heart" in reason
-    t.refuse(P, ac.PlayCard(parse("AD")), "illegal_card")
+    t.refuse_card(P, "AD")
     t.play((P, "JD"))
 
 
 def test_scenario_18_left_bower_is_not_its_printed_suit() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {
             D: "AH KH 9C 9S 10S",
             L: "AD 10H QC KC AC",
@@ -323,8 +330,7 @@ def test_scenario_18_left_bower_is_not_its_printed_suit() -> None:
         },
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9C")))
+    order(t, L, discard="9C")
     t.play((L, "AD"))
     assert t.legal_cards(P) == set(t.state.hands[P])  # void in diamonds: any card
     assert t.reason(P, "JD") == ""
@@ -333,8 +339,7 @@ def test_scenario_18_left_bower_is_not_its_printed_suit() -> None:
 
 
 def test_scenario_19_left_bower_may_not_follow_its_printed_suit() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {
             D: "AH KH 9C 9S 10S",
             L: "AD 10H QC KC AC",
@@ -343,18 +348,16 @@ def test_scenario_19_left_bower_may_not_follow_its_printed_suit() -> None:
         },
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9C")))
+    order(t, L, discard="9C")
     t.play((L, "AD"))
     reason = t.reason(P, "JD")
     assert reason.startswith("You must follow diamonds: you hold K♦")
     assert "counts as a heart this hand, not a diamond" in reason
-    t.refuse(P, ac.PlayCard(parse("JD")), "illegal_card")
+    t.refuse_card(P, "JD")
 
 
 def test_scenario_20_bower_ranking() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {
             D: "AH KH 9C 9S 10S",
             L: "JD 10H QC KC AC",
@@ -363,8 +366,7 @@ def test_scenario_20_bower_ranking() -> None:
         },
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9C")))
+    order(t, L, discard="9C")
     t.play((L, "JD"), (P, "JH"), (R, "AD"), (D, "AH"))
     assert winners(t) == (P,)  # right bower over left bower over the ace
     t.play((P, "QH"), (R, "QD"), (D, "KH"), (L, "10H"))
@@ -372,8 +374,7 @@ def test_scenario_20_bower_ranking() -> None:
 
 
 def test_scenario_21_trump_beats_the_led_suit() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {
             D: "AH KH 9C 9S 10S",
             L: "QD 10H QC KC AC",
@@ -382,8 +383,7 @@ def test_scenario_21_trump_beats_the_led_suit() -> None:
         },
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9C")))
+    order(t, L, discard="9C")
     # Diamonds: the same colour as hearts, it has no jack this hand (J♦ is a trump).
     t.play((L, "QD"), (P, "KD"), (R, "AD"), (D, "9S"))
     assert winners(t) == (R,)  # the 9♠ is off-suit; the A♦ is highest of the led suit
@@ -395,8 +395,7 @@ def test_scenario_21_trump_beats_the_led_suit() -> None:
 
 def test_scenario_22_the_taker_leads() -> None:
     t = basic()
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     t.play((L, "9C"), (P, "QC"), (R, "10C"), (D, "AC"))
     assert winners(t) == (D,) and t.turn() == D
     t.refuse(L, ac.PlayCard(parse("JH")), "not_your_turn")
@@ -407,8 +406,7 @@ def test_scenario_22_the_taker_leads() -> None:
 
 def test_scenario_23_made_three_tricks() -> None:
     t = basic()
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     t.play((L, "JH"), (P, "KD"), (R, "9D"), (D, "9H"))
     t.play((L, "JD"), (P, "QC"), (R, "10D"), (D, "QH"))
     t.play((L, "AH"), (P, "KS"), (R, "QD"), (D, "KH"))
@@ -419,13 +417,11 @@ def test_scenario_23_made_three_tricks() -> None:
 
 
 def test_scenario_24_made_four_tricks() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {D: "KH QH AC AS KC", L: "JH JD AH 10H 9S", P: "KS QS QC KD AD", R: "10C 10S 9D 10D QD"},
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     t.play((L, "JH"), (P, "KD"), (R, "9D"), (D, "9H"))
     t.play((L, "JD"), (P, "QC"), (R, "10D"), (D, "QH"))
     t.play((L, "AH"), (P, "KS"), (R, "QD"), (D, "KH"))
@@ -439,10 +435,8 @@ STRONG = {D: "10H AC KC QC 9D", L: "JH JD AH KH QH", P: "AS KS QS 10D QD", R: "1
 
 
 def test_scenario_25_march() -> None:
-    t = dealt()
-    t.rig(STRONG, "9H")
-    order(t, L)
-    t.act(D, ac.Discard(parse("9D")))
+    t = rigged(STRONG, "9H")
+    order(t, L, discard="9D")
     play_by_default(t)
     r = result(t)
     assert (r.tricks, r.outcome, r.points, r.alone) == ((0, 5), "march", (0, 2), False)
@@ -462,8 +456,7 @@ def test_scenario_26_alone_three_tricks() -> None:
 
 
 def test_scenario_27_alone_march() -> None:
-    t = dealt()
-    t.rig(STRONG, "9H")
+    t = rigged(STRONG, "9H")
     t.act(L, ac.OrderUp(alone=True))
     t.act(D, ac.Discard(parse("9D")))
     play_by_default(t)
@@ -472,13 +465,11 @@ def test_scenario_27_alone_march() -> None:
 
 
 def test_scenario_28_euchred() -> None:
-    t = dealt()
-    t.rig(
+    t = rigged(
         {D: "JH JD AH KH QH", L: "9C 9S 10S 9D 10D", P: "AC KC QC AS KS", R: "10C QS QD KD AD"},
         "9H",
     )
-    order(t, L)
-    t.act(D, ac.Discard(parse("9H")))  # the turn-up itself may be discarded
+    order(t, L, discard="9H")  # the turn-up itself may be discarded
     t.play((L, "9C"), (P, "AC"), (R, "10C"), (D, "JH"))
     t.play((D, "JD"), (L, "9S"), (P, "KS"), (R, "QS"))
     t.play((D, "AH"), (L, "10S"), (P, "AS"), (R, "QD"))
@@ -523,8 +514,7 @@ def test_scenario_29_game_ends_at_ten() -> None:
 
 def test_scenario_30_short_game() -> None:
     t = basic(target=1)
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     play_by_default(t)
     s = t.state
     assert s.phase is Phase.ENDED and s.end_reason == "target"
@@ -581,8 +571,7 @@ def test_scenario_33_timeout_of_the_dealers_discard() -> None:
 
 def test_scenario_34_timeout_in_the_tricks_plays_the_safest_card() -> None:
     t = basic(timer_ms=20_000)
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     t.expire()  # L leads: 9♣ (a non-trump 9, clubs before spades)
     assert t.state.trick == ((L, parse("9C")),)
     t.play((P, "QC"), (R, "10C"), (D, "AC"), (D, "9H"))  # D leads a trump
@@ -611,8 +600,7 @@ def test_scenario_35_away_seats_get_the_grace() -> None:
 
 def test_scenario_36_views_hide_what_they_must() -> None:
     t = basic()
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     t.play((L, "9C"))
     s = t.state
     public = {parse("9H"), parse("9C")}  # the turn-up was shown; the 9♣ was played
@@ -635,8 +623,7 @@ def test_scenario_37_leaving_during_a_hand() -> None:
     t = basic()
     t.act(P, Leave())
     assert t.state.leaving[P] and t.state.players[P] is not None
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     play_by_default(t)
     s = t.state
     assert s.players[P] is None and s.phase is Phase.WAITING and s.hand_no == 1
@@ -647,8 +634,7 @@ def test_scenario_37_leaving_during_a_hand() -> None:
 def test_scenario_38_sitting_out() -> None:
     t = basic()
     t.act(R, SitOut(True))
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     play_by_default(t)
     assert t.phase() is Phase.WAITING
     t.act(R, SitOut(False))
@@ -835,8 +821,7 @@ def test_scenario_47_leaving_forfeits_the_stake_the_newcomer_plays_for_the_seat(
     t, _ = staked(stake=50, target=1)
     t.rig(BASIC, BASIC_TURN_UP)
     t.act(P, Leave())
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     play_by_default(t)
     s = t.state
     assert s.phase is Phase.ENDED and s.winner is not None and s.players[P] is None
@@ -911,8 +896,7 @@ def test_scenario_51_the_table_fills_a_seat_left_during_a_game() -> None:
     lobby.refuse(None, AddBot(P, Player("b9", "Robot", "medium"), 0), "not_host")
     t = basic()
     t.act(P, Leave())
-    order(t, L)
-    t.act(D, ac.Discard(parse("KC")))
+    order(t, L, discard="KC")
     play_by_default(t)
     assert t.state.players[P] is None and t.state.phase is Phase.WAITING
     t.act(None, AddBot(P, Player("b9", "Robot", "medium"), 0))
