@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from shared.games.conformance import CardFinder, run_abandoned, run_machine
+from shared.games.conformance import CardFinder, abandoned_table_ends, run_abandoned, run_machine
 from shared.games.registry import GAMES
 
 NAMES = sorted(GAMES)
@@ -43,3 +43,17 @@ def test_random_play_and_wrong_commands(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_table_whose_people_stop_answering_reaches_the_end(name: str) -> None:
     run_abandoned(GAMES[name])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="A Swick free ride whose candidates all time out is opened again with the same "
+    "dealer, who is never asked anything, so never counts as away: the table stays attended "
+    "and loops in the ready-up",
+)
+def test_a_free_ride_left_to_its_timers_ends() -> None:
+    """The long conformance profile's find: four people who stop answering with their screens
+    open, at a free ride."""
+    game = GAMES["swick"]
+    picks = [30, 12765, 39383, 1266, 722, 276]
+    abandoned_table_ends(game, game.sample_settings[1], picks, b"^\x005f\xf5\xa7A\x07", True)
