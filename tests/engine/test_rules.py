@@ -301,6 +301,32 @@ def test_no_deal_with_fewer_than_three_ready() -> None:
     assert t.state.dealer == D
 
 
+def test_a_hand_too_few_ready_for_passes_the_deal() -> None:
+    t = started(4)
+    t.act(D, ac.ChooseAnte(3))
+    t.act(L, ac.Ready())
+    t.act(M, ac.SkipHand())
+    t.act(N, ac.SkipHand())
+    assert not any(isinstance(e, ev.HandDealt) for e in t.events)
+    assert t.state.stacks == (STACK,) * 4
+    assert (t.phase(), t.state.dealer, t.state.hand_no) == (Phase.ANTE, L, 0)
+    assert t.state.candidates == (M, N, D)
+
+
+def test_a_free_ride_nobody_readies_for_passes_the_deal_and_asks_its_dealer() -> None:
+    """Opened again by the same dealer, a free ride whose others all skip would never ask that
+    dealer anything, and a table left to its timers would loop for ever."""
+    t = timed(3)
+    t.rig({D: "7H 8H 9H", L: "7C 8C 9C", M: "7D 8D JD"}, trump="AS")
+    t.to_tricks(passes={M})
+    t.play((L, "7C"), (D, "7H"), (L, "8C"), (D, "8H"), (L, "9C"), (D, "9H"))
+    settled(t)
+    assert (t.state.free_ride, t.state.dealer, t.state.candidates) == (True, L, (M, D))
+    events = t.expire()
+    assert {ev.TimedOut(M), ev.TimedOut(D)} <= set(events)
+    assert (t.state.free_ride, t.state.dealer, t.state.candidates) == (True, M, (D, L))
+
+
 def test_set_player_in_debt_is_not_dealt_in() -> None:
     t = started(4, stack=12)
     hands = {L: "AH AC 7D", M: "8H 8C 8D", N: "9S 10S JS", D: "9H 9C AD"}

@@ -45,12 +45,6 @@ def test_a_table_whose_people_stop_answering_reaches_the_end(name: str) -> None:
     run_abandoned(GAMES[name])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A Swick free ride whose candidates all time out is opened again with the same "
-    "dealer, who is never asked anything, so never counts as away: the table stays attended "
-    "and loops in the ready-up",
-)
 def test_a_free_ride_left_to_its_timers_ends() -> None:
     """The long conformance profile's find: four people who stop answering with their screens
     open, at a free ride."""

@@ -98,16 +98,19 @@ def _standings(s: State) -> tuple[Standing, ...]:
 # Setting up a hand.
 
 
-def _begin_hand(w: Work[State]) -> None:
-    """Open the next hand; wait when fewer than 3 seats can be dealt in; end the game when they
-    can but none of them can pay what a dealer pays."""
+def _begin_hand(w: Work[State], after: int | None = None) -> None:
+    """Open the next hand, dealt by the first seat that can deal after ``after`` (by default
+    the button); wait when fewer than 3 seats can be dealt in; end the game when they can but
+    none of them can pay what a dealer pays."""
     s = w.state
     free_ride = s.carry > 0
     least = 0 if free_ride else min(s.config.antes)
     players = _eligible(s, least)
     dealers = set(_eligible(s, least + DEALER_EXTRA))
     n = len(s.players)
-    start = (s.first_dealer or 0) if s.button is None else s.button + 1
+    if after is None:
+        after = s.button
+    start = (s.first_dealer or 0) if after is None else after + 1
     dealer = next((seat for k in range(n) if (seat := (start + k) % n) in dealers), None)
     if len(players) < 3 or dealer is None:
         if len(players) >= 3 and not free_ride:
@@ -162,7 +165,12 @@ def _maybe_deal(w: Work[State]) -> None:
     dealer = s.dealer
     assert dealer is not None
     if len(ready) < 2:
-        flow.open_hand(w)
+        # The hand cannot start and the deal passes on, as after a hand: no seat deals while
+        # the others are asked for ever, and a table left to its timers asks everyone in turn.
+        if s.closing:
+            flow.open_hand(w)
+        else:
+            _begin_hand(w, after=dealer)
         return
     n = len(s.players)
     order = tuple(seat for k in range(1, n + 1) if (seat := (dealer + k) % n) in ready or k == n)
