@@ -19,14 +19,13 @@ from services.ledger.rules import (
     health_report,
     history_report,
     house_report,
-    leaderboard_report,
     problems_report,
     reconciliation_report,
     wallet,
 )
 from services.ledger.storage import Health
 from shared.messages import HOUSE, UNSTAKE
-from shared.rows import Row
+from shared.rows import Row, board
 
 
 class Reader(Protocol):
@@ -103,7 +102,7 @@ class Reports(ABC):
                 rows = await read.rows(self.sql.leaderboard, at, limit)
             else:
                 rows = await read.rows(self.sql.game_leaderboard, at, limit, game)
-        return leaderboard_report(rows)
+        return board(rows, "net")
 
     async def reconciliation(self, table_id: str) -> dict[str, Any]:
         async with self._reading() as read:
