@@ -32,7 +32,7 @@ def _leaderboard(where: str) -> str:
     )
 
 
-AT_TABLES = "table_id IS NOT NULL AND created_at >= $1"
+_AT_TABLES = "table_id IS NOT NULL AND created_at >= $1"
 
 POSTGRES = ReportSql(
     history=(
@@ -42,9 +42,9 @@ POSTGRES = ReportSql(
         " ORDER BY created_at DESC, id DESC LIMIT $3"
     ),
     created_at="SELECT created_at FROM ledger.transfers WHERE id = $1",
-    leaderboard=_leaderboard(AT_TABLES),
+    leaderboard=_leaderboard(_AT_TABLES),
     game_leaderboard=_leaderboard(
-        AT_TABLES + " AND posting_id IN (SELECT id FROM ledger.postings WHERE game = $3)"
+        _AT_TABLES + " AND posting_id IN (SELECT id FROM ledger.postings WHERE game = $3)"
     ),
     reconciliation=(
         "SELECT r.player_id, r.posting_no, r.table_says, r.ledger_says"

@@ -33,7 +33,7 @@ def _leaderboard(where: str) -> str:
     )
 
 
-AT_TABLES = "table_id IS NOT NULL AND created_at >= ?1"
+_AT_TABLES = "table_id IS NOT NULL AND created_at >= ?1"
 
 SQLITE = ReportSql(
     history=(
@@ -43,9 +43,9 @@ SQLITE = ReportSql(
         " ORDER BY created_at DESC, id DESC LIMIT ?3"
     ),
     created_at="SELECT created_at FROM ledger_transfers WHERE id = ?",
-    leaderboard=_leaderboard(AT_TABLES),
+    leaderboard=_leaderboard(_AT_TABLES),
     game_leaderboard=_leaderboard(
-        AT_TABLES + " AND posting_id IN (SELECT id FROM ledger_postings WHERE game = ?3)"
+        _AT_TABLES + " AND posting_id IN (SELECT id FROM ledger_postings WHERE game = ?3)"
     ),
     reconciliation=(
         "SELECT r.player_id, r.posting_no, r.table_says, r.ledger_says"
