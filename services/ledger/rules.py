@@ -264,19 +264,6 @@ def history_report(rows: Iterable[Row], account: str, time: Any) -> list[dict[st
     ]
 
 
-def leaderboard_report(rows: Iterable[Row]) -> list[dict[str, Any]]:
-    """The chips boards' rows as the ledger's API shows them."""
-    return [
-        {
-            "player_id": r["player_id"],
-            "name": r["name"],
-            "bot": bool(r["bot"]),
-            "net": int(r["net"]),
-        }
-        for r in rows
-    ]
-
-
 def health_report(
     *,
     debits: int,

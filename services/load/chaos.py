@@ -26,7 +26,7 @@ import asyncpg
 from services.load import faulty_bots, loadtest
 from services.load.audit import behind
 from services.load.loadtest import Load, LoadOptions
-from services.load.platform import Platform, application_name
+from services.load.platform import Platform, answering, application_name
 from services.load.proxy import Proxy
 from services.progress import SILENT, Progress
 from shared.bus import RabbitBus
@@ -339,7 +339,7 @@ class Faults:
         self._revive(platform)
         await platform.restore(workers=self.options.workers, bots=1)
         try:  # ready: connected to the broker again
-            await platform.answering(platform.base, "/readyz", within=READY_WITHIN)
+            await answering(platform.base, "/readyz", within=READY_WITHIN)
         except TimeoutError:
             self.problems.append(f"the gateway was not ready {READY_WITHIN:.0f} s after the faults")
 

@@ -58,32 +58,12 @@ class LoadOptions:
 
 
 @dataclass
-class GameFigures:
-    """One game's share of a run."""
+class Played:
+    """What a run, or one game's share of it, played: its tables (at how many seats), what they
+    played in the measured window and how fast (see ``_pace``), and which of them stalled."""
 
     tables: int
     seats: int
-    for_money: int  # tables played for chips or a stake (the rest for points)
-    people: int
-    commands: int
-    commands_per_second: float
-    hands: int
-    hands_per_second: float
-    latency_ms: dict[str, float]
-    errors: dict[str, int]
-    resent: int
-    applied_already: int
-    stalled: list[str]
-    audit: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Figures:
-    tables: int
-    seats: int
-    game: str  # as asked: one game, or the mix
-    workers: int
-    seconds: float
     commands: int
     commands_per_second: float
     hands: int
@@ -93,6 +73,22 @@ class Figures:
     resent: int
     applied_already: int  # answered "duplicate": delivered twice, applied once
     stalled: list[str]
+
+
+@dataclass
+class GameFigures(Played):
+    """One game's share of a run."""
+
+    for_money: int  # tables played for chips or a stake (the rest for points)
+    people: int
+    audit: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Figures(Played):
+    game: str  # as asked: one game, or the mix
+    workers: int
+    seconds: float
     service_cpu_ms_per_hand: float
     broker_cpu_ms_per_hand: float
     database_cpu_ms_per_hand: float

@@ -345,9 +345,7 @@ class Platform:
             "ledger", "ledger", "--port", str(port), "--internal-port", str(internal)
         )
         self.internal[process.pid] = internal
-        await self.answering(
-            self.settings.ledger_url, "/health", accept=(200, 503), process=process
-        )
+        await answering(self.settings.ledger_url, "/health", accept=(200, 503), process=process)
         return process
 
     async def start_gateway(self, amqp_url: str | None = None) -> str:
@@ -361,18 +359,8 @@ class Platform:
         )
         self.internal[process.pid] = internal
         self.base = f"http://127.0.0.1:{port}"
-        await self.answering(self.base, "/api/tables", process=process)
+        await answering(self.base, "/api/tables", process=process)
         return self.base
-
-    async def answering(
-        self,
-        base: str,
-        path: str,
-        accept: tuple[int, ...] = (200,),
-        within: float = STARTUP_BACKSTOP,
-        process: subprocess.Popen[bytes] | None = None,
-    ) -> None:
-        await answering(base, path, accept, within, process)
 
     def kill(self, process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
         self._bury(process)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from services.table.storage import GameRecordRow, Winner
@@ -25,16 +25,3 @@ def record_of(
         tuple(json.loads(row["opponents"])),
         bool(row["ranked"]),
     )
-
-
-def games_won_report(rows: Iterable[Row]) -> list[dict[str, Any]]:
-    """The boards of games won, as the API shows them."""
-    return [
-        {
-            "player_id": r["player_id"],
-            "name": r["name"],
-            "bot": bool(r["bot"]),
-            "won": int(r["won"]),
-        }
-        for r in rows
-    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import games_won_report, record_of
+from services.table.archive_rows import record_of
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
@@ -14,6 +14,7 @@ from services.table.store_pool import (
     PoolStore,
     bot_of,
 )
+from shared.rows import board
 
 
 class GameArchive(PoolStore):
@@ -73,7 +74,7 @@ class GameArchive(PoolStore):
             since,
             limit,
         )
-        return games_won_report(rows)
+        return board(rows, "won")
 
     async def register_bot(self, name: str, owner: str) -> bool:
         status: str = await self.pool.execute(

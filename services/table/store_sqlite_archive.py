@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import games_won_report, record_of
+from services.table.archive_rows import record_of
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
@@ -15,6 +15,7 @@ from services.table.store_sqlite_db import (
     DatabaseStore,
     bot_of,
 )
+from shared.rows import board
 from shared.sqlite import first, run
 
 
@@ -69,7 +70,7 @@ class SqliteGameArchive(DatabaseStore):
                 " GROUP BY w.value ->> 0 ORDER BY won DESC, player_id LIMIT ?",
                 (game, since, limit),
             )
-        return games_won_report(rows)
+        return board(rows, "won")
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         async with self.db.read() as conn:

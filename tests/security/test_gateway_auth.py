@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from services.gateway.identity import LIFETIME, RENEW_AFTER, Identity, Tokens
-from services.load.platform import free_port
+from services.load.platform import answering, free_port
 from shared.settings import DEV_SECRET
 from tests.services.client import registered
 from tests.services.cluster import Cluster
@@ -109,7 +109,7 @@ async def test_rotating_the_secret_keeps_players_signed_in(cluster: Cluster) -> 
     rotated = cluster.spawn("gateway", "gateway", "--port", str(port), env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        await cluster.answering(base, "/api/tables")
+        await answering(base, "/api/tables")
         async with http_from(base, "127.0.0.1", player.token) as http:
             me = (await http.get("/api/me")).json()
         assert me["id"] == player.id

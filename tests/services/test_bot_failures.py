@@ -26,7 +26,7 @@ from services.bots.levels import Easy
 from services.bots.service import BotService
 from services.bots.strategy import StrategyFactory
 from services.broker import register_bot
-from services.load.platform import free_port
+from services.load.platform import answering, free_port
 from services.serve import built_in_bots
 from shared import messages as m
 from shared.broker import administrator
@@ -310,7 +310,7 @@ async def test_serve_bots_only_hard_serves_the_hard_bot_alone(cluster: Cluster) 
     env["SWICK_AMQP_URL"] = settings.amqp_url_for("bot-hard")
     process = cluster.spawn("bots", "bots", "--only", "hard", "--port", str(port), env=env)
     try:
-        await cluster.answering(f"http://127.0.0.1:{port}", "/readyz", process=process)
+        await answering(f"http://127.0.0.1:{port}", "/readyz", process=process)
         after = await consumers(cluster, "easy", "medium", "hard")
         assert after == before | {"hard": before["hard"] + 1}
     finally:
