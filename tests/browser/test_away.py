@@ -3,14 +3,12 @@ says what happens now, and "I'm back" ends it."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import VIEWPORTS, browsing, seated_page
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:

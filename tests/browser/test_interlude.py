@@ -3,7 +3,6 @@ the next hand asks nothing before everyone has seen it, and its decisions are ne
 
 from __future__ import annotations
 
-import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
@@ -18,7 +17,6 @@ from tests.browser.support import (
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:

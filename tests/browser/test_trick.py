@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
@@ -21,7 +20,6 @@ from tests.browser.support import (
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
