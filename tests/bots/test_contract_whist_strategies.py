@@ -28,6 +28,9 @@ from shared.games.contract_whist.views import view_for
 from tests.bots.turns import ask_every_bot
 from tests.engine.contract_whist.support import Table, cards
 
+SEEDS = st.integers(0, 2**32)
+SEATS = st.integers(2, 5)  # the table sizes Contract Whist is played at
+
 
 def legal(state: State, seat: int) -> list[ac.Action]:
     return [o.action for o in legal_actions(state, seat) if o.legal]
@@ -54,12 +57,7 @@ def ten_of_a_suit_each() -> Table:
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    seats=st.integers(2, 5),
-    decisions=st.integers(10, 150),
-    first=st.integers(0, 4),
-)
+@given(seed=SEEDS, seats=SEATS, decisions=st.integers(10, 150), first=st.integers(0, 4))
 def test_every_level_chooses_a_legal_action(
     seed: int, seats: int, decisions: int, first: int
 ) -> None:
@@ -71,7 +69,7 @@ def test_every_level_chooses_a_legal_action(
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5))
+@given(seed=SEEDS, seats=SEATS)
 def test_medium_never_bids_the_forbidden_bid(seed: int, seats: int) -> None:
     """Every round of a game, whatever the others bid: the last bidder's choice is legal, and
     so never the bid that would make the bids total the cards."""
@@ -118,7 +116,7 @@ def test_medium_wins_tricks_it_needs_and_ducks_once_its_bid_is_made() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), moves=st.integers(0, 60))
+@given(seed=SEEDS, seats=SEATS, moves=st.integers(0, 60))
 def test_a_sampled_world_agrees_with_what_the_seat_saw(seed: int, seats: int, moves: int) -> None:
     """The seat's own hand as it is; the others as many cards as they hold, none seen played
     or in the seat's hand, each once, and none of a suit the seat showed it lacks."""
@@ -174,11 +172,7 @@ def to_round(seed: int, seats: int, round_no: int) -> Table:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    seed=st.integers(0, 2**32),
-    seats=st.integers(2, 5),
-    round_no=st.integers(1, 9),
-    before=st.integers(0, 4),
-    data=st.data(),
+    seed=SEEDS, seats=SEATS, round_no=st.integers(1, 9), before=st.integers(0, 4), data=st.data()
 )
 def test_hard_bids_a_legal_bid_never_the_forbidden_one(
     seed: int, seats: int, round_no: int, before: int, data: st.DataObject
@@ -203,7 +197,7 @@ def test_hard_bids_a_legal_bid_never_the_forbidden_one(
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), round_no=st.integers(1, 9))
+@given(seed=SEEDS, seats=SEATS, round_no=st.integers(1, 9))
 def test_hard_names_a_legal_trump_the_same_for_a_seed(seed: int, seats: int, round_no: int) -> None:
     t = to_round(seed, seats, round_no)
     rng = random.Random(seed)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, async_playwright
 
+from tests.browser.support import VIEWPORTS
 from tests.conftest import REQUIRED
 from tests.services.conftest import whole_platform  # noqa: F401  (the same lineup for every test)
 
@@ -48,3 +49,10 @@ async def browser() -> AsyncIterator[Browser]:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def size(request: pytest.FixtureRequest) -> str:
+    """The name of each window size of ``VIEWPORTS`` in turn, for a test to run at each."""
+    value: str = request.param
+    return value

@@ -431,6 +431,27 @@ async def sit_in(
     return seats
 
 
+@contextlib.asynccontextmanager
+async def seated_page(
+    base: str,
+    browsing_page: contextlib.AbstractAsyncContextManager[tuple[BrowserContext, Page, PageErrors]],
+    names: Sequence[str],
+    name: str,
+    *,
+    deal: bool = True,
+    **settings: Any,
+) -> AsyncIterator[tuple[str, list[Player], Page, PageErrors, Seats]]:
+    """``python_table``'s table (``settings``) with the page of ``browsing_page`` (``browsing``
+    or one like it) sat in its free seat as ``name`` by ``sit_in``: the table, its Python
+    players, the page, its errors and the players' seats."""
+    async with (
+        python_table(base, names, **settings) as (table, players),
+        browsing_page as (_, page, errors),
+    ):
+        seats = await sit_in(page, base, name, table, players, deal=deal)
+        yield table, players, page, errors, seats
+
+
 async def hold_still(page: Page, seats: Seats, table: str) -> int:
     """Pause the Python players and take the page's decisions until the table waits for someone
     else: nothing moves then (an away seat's turn would be decided for it after a short grace).

@@ -3,22 +3,19 @@ says what happens now, and "I'm back" ends it."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.support import VIEWPORTS, browsing, python_table, sit_in
+from tests.browser.support import VIEWPORTS, browsing, seated_page
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
-    async with (
-        python_table(cluster.base, ["Oda", "Pim"], timer_seconds=10) as (table, players),
-        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Quin", table, players)
+    seated = seated_page(
+        cluster.base, browsing(browser, VIEWPORTS[size]), ["Oda", "Pim"], "Quin", timer_seconds=10
+    )
+    async with seated as (table, players, page, errors, seats):
         seat = int(await page.locator(".seat.me").get_attribute("data-seat") or "-1")
 
         # This player never acts: the table decides for them when the time runs out, and says

@@ -17,6 +17,7 @@ from tests.browser.support import (
     new_context,
     play_until,
     python_table,
+    seated_page,
     sign_up,
     sit_in,
     token_of,
@@ -186,11 +187,8 @@ async def at_least_one_hand(page: Page) -> bool:
 async def test_my_row_of_a_hand_result_lines_up_with_the_header(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        python_table(cluster.base, ["Kit", "Lou"]) as (table, players),
-        browsing(browser) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Mo", table, players)
+    seated = seated_page(cluster.base, browsing(browser), ["Kit", "Lou"], "Mo")
+    async with seated as (_, _, page, errors, seats):
         await play_until([page], lambda: at_least_one_hand(page), within=90)
         seats.pause()
 

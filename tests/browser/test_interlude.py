@@ -3,7 +3,6 @@ the next hand asks nothing before everyone has seen it, and its decisions are ne
 
 from __future__ import annotations
 
-import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
@@ -12,23 +11,23 @@ from tests.browser.support import (
     browsing,
     decide,
     decision,
-    python_table,
+    seated_page,
     shoot,
-    sit_in,
 )
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
-    async with (
-        python_table(cluster.base, ["Gus", "Hedy"], interlude_seconds=30) as (table, players),
-        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Iris", table, players)
-
+    seated = seated_page(
+        cluster.base,
+        browsing(browser, VIEWPORTS[size]),
+        ["Gus", "Hedy"],
+        "Iris",
+        interlude_seconds=30,
+    )
+    async with seated as (table, players, page, errors, seats):
         # Play the first hand through, up to its result.
         for _ in range(900):
             # The check and the click are one step: the result may come between two steps.

@@ -22,11 +22,10 @@ from tests.browser.support import (
     browsing,
     decide,
     decision,
-    python_table,
     quick_play,
+    seated_page,
     shoot,
     sign_up,
-    sit_in,
 )
 from tests.browser.test_euchre_table import plaque_kind, take_decision
 from tests.browser.test_quickplay import bots_running
@@ -137,12 +136,8 @@ async def motion(page: Page) -> list[dict[str, Any]]:
 async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        python_table(cluster.base, ["Ava", "Bo"]) as (table, players),
-        recording(browser) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Cy", table, players)
-
+    seated = seated_page(cluster.base, recording(browser), ["Ava", "Bo"], "Cy")
+    async with seated as (_, _, page, errors, seats):
         # Play until this player has played cards and a trick has gone to its winner; right
         # after each card, it flies to the trick, and every animation started is 400 ms at most.
         played = 0
@@ -189,11 +184,8 @@ async def test_the_deal_the_play_the_trick_and_the_chips_move_quickly(
 
 
 async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Browser) -> None:
-    async with (
-        python_table(cluster.base, ["Dee", "Eli"]) as (table, players),
-        recording(browser, reduce=True) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Fox", table, players)
+    seated = seated_page(cluster.base, recording(browser, reduce=True), ["Dee", "Eli"], "Fox")
+    async with seated as (_, _, page, errors, seats):
         played = 0
         for _ in range(900):
             if played >= 3:

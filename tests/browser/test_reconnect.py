@@ -11,8 +11,7 @@ from tests.browser.support import (
     hold_still,
     last_hand,
     play_until,
-    python_table,
-    sit_in,
+    seated_page,
 )
 from tests.services.cluster import Cluster
 
@@ -25,12 +24,8 @@ async def my_cards(page: Page) -> list[str]:
 
 
 async def test_reconnect_mid_hand(cluster: Cluster, browser: Browser) -> None:
-    async with (
-        python_table(cluster.base, ["Hal", "Ivy"]) as (table, players),
-        browsing(browser) as (context, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Rae", table, players)
-
+    seated = seated_page(cluster.base, browsing(browser), ["Hal", "Ivy"], "Rae")
+    async with seated as (table, players, page, errors, seats):
         # Play until this player holds three cards it can see, in a hand in progress.
         async def holding() -> bool:
             view = players[0].views[table]
@@ -50,7 +45,7 @@ async def test_reconnect_mid_hand(cluster: Cluster, browser: Browser) -> None:
 
         # 2. The page is closed and opened again: same seat, same cards.
         await page.close()
-        again = await context.new_page()
+        again = await page.context.new_page()
         errors.attach(again)
         await again.goto(f"{cluster.base}/#/")
         await again.get_by_role("link", name="Return to your table").click()

@@ -11,8 +11,7 @@ from tests.browser.support import (
     drop_connection,
     hold_still,
     play_until,
-    python_table,
-    sit_in,
+    seated_page,
 )
 from tests.services.cluster import Cluster
 
@@ -31,12 +30,8 @@ async def chat_lines(page: Page) -> list[str]:
 
 
 async def test_reload_keeps_the_hand_log_and_the_chat(cluster: Cluster, browser: Browser) -> None:
-    async with (
-        python_table(cluster.base, ["Hal", "Ivy"]) as (table, players),
-        browsing(browser) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Rae", table, players)
-
+    seated = seated_page(cluster.base, browsing(browser), ["Hal", "Ivy"], "Rae")
+    async with seated as (table, players, page, errors, seats):
         # Two people chat: this page, and Hal over his socket.
         await page.locator("#tab-chat").click()
         await page.fill("#chat-input", "good luck all")

@@ -10,8 +10,7 @@ from tests.browser.support import (
     browsing,
     decision,
     newer_than,
-    python_table,
-    sit_in,
+    seated_page,
     start_game,
 )
 from tests.services.cluster import Cluster
@@ -22,12 +21,8 @@ IN_DECISION = ".my-area :focus"  # the focused element, inside the player's own 
 async def test_focus_follows_the_turn_and_shortcuts_take_decisions(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        python_table(cluster.base, ["Ula", "Vic"]) as (table, players),
-        browsing(browser) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Wes", table, players, deal=False)
-
+    seated = seated_page(cluster.base, browsing(browser), ["Ula", "Vic"], "Wes", deal=False)
+    async with seated as (table, players, page, errors, seats):
         # "?" opens the list of shortcuts as a dialog, with focus in it. A decision that comes
         # meanwhile leaves the focus in the dialog, and takes it once Escape closes it.
         await page.locator("body").press("?")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
@@ -15,24 +14,18 @@ from tests.browser.support import (
     axe_violations,
     browsing,
     decide,
-    python_table,
+    seated_page,
     shoot,
-    sit_in,
 )
 from tests.services.cluster import Cluster
 
 
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
 async def test_six_seats_trick_cards_are_named_and_the_winner_marked(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
     names = ["Ann", "Bea", "Cal", "Dov", "Eve"]
-    async with (
-        python_table(cluster.base, names) as (table, players),
-        browsing(browser, VIEWPORTS[size]) as (_, page, errors),
-    ):
-        seats = await sit_in(page, cluster.base, "Fay", table, players)
-
+    seated = seated_page(cluster.base, browsing(browser, VIEWPORTS[size]), names, "Fay")
+    async with seated as (_, _, page, errors, seats):
         # Play until a trick is finished: its cards, then the winner's mark, show on the felt
         # (until the next lead: read them at once).
         read = """trick => [...trick.querySelectorAll('.trick-card')].map(card => {

@@ -21,9 +21,15 @@ from shared.messages import Leg, Posting
 BACKENDS = ["postgres", "sqlite"]
 
 
-def of_backend(request: pytest.FixtureRequest, kind: str) -> Any:
-    """For a fixture parametrised by ``BACKENDS``: its backend's fixture ``<backend>_<kind>``."""
-    return request.getfixturevalue(f"{request.param}_{kind}")
+def of_each_backend(kind: str) -> Any:
+    """A fixture parametrised by ``BACKENDS`` whose value is its backend's fixture
+    ``<backend>_<kind>``. Assign it to the fixture's name."""
+
+    @pytest.fixture(params=BACKENDS)
+    def of_backend(request: pytest.FixtureRequest) -> Any:
+        return request.getfixturevalue(f"{request.param}_{kind}")
+
+    return of_backend
 
 
 def uid(prefix: str) -> str:

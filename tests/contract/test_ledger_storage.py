@@ -27,7 +27,7 @@ from services.table.store_sqlite import SqliteTableStore
 from shared.messages import Posting
 from shared.settings import Settings
 from shared.sqlite import Database
-from tests.contract.conftest import BACKENDS, leg, of_backend, posting, sit, uid
+from tests.contract.conftest import leg, of_each_backend, posting, sit, uid
 from tests.postgres_ledger import fresh_ledger, migrated_ledger
 
 GRANT = 4000
@@ -53,11 +53,8 @@ async def sqlite_ledger(tmp_path: Path) -> AsyncIterator[LedgerStorage]:
         await ledger.close()
 
 
-@pytest.fixture(params=BACKENDS)
-def ledger(request: pytest.FixtureRequest) -> LedgerStorage:
-    """The books of one backend, shared with other tests (so: ids of our own)."""
-    value: LedgerStorage = of_backend(request, "ledger")
-    return value
+# The books of one backend, shared with other tests (so: ids of our own).
+ledger = of_each_backend("ledger")
 
 
 @dataclass
@@ -124,10 +121,7 @@ async def sqlite_books(tmp_path: Path) -> AsyncIterator[Books]:
         await db.close()
 
 
-@pytest.fixture(params=BACKENDS)
-def books(request: pytest.FixtureRequest) -> Books:
-    value: Books = of_backend(request, "books")
-    return value
+books = of_each_backend("books")
 
 
 async def assert_books_balance(ledger: LedgerStorage) -> None:

@@ -40,7 +40,7 @@ from services.table.storage import (
 from services.table.store import TableStore, connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
-from tests.contract.conftest import BACKENDS, of_backend, uid
+from tests.contract.conftest import of_each_backend, uid
 
 FIRST_SHARD = 0
 NO_SHARD = -1  # a shard without a lease row
@@ -91,12 +91,8 @@ async def sqlite_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
         yield store
 
 
-@pytest.fixture(params=BACKENDS)
-def store(request: pytest.FixtureRequest) -> TableStorage:
-    """The store of one backend, shared with this module's tests (so: ids and shards of our
-    own)."""
-    value: TableStorage = of_backend(request, "table_store")
-    return value
+# The store of one backend, shared with this module's tests (so: ids and shards of our own).
+store = of_each_backend("table_store")
 
 
 @pytest.fixture
@@ -111,11 +107,8 @@ async def sqlite_own_table_store(tmp_path: Path) -> AsyncIterator[TableStorage]:
         yield store
 
 
-@pytest.fixture(params=BACKENDS)
-def own_store(request: pytest.FixtureRequest) -> TableStorage:
-    """A store in a database of its own (for counts over everything)."""
-    value: TableStorage = of_backend(request, "own_table_store")
-    return value
+# A store in a database of its own (for counts over everything).
+own_store = of_each_backend("own_table_store")
 
 
 # Helpers.

@@ -48,33 +48,39 @@ def finish_hand(t: Table) -> None:
         t.act(seat, default_action(t.state, seat))
 
 
+def others_knock_and_keep_their_cards(t: Table) -> None:
+    """L and M knock and draw nothing, which brings a three-seat hand to the dealer's knock."""
+    for seat in (L, M):
+        t.act(seat, ac.Knock(True))
+    for seat in (L, M):
+        t.act(seat, ac.Draw(()))
+
+
 # Reasons given for illegal options.
 
 
-def test_reason_must_play_higher() -> None:
-    t = in_tricks({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, "7D")
-    t.play((L, "9S"))
-    assert reasons(t, M) == {
-        "JS": "",
-        "8S": "You must play a higher ♠: you hold J♠",
-        "8H": "You must play a higher ♠: you hold J♠",
-    }
-    t.play((M, "JS"))
-    assert reasons(t, D) == {
-        "10S": "You must play a higher ♠: you hold Q♠",
-        "QS": "",
-        "9H": "You must play a higher ♠: you hold Q♠",
-    }
+HIGHER_DEAL = {D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}
+FOLLOW_DEAL = {D: "10S 8S 9H", L: "JS 7H 7C", M: "QS 8H 8C"}
 
 
-def test_reason_must_follow_when_unable_to_beat() -> None:
-    t = in_tricks({D: "10S 8S 9H", L: "JS 7H 7C", M: "QS 8H 8C"}, "7D")
-    t.play((L, "JS"), (M, "QS"))
-    assert reasons(t, D) == {
-        "10S": "",
-        "8S": "",
-        "9H": "You must follow ♠: you hold 10♠ 8♠",
-    }
+@pytest.mark.parametrize(
+    ("hands", "plays", "seat", "legal", "why"),
+    [
+        (HIGHER_DEAL, [(L, "9S")], M, "JS", "You must play a higher ♠: you hold J♠"),
+        (HIGHER_DEAL, [(L, "9S"), (M, "JS")], D, "QS", "You must play a higher ♠: you hold Q♠"),
+        (FOLLOW_DEAL, [(L, "JS"), (M, "QS")], D, "10S 8S", "You must follow ♠: you hold 10♠ 8♠"),
+    ],
+    ids=["must-play-higher", "higher-than-the-best-so-far", "must-follow-when-unable-to-beat"],
+)
+def test_reason_of_each_card(
+    hands: dict[int, str], plays: list[tuple[int, str]], seat: int, legal: str, why: str
+) -> None:
+    """Trump ♦ (the 7♦ turned): after ``plays``, ``seat`` may play the ``legal`` cards, and every
+    other card it holds gives the reason ``why``."""
+    t = in_tricks(hands, "7D")
+    t.play(*plays)
+    held = hands[seat].split()
+    assert reasons(t, seat) == {card: "" if card in legal.split() else why for card in held}
 
 
 def test_reason_void_must_trump_and_first_lead_ace() -> None:
@@ -189,10 +195,7 @@ def test_dealer_draw_options_never_discard_the_kept_trump() -> None:
     t = started()
     t.rig({D: "8C JD 9H", L: "7C 8H 9C", M: "7D 8D 9D"}, trump="KS")
     t.act(D, ac.DecideTrump(keep=True))
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     t.act(D, ac.Knock(True))
     options = legal_actions(t.state, D)
     assert len(options) == 1 + 4 + 6 + 4  # every way to discard 0 to 3 of 4 cards
@@ -443,10 +446,7 @@ def test_timeout_dealer_knock_knocks_only_with_a_kept_trump(keep: bool, knocks: 
     t = timed()
     t.rig({D: "7H 8H 9H", L: "7C 8C 9C", M: "7D 8D JD"}, trump="10S")
     t.act(D, ac.DecideTrump(keep))
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     assert t.state.phase is Phase.DEALER_KNOCK
     events = t.expire()
     assert ev.Knocked(D, knocks) in events
@@ -482,10 +482,7 @@ def test_timeout_dealer_fourth_card_discards_the_lowest(dealt: str, discarded: s
     t = timed()
     t.rig({D: dealt, L: "7C 10C JC", M: "7D 8D JD"}, trump="KH")
     t.act(D, ac.DecideTrump(keep=True))
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     t.act(D, ac.Knock(True))
     events = t.expire()  # one deadline: keep all, then discard the lowest
     assert ev.Drew(D, (), ()) in events
@@ -540,10 +537,7 @@ def test_two_timeouts_in_a_row_mark_a_seat_away() -> None:
     t.expire()  # D's trump decision: leave
     assert t.state.timeouts[D] == 1
     assert not t.state.away(D)
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     assert t.state.deadline == t.now + TIMER  # not away yet: the full timer
     t.expire()  # D's knock: passes
     assert t.state.away(D)
@@ -564,10 +558,7 @@ def test_an_away_seat_that_says_it_is_back_gets_the_full_timer() -> None:
     t = timed()
     t.rig({D: "7H 8H 10H", L: "AH 8C 8D", M: "9H AC 9D"}, trump="10S")
     t.expire()  # D's trump decision: leave
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     t.expire()  # D's knock: passes, and D is away
     t.play((L, "AH"), (M, "9H"), (L, "8C"), (M, "AC"), (M, "9D"), (L, "8D"))
     t.act(L, ac.ChooseAnte(3))
@@ -585,10 +576,7 @@ def test_acting_between_timeouts_resets_the_count() -> None:
     t = timed()
     t.ready_all()
     t.expire()  # D's trump decision
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
+    others_knock_and_keep_their_cards(t)
     t.act(D, ac.Knock(True))
     assert t.state.timeouts[D] == 0
     t.expire()  # D's draw
@@ -888,12 +876,7 @@ PAUSE = 5_000
 def one_hand(t: Table) -> None:
     """D leaves the trump; L and M knock and keep their cards; the three tricks are played."""
     t.rig({D: "7H 8H 10H", L: "AH 8C 8D", M: "9H AC 9D"}, trump="10S")
-    t.act(D, ac.DecideTrump(keep=False))
-    for seat in (L, M):
-        t.act(seat, ac.Knock(True))
-    for seat in (L, M):
-        t.act(seat, ac.Draw(()))
-    t.act(D, ac.Knock(False))
+    t.to_tricks(dealer_knocks=False)
     t.play((L, "AH"), (M, "9H"), (L, "8C"), (M, "AC"), (M, "9D"), (L, "8D"))
 
 

@@ -10,6 +10,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from shared.games.lifecycle import EndGame, Timeout
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
@@ -463,36 +465,51 @@ def test_scenario_22_ace_of_trump_must_lead_trick_one() -> None:
     assert t.state.trick == ((L, parse("AD")),)
 
 
-def test_scenario_23_must_play_higher_of_the_led_suit() -> None:
-    t = in_tricks({D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"}, "7D")
-    t.play((L, "9S"))
-    t.must_play(M, "JS", "8S")
-    t.play((M, "JS"))
-    t.must_play(D, "QS", "10S")
-    t.play((D, "QS"))
-    assert t.state.tricks_won == (1, 0, 0)
-    assert to_act(t.state) == (D,)
-
-
-def test_scenario_24_must_beat_the_led_suit_even_when_trumped() -> None:
-    t = in_tricks({D: "10S 8S 10H", L: "9S 8H 8C", M: "7D 9H 9C"}, "KD")
-    t.play((L, "9S"))
-    t.refuse_card(M, "9H")  # void in ♠: must trump
-    t.play((M, "7D"))
-    t.must_play(D, "10S", "8S")
-    t.play((D, "10S"))
-    assert t.state.tricks_won == (0, 0, 1)
-    assert to_act(t.state) == (M,)
-
-
-def test_scenario_25_void_must_trump_but_need_not_overtrump() -> None:
-    t = in_tricks({D: "7D KC 8H", L: "9S 7H 7C", M: "8D QD AC"}, "KD")
-    t.play((L, "9S"))
-    t.must_play(M, "8D QD", "AC")
-    t.play((M, "QD"))
-    t.must_play(D, "7D", "KC", "8H")
-    t.play((D, "7D"))
-    assert t.state.tricks_won == (0, 0, 1)
+@pytest.mark.parametrize(
+    ("hands", "trump", "lead", "follows", "winner"),
+    [
+        pytest.param(
+            {D: "10S QS 9H", L: "9S 7H 7C", M: "JS 8S 8H"},
+            "7D",
+            "9S",
+            [(M, "JS", "JS", "8S"), (D, "QS", "QS", "10S")],
+            D,
+            id="23_must_play_higher_of_the_led_suit",
+        ),
+        pytest.param(
+            {D: "10S 8S 10H", L: "9S 8H 8C", M: "7D 9H 9C"},
+            "KD",
+            "9S",
+            [(M, "7D", "7D", "9H"), (D, "10S", "10S", "8S")],  # M is void in ♠: must trump
+            M,
+            id="24_must_beat_the_led_suit_even_when_trumped",
+        ),
+        pytest.param(
+            {D: "7D KC 8H", L: "9S 7H 7C", M: "8D QD AC"},
+            "KD",
+            "9S",
+            [(M, "QD", "8D QD", "AC"), (D, "7D", "7D", "KC 8H")],
+            M,
+            id="25_void_must_trump_but_need_not_overtrump",
+        ),
+    ],
+)
+def test_scenarios_23_to_25_who_must_play_what(
+    hands: dict[int, str],
+    trump: str,
+    lead: str,
+    follows: list[tuple[int, str, str, str]],
+    winner: int,
+) -> None:
+    """L leads; each of ``follows`` is a seat, the card it plays, the cards it may play and
+    some it may not. ``winner`` takes the trick and leads the next."""
+    t = in_tricks(hands, trump)
+    t.play((L, lead))
+    for seat, card, legal, refused in follows:
+        t.must_play(seat, legal, *refused.split())
+        t.play((seat, card))
+    assert t.state.tricks_won == tuple(int(seat == winner) for seat in range(3))
+    assert to_act(t.state) == (winner,)
 
 
 def test_scenario_26_trick_order_skips_a_passed_player() -> None:

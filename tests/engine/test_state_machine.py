@@ -481,14 +481,14 @@ class SwickMachine(CommandsMachine[State]):
         return lc.Player(f"player-{k}", f"Player {k}")
 
     def _eligible(self, pay: int, s: State | None = None) -> list[int]:
-        s = s or self.state
+        """The seats that can be dealt in paying ``pay``, as every onlooker sees them: a player
+        who stays (not sitting out, not leaving) with a stack that covers it."""
         return [
-            seat
-            for seat, player in enumerate(s.players)
-            if player is not None
-            and not s.sitting_out[seat]
-            and not s.leaving[seat]
-            and s.stacks[seat] >= pay
+            seat.seat
+            for seat in view_for(s or self.state, None).seats
+            if seat.player is not None
+            and not (seat.sitting_out or seat.leaving)
+            and seat.stack >= pay
         ]
 
     def _start(self, seed: bytes) -> None:

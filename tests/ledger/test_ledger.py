@@ -266,6 +266,18 @@ class LedgerMachine(RuleBasedStateMachine):
     def pick(self, data: st.DataObject, tables: list[TableModel]) -> TableModel:
         return data.draw(st.sampled_from(tables), label="table")
 
+    def some_table_idle(self) -> bool:
+        return any(t.idle for t in self.tables)
+
+    def pick_idle(self, data: st.DataObject) -> TableModel:
+        """A table between hands."""
+        return self.pick(data, [t for t in self.tables if t.idle])
+
+    def deal_at_an_idle_table(self, data: st.DataObject) -> tuple[TableModel, Posting | None]:
+        """A table between hands, and the antes of a hand dealt there (``None``: nobody can pay)."""
+        table = self.pick_idle(data)
+        return table, self.deal(table, data, self.balances)
+
     # Rules.
 
     @precondition(lambda self: len(self.players) < 20)
@@ -293,20 +305,18 @@ class LedgerMachine(RuleBasedStateMachine):
             self.open(table.players[-1], table.table_id)
         self.tables.append(table)
 
-    @precondition(lambda self: any(t.idle for t in self.tables))
+    @precondition(lambda self: self.some_table_idle())
     @rule(data=st.data())
     def deal_a_hand(self, data: st.DataObject) -> None:
-        table = self.pick(data, [t for t in self.tables if t.idle])
-        antes = self.deal(table, data, self.balances)
+        _, antes = self.deal_at_an_idle_table(data)
         if antes is not None:
             assert self.run(self.ledger.apply(antes)) == "applied"
             self.book(antes)
 
-    @precondition(lambda self: any(t.idle for t in self.tables))
+    @precondition(lambda self: self.some_table_idle())
     @rule(data=st.data())
     def deal_a_hand_delivered_twice_at_once(self, data: st.DataObject) -> None:
-        table = self.pick(data, [t for t in self.tables if t.idle])
-        antes = self.deal(table, data, self.balances)
+        _, antes = self.deal_at_an_idle_table(data)
         if antes is not None:
 
             async def twice(delivered: Posting) -> list[str]:
@@ -329,11 +339,10 @@ class LedgerMachine(RuleBasedStateMachine):
         again = data.draw(st.sampled_from(self.applied), label="posting")
         assert self.run(self.ledger.apply(again)) == "duplicate"
 
-    @precondition(lambda self: any(t.idle for t in self.tables))
+    @precondition(lambda self: self.some_table_idle())
     @rule(data=st.data())
     def deliver_a_hand_settlement_first(self, data: st.DataObject) -> None:
-        table = self.pick(data, [t for t in self.tables if t.idle])
-        antes = self.deal(table, data, self.balances)
+        table, antes = self.deal_at_an_idle_table(data)
         if antes is not None:
             settlement = self.settle(table, data, project(self.balances, antes.legs))
             assert self.run(self.ledger.apply(settlement)) == "waiting"
@@ -383,12 +392,12 @@ class LedgerMachine(RuleBasedStateMachine):
         self.dead.add(digest(broken))
         assert self.run(self.ledger.apply(broken)) == "rejected"  # kept once
 
-    @precondition(lambda self: any(t.idle for t in self.tables) and self.rejected < 12)
+    @precondition(lambda self: self.some_table_idle() and self.rejected < 12)
     @rule(data=st.data(), forgery=st.sampled_from(sorted(FORGERIES)))
     def forge_a_posting(self, data: st.DataObject, forgery: str) -> None:
         """A posting that takes the table's next number but breaks a rule: dead-lettered, no
         chip moves, and the number stays free for the table's real posting."""
-        table = self.pick(data, [t for t in self.tables if t.idle])
+        table = self.pick_idle(data)
         stranger = data.draw(st.sampled_from(self.players), label="victim")
         forged = FORGERIES[forgery](table, stranger, table.posting_no + 1)
         assert self.run(self.ledger.apply(forged)) == "rejected"

@@ -8,10 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from services.load.platform import Platform as Cluster
 from services.load.platform import isolated
 
-__all__ = ["Cluster", "own_platform"]
+__all__ = ["Cluster", "own_platform", "platform_of_its_own"]
 
 
 @asynccontextmanager
@@ -28,3 +30,18 @@ async def own_platform(
             yield running
         finally:
             running.stop()
+
+
+def platform_of_its_own(label: str, workers: int, bots: int, **changes: Any) -> Any:
+    """A module-scoped fixture: ``own_platform`` (with these arguments) for the module's tests,
+    its logs in a temporary folder named ``label``. Assign it to the fixture's name."""
+
+    @pytest.fixture(scope="module")
+    async def platform(
+        service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
+    ) -> AsyncIterator[Cluster]:
+        logs = tmp_path_factory.mktemp(label)
+        async with own_platform(service_urls, logs, label, workers, bots, **changes) as running:
+            yield running
+
+    return platform

@@ -30,6 +30,16 @@ async def owner_of(cluster: Cluster, table: str) -> str:
     return leases[shard_of(table, cluster.settings.shards)][0]
 
 
+async def signal_owner(
+    cluster: Cluster, table: str, signum: signal.Signals
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """Send ``signum`` to the worker that owns the table's shard: its owner name and process."""
+    owner = await owner_of(cluster, table)
+    process = owner_process(cluster, owner)
+    process.send_signal(signum)
+    return owner, process
+
+
 async def knocking(players: list[Player], rng: random.Random) -> str:
     """A started table, played on to its first knock."""
     table = await started(players)
@@ -41,9 +51,7 @@ async def test_kill_9_mid_hand_moves_the_table(cluster: Cluster, players: list[P
     alice = players[0]
     rng = random.Random(11)
     table = await knocking(players, rng)
-    killed_owner = await owner_of(cluster, table)
-    victim = owner_process(cluster, killed_owner)
-    victim.send_signal(signal.SIGKILL)
+    killed_owner, victim = await signal_owner(cluster, table, signal.SIGKILL)
     victim.wait()
     killed_at = time.monotonic()
     # The next decision is answered once another worker took the shard over. How soon is a
@@ -71,9 +79,7 @@ async def test_a_paused_worker_cannot_write(cluster: Cluster, players: list[Play
     alice = players[0]
     rng = random.Random(5)
     table = await knocking(players, rng)
-    paused_owner = await owner_of(cluster, table)
-    paused = owner_process(cluster, paused_owner)
-    paused.send_signal(signal.SIGSTOP)
+    paused_owner, paused = await signal_owner(cluster, table, signal.SIGSTOP)
     try:
         deadline = time.monotonic() + 60
         while await owner_of_or_none(cluster, table) in (paused_owner, None):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.services.client import Player, signed_up
-from tests.services.cluster import Cluster, own_platform
+from tests.services.cluster import Cluster, platform_of_its_own
 from tests.services.play import act, ended, open_table, play
 
 STAKE = 40
@@ -26,13 +26,7 @@ async def whole_platform() -> AsyncIterator[None]:
     yield
 
 
-@pytest.fixture(scope="module")
-async def cluster(
-    service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Cluster]:
-    logs = tmp_path_factory.mktemp("boards")
-    async with own_platform(service_urls, logs, "boards", workers=1, bots=1) as running:
-        yield running
+cluster = platform_of_its_own("boards", workers=1, bots=1)
 
 
 @pytest.fixture

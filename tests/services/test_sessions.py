@@ -45,11 +45,10 @@ async def test_a_disconnected_player_never_stalls_the_table(
 ) -> None:
     alice, bob, _ = players
     table = await started(players)
-    rng = random.Random(8)
     await play(
         players,
         table,
-        rng,
+        random.Random(8),
         lambda v: v["phase"] == "knock" and v["to_act"] == [bob.views[table]["seat"]],
     )
     seq = alice.views[table]["seq"]

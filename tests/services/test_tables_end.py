@@ -16,7 +16,7 @@ import pytest
 from tests.eventually import eventually
 from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster as Platform
-from tests.services.cluster import own_platform
+from tests.services.cluster import platform_of_its_own
 from tests.services.database import fetch
 from tests.services.ledger_books import caught_up, ledger_client
 from tests.services.lobby import new_table, quick_play
@@ -33,14 +33,9 @@ async def whole_platform() -> AsyncIterator[None]:
     yield
 
 
-@pytest.fixture(scope="module")
-async def platform(
-    service_urls: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Platform]:
-    logs = tmp_path_factory.mktemp("ends")
-    short = {"abandon_seconds": ABANDON_SECONDS, "host_tables": HOST_TABLES}
-    async with own_platform(service_urls, logs, "ends", workers=2, bots=1, **short) as running:
-        yield running
+platform = platform_of_its_own(
+    "ends", workers=2, bots=1, abandon_seconds=ABANDON_SECONDS, host_tables=HOST_TABLES
+)
 
 
 async def hosted(platform: Platform, player: Player) -> list[tuple[str, str]]:

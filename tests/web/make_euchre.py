@@ -57,11 +57,7 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(EUCHRE, record)
     variant = made.variant
     made.dealt_swapped("hands")
-    v = variant("another turn-up")
-    v["hands"][0]["turn_up"], v["hands"][0]["kitty"][0] = (
-        v["hands"][0]["kitty"][0],
-        v["hands"][0]["turn_up"],
-    )
+    made.swapped("another turn-up", ("hands", 0, "turn_up"), ("hands", 0, "kitty", 0))
     v = variant("a kitty card changed")
     v["hands"][-1]["kitty"][2] = v["hands"][-1]["dealt"][1][4]
     made.reseeded()

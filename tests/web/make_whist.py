@@ -60,10 +60,10 @@ def tampered(record: dict[str, Any]) -> list[dict[str, Any]]:
     made = Tampered(CONTRACT_WHIST, record)
     variant = made.variant
     made.dealt_swapped("rounds")
-    v = variant("an undealt card swapped into a hand")
-    v["rounds"][0]["dealt"][2][1], v["rounds"][0]["undealt"][0] = (
-        v["rounds"][0]["undealt"][0],
-        v["rounds"][0]["dealt"][2][1],
+    made.swapped(
+        "an undealt card swapped into a hand",
+        ("rounds", 0, "dealt", 2, 1),
+        ("rounds", 0, "undealt", 0),
     )
     made.reseeded()
     made.first_moved("another first bidder", "first_bidder", 3)

@@ -17,6 +17,18 @@ def verdict(game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -
     return {"ok": checked.ok, checked.deals: checked.checked, "mismatch": checked.mismatch}
 
 
+# A place in a record: the keys and indexes that lead to it from the top.
+Place = tuple[str | int, ...]
+
+
+def holder(record: dict[str, Any], place: Place) -> tuple[Any, str | int]:
+    """The list or dict that holds ``place`` in ``record``, and its key or index there."""
+    found: Any = record
+    for step in place[:-1]:
+        found = found[step]
+    return found, place[-1]
+
+
 class Tampered:
     def __init__(self, game: GameModule[Any, Any, Any, Any, Any], record: dict[str, Any]) -> None:
         self.game = game
@@ -29,11 +41,19 @@ class Tampered:
         self.made.append((name, copied))
         return copied
 
+    def swapped(self, name: str, first: Place, second: Place) -> None:
+        """A copy with the values at two places of the record swapped."""
+        v = self.variant(name)
+        (one, i), (other, j) = holder(v, first), holder(v, second)
+        one[i], other[j] = other[j], one[i]
+
     def dealt_swapped(self, deals: str) -> None:
         """Seat 0's and seat 1's first dealt cards swapped in the last of the record's ``deals``."""
-        v = self.variant("two dealt cards swapped between seats")
-        dealt = v[deals][-1]["dealt"]
-        dealt[0][0], dealt[1][0] = dealt[1][0], dealt[0][0]
+        self.swapped(
+            "two dealt cards swapped between seats",
+            (deals, -1, "dealt", 0, 0),
+            (deals, -1, "dealt", 1, 0),
+        )
 
     def reseeded(self) -> None:
         v = self.variant("another seed")
