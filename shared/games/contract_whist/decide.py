@@ -11,6 +11,8 @@ the last round of the schedule (``config.rounds``) has been scored.
 
 from __future__ import annotations
 
+from functools import partial
+
 from shared import fairness
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
@@ -37,8 +39,8 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, card_decision, decision
-from shared.games.table.rules import CutShort, ForfeitRules
+from shared.games.table.flow import card_decision, decision
+from shared.games.table.rules import CutShort, ForfeitRules, Work
 
 
 def _end_game(w: Work[State], reason: GameEndReason, quitters: tuple[int, ...] = ()) -> None:
@@ -173,5 +175,5 @@ class WhistRules(ForfeitRules[State]):
 
 
 RULES = WhistRules()
-step = RULES.step
+step = partial(flow.step, RULES)
 """The state after a command and the events that led there."""

@@ -10,6 +10,8 @@ turn-up; it is scored after five tricks, and the game ends when a team reaches t
 
 from __future__ import annotations
 
+from functools import partial
+
 from shared import fairness
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
@@ -38,8 +40,8 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, card_decision, decision
-from shared.games.table.rules import CutShort, ForfeitRules
+from shared.games.table.flow import card_decision, decision
+from shared.games.table.rules import CutShort, ForfeitRules, Work
 
 
 def _check_alone(alone: object) -> None:
@@ -203,5 +205,5 @@ class EuchreRules(ForfeitRules[State]):
 
 
 RULES = EuchreRules()
-step = RULES.step
+step = partial(flow.step, RULES)
 """The state after a command and the events that led there."""
