@@ -138,7 +138,6 @@ class WhistRules(ForfeitRules[State]):
             default_action=default_action,
             phase_names=PHASE_NAMES,
             between_hands=BETWEEN_ROUNDS,
-            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
             handlers={
                 ac.MakeBid: _bid,
                 ac.ChooseTrump: _choose_trump,
@@ -157,13 +156,7 @@ class WhistRules(ForfeitRules[State]):
                 f"This table plays with {s.n} players: every seat must hold one who is playing",
             )
         stake = s.config.stake
-        short = [seat for seat in range(s.n) if s.stacks[seat] < stake]
-        if short:
-            names = ", ".join(flow.name(s, seat) for seat in short)
-            raise IllegalCommand(
-                "short_stack",
-                f"Every player pays the stake of {stake}¢ at the start: {names} can't",
-            )
+        flow.check_stakes(s, stake, s.n)
         fingerprint = fairness.fingerprint(seed)
         return ev.GameStarted(seed_hex, fingerprint, first_bidder(seed, s.n), (stake,) * s.n)
 

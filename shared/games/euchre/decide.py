@@ -162,7 +162,6 @@ class EuchreRules(ForfeitRules[State]):
             default_action=default_action,
             phase_names=PHASE_NAMES,
             between_hands=BETWEEN_HANDS,
-            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
             handlers={
                 ac.OrderUp: _order_up,
                 ac.Pass: _pass,
@@ -181,13 +180,7 @@ class EuchreRules(ForfeitRules[State]):
                 "not_enough_players", "Euchre needs four players present: two partnerships"
             )
         stake = s.config.stake
-        short = [seat for seat in range(SEATS) if s.stacks[seat] < stake]
-        if short:
-            names = ", ".join(flow.name(s, seat) for seat in short)
-            raise IllegalCommand(
-                "short_stack",
-                f"Every player pays the stake of {stake}¢ at the start: {names} can't",
-            )
+        flow.check_stakes(s, stake, SEATS)
         stakes = (stake,) * SEATS if stake else ()
         return ev.GameStarted(seed_hex, fairness.fingerprint(seed), first_dealer(seed), stakes)
 

@@ -137,6 +137,17 @@ def card_decision(w: Work[Any], actor: int | None, seq: int, phase: Any, card: i
     return seat
 
 
+def check_stakes(s: TableState, stake: int, seats: int) -> None:
+    """Raises ``IllegalCommand("short_stack")`` unless each of the first ``seats`` can pay the
+    ``stake`` a game starts with."""
+    short = [seat for seat in range(seats) if s.stacks[seat] < stake]
+    if short:
+        names = ", ".join(name(s, seat) for seat in short)
+        raise IllegalCommand(
+            "short_stack", f"Every player pays the stake of {stake}¢ at the start: {names} can't"
+        )
+
+
 def name(s: TableState, seat: int) -> str:
     player = s.players[seat]
     return player.name if player is not None else f"seat {seat + 1}"

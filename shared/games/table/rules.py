@@ -88,7 +88,7 @@ class Rules(Generic[S]):
         default_action: Callable[[S, int], Any],
         phase_names: Mapping[Any, str],
         between_hands: frozenset[Any],
-        host_may_end: frozenset[Any],
+        host_may_end: frozenset[Any] | None = None,
         handlers: Mapping[type[Any], Handler],
         hand: str = "hand",
     ) -> None:
@@ -96,7 +96,8 @@ class Rules(Generic[S]):
         ``"waiting"``, ``"interlude"``, ``"ended"`` and ``"closed"``; ``apply``, ``to_act`` and
         ``default_action`` are its engine functions (kept as attributes, so calling one costs
         one call); ``between_hands``, where seats may be taken (and a closing table closes);
-        ``host_may_end``, where the host may end the game; ``handlers``, those of the game's
+        ``host_may_end``, where the host may end the game (by default while a hand's result
+        shows or the table waits for players); ``handlers``, those of the game's
         own decisions (the lifecycle has its own for the table's actions)."""
         self.lobby, self.waiting, self.interlude, self.ended, self.closed = (
             phase(name) for name in ("lobby", "waiting", "interlude", "ended", "closed")
@@ -106,7 +107,9 @@ class Rules(Generic[S]):
         self.default_action = default_action
         self.phase_names = phase_names
         self.between_hands = between_hands
-        self.host_may_end = host_may_end
+        self.host_may_end = (
+            frozenset({self.interlude, self.waiting}) if host_may_end is None else host_may_end
+        )
         self.handlers = handlers
         self.hand = hand
 
