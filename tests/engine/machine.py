@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from shared.games import lifecycle as lc
-from shared.games.interface import Command, GameModule, IllegalCommand
+from shared.games.conformance import Sender
+from shared.games.interface import GameModule, IllegalCommand
 from shared.games.table import events as te
 from shared.games.table.state import RECENT_IDS, TableState
 from tests.engine.books import Books, Staked
@@ -54,7 +55,7 @@ def machine_settings(max_examples: int, steps: int) -> settings:
     )
 
 
-class CommandsMachine(RuleBasedStateMachine, Generic[S]):
+class CommandsMachine(RuleBasedStateMachine, Sender, Generic[S]):
     """Commands to one table of ``game``; actions are the game's or the lifecycle's."""
 
     game: GameModule[Any, S, Any, Any, Any]
@@ -63,24 +64,8 @@ class CommandsMachine(RuleBasedStateMachine, Generic[S]):
     def __init__(self) -> None:
         super().__init__()
         self.now = 0
-        self._ids = itertools.count(1)
+        self.ids = itertools.count(1)
         self._players = itertools.count(1)
-
-    def _command(
-        self,
-        actor: int | None,
-        action: Any,
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> Command[Any]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=f"id-{next(self._ids)}" if action_id is None else action_id,
-            seq=self.state.seq if seq is None else seq,
-            at=self.now,
-        )
 
     def refuse(
         self,
@@ -92,7 +77,7 @@ class CommandsMachine(RuleBasedStateMachine, Generic[S]):
         action_id: str | None = None,
     ) -> None:
         """A command that must be refused with one of ``codes``, changing nothing."""
-        command = self._command(actor, action, seq=seq, action_id=action_id)
+        command = self.command(actor, action, seq=seq, action_id=action_id)
         before = self.state.copy()
         dumped = self.game.dump_state(self.state)
         try:
@@ -192,7 +177,7 @@ class LifecycleMachine(CommandsMachine[S]):
 
     def send(self, actor: int | None, action: Any) -> list[Any]:
         """A command that must be accepted; its events are checked and folded in."""
-        command = self._command(actor, action)
+        command = self.command(actor, action)
         try:
             state, events = self.game.step(self.state, command)
         except IllegalCommand as error:

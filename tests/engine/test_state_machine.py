@@ -195,7 +195,7 @@ class SwickMachine(CommandsMachine[State]):
 
     def send(self, actor: int | None, action: ac.Action) -> list[ev.Event]:
         """A command that must be accepted; its events are checked and folded in."""
-        command = self._command(actor, action)
+        command = self.command(actor, action)
         try:
             state, events = step(self.state, command)
         except IllegalCommand as error:
