@@ -137,13 +137,14 @@ def refusal(error: IllegalCommand) -> None:
 
 
 class Sender:
-    """Builds the commands a worker sends one table: each with the next action id (``ids``), at
-    the table's seq and at ``now`` (ms) unless told otherwise."""
+    """Builds what a worker sends one table: commands, each with the next action id (``ids``),
+    at the table's seq and at ``now`` (ms) unless told otherwise; and new players (``names``)."""
 
     game: AnyGame
     state: Any
     now: int
     ids: Iterator[int]
+    names: Iterator[int]
 
     def command(
         self,
@@ -160,6 +161,10 @@ class Sender:
             seq=self.game.seq(self.state) if seq is None else seq,
             at=self.now,
         )
+
+    def player(self, bot: str | None = None) -> lc.Player:
+        n = next(self.names)
+        return lc.Player(f"p{n}", f"Player {n}", bot)
 
 
 class Table(Sender):
@@ -188,10 +193,6 @@ class Table(Sender):
         self.check()
 
     # Commands.
-
-    def player(self, bot: str | None = None) -> lc.Player:
-        n = next(self.names)
-        return lc.Player(f"p{n}", f"Player {n}", bot)
 
     def send(self, actor: int | None, action: Any) -> list[Any]:
         """A command the table must accept."""

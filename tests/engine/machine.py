@@ -65,7 +65,7 @@ class CommandsMachine(RuleBasedStateMachine, Sender, Generic[S]):
         super().__init__()
         self.now = 0
         self.ids = itertools.count(1)
-        self._players = itertools.count(1)
+        self.names = itertools.count(1)
 
     def refuse(
         self,
@@ -168,12 +168,8 @@ class LifecycleMachine(CommandsMachine[S]):
         self.state = self.replayed = self.game.new_table(self.new_config())
         self.accepted: list[str] = []
         for seat in range(self.seats):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), self.stack))
+            self.send(None, lc.TakeSeat(seat, self.player(), self.stack))
         self.send(0, lc.StartGame(bytes(32).hex()))
-
-    def _new_player(self, bot: str | None = None) -> lc.Player:
-        n = next(self._players)
-        return lc.Player(f"p{n}", f"Player {n}", bot)
 
     def send(self, actor: int | None, action: Any) -> list[Any]:
         """A command that must be accepted; its events are checked and folded in."""
@@ -196,7 +192,7 @@ class LifecycleMachine(CommandsMachine[S]):
         self.state = state
         self.accepted.append(command.action_id)
         if state.phase == CLOSED:
-            self.refuse(None, lc.TakeSeat(0, self._new_player(), 0), {"table_closed"})
+            self.refuse(None, lc.TakeSeat(0, self.player(), 0), {"table_closed"})
             assert self.books.accounts["pot"] == 0, "a closed table's pot was paid out"
             self._open_table()
         return events
@@ -268,12 +264,12 @@ class LifecycleMachine(CommandsMachine[S]):
         if s.players[seat] is None:
             if s.phase not in self.between_hands:
                 self.refuse(
-                    None, lc.TakeSeat(seat, self._new_player(), self.stack), {"hand_in_progress"}
+                    None, lc.TakeSeat(seat, self.player(), self.stack), {"hand_in_progress"}
                 )
             elif bot and s.host is not None:
-                self.send(s.host, lc.AddBot(seat, self._new_player("easy"), self.stack))
+                self.send(s.host, lc.AddBot(seat, self.player("easy"), self.stack))
             else:
-                self.send(None, lc.TakeSeat(seat, self._new_player(), self.stack))
+                self.send(None, lc.TakeSeat(seat, self.player(), self.stack))
         elif s.leaving[seat]:
             self.refuse(seat, lc.Leave(), {"no_change"})
         else:
@@ -358,7 +354,7 @@ class LifecycleMachine(CommandsMachine[S]):
             absent = [card for card in self.deck if card not in s.hands[seat]]
             self.refuse(seat, self.card_action(s, absent[pick % len(absent)]), {"bad_cards"})
         elif kind == "take_seat_mid_hand" and s.phase in self.in_hand:
-            self.refuse(None, lc.TakeSeat(pick % n, self._new_player(), 0), {"hand_in_progress"})
+            self.refuse(None, lc.TakeSeat(pick % n, self.player(), 0), {"hand_in_progress"})
         elif kind == "end_game_non_host":
             others = [p for p in range(n) if p != s.host]
             actor = [*others, None][pick % (len(others) + 1)]
