@@ -37,7 +37,7 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -136,7 +136,38 @@ def refusal(error: IllegalCommand) -> None:
     assert error.code and error.message, f"refused without a reason: {error!r}"
 
 
-class Table:
+class Sender:
+    """Builds what a worker sends one table: commands, each with the next action id (``ids``),
+    at the table's seq and at ``now`` (ms) unless told otherwise; and new players (``names``)."""
+
+    game: AnyGame
+    state: Any
+    now: int
+    ids: Iterator[int]
+    names: Iterator[int]
+
+    def command(
+        self,
+        actor: int | None,
+        action: Any,
+        *,
+        seq: int | None = None,
+        action_id: str | None = None,
+    ) -> Command[Any]:
+        return Command(
+            actor=actor,
+            action=action,
+            action_id=f"c{next(self.ids)}" if action_id is None else action_id,
+            seq=self.game.seq(self.state) if seq is None else seq,
+            at=self.now,
+        )
+
+    def player(self, bot: str | None = None) -> lc.Player:
+        n = next(self.names)
+        return lc.Player(f"p{n}", f"Player {n}", bot)
+
+
+class Table(Sender):
     """One table of ``game`` driven as a worker drives it, checking every accepted command."""
 
     def __init__(self, game: AnyGame, config: Mapping[str, Any], seed: bytes = b"") -> None:
@@ -162,26 +193,6 @@ class Table:
         self.check()
 
     # Commands.
-
-    def command(
-        self,
-        actor: int | None,
-        action: Any,
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> Command[Any]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=action_id or f"c{next(self.ids)}",
-            seq=self.game.seq(self.state) if seq is None else seq,
-            at=self.now,
-        )
-
-    def player(self, bot: str | None = None) -> lc.Player:
-        n = next(self.names)
-        return lc.Player(f"p{n}", f"Player {n}", bot)
 
     def send(self, actor: int | None, action: Any) -> list[Any]:
         """A command the table must accept."""

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from shared.games import lifecycle as lc
-from shared.games.interface import Command, GameModule, IllegalCommand
+from shared.games.conformance import Sender
+from shared.games.interface import GameModule, IllegalCommand
 from shared.games.table import events as te
 from shared.games.table.state import RECENT_IDS, TableState
 from tests.engine.books import Books, Staked
@@ -54,7 +55,7 @@ def machine_settings(max_examples: int, steps: int) -> settings:
     )
 
 
-class CommandsMachine(RuleBasedStateMachine, Generic[S]):
+class CommandsMachine(RuleBasedStateMachine, Sender, Generic[S]):
     """Commands to one table of ``game``; actions are the game's or the lifecycle's."""
 
     game: GameModule[Any, S, Any, Any, Any]
@@ -63,24 +64,8 @@ class CommandsMachine(RuleBasedStateMachine, Generic[S]):
     def __init__(self) -> None:
         super().__init__()
         self.now = 0
-        self._ids = itertools.count(1)
-        self._players = itertools.count(1)
-
-    def _command(
-        self,
-        actor: int | None,
-        action: Any,
-        *,
-        seq: int | None = None,
-        action_id: str | None = None,
-    ) -> Command[Any]:
-        return Command(
-            actor=actor,
-            action=action,
-            action_id=f"id-{next(self._ids)}" if action_id is None else action_id,
-            seq=self.state.seq if seq is None else seq,
-            at=self.now,
-        )
+        self.ids = itertools.count(1)
+        self.names = itertools.count(1)
 
     def refuse(
         self,
@@ -92,7 +77,7 @@ class CommandsMachine(RuleBasedStateMachine, Generic[S]):
         action_id: str | None = None,
     ) -> None:
         """A command that must be refused with one of ``codes``, changing nothing."""
-        command = self._command(actor, action, seq=seq, action_id=action_id)
+        command = self.command(actor, action, seq=seq, action_id=action_id)
         before = self.state.copy()
         dumped = self.game.dump_state(self.state)
         try:
@@ -183,16 +168,12 @@ class LifecycleMachine(CommandsMachine[S]):
         self.state = self.replayed = self.game.new_table(self.new_config())
         self.accepted: list[str] = []
         for seat in range(self.seats):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), self.stack))
+            self.send(None, lc.TakeSeat(seat, self.player(), self.stack))
         self.send(0, lc.StartGame(bytes(32).hex()))
-
-    def _new_player(self, bot: str | None = None) -> lc.Player:
-        n = next(self._players)
-        return lc.Player(f"p{n}", f"Player {n}", bot)
 
     def send(self, actor: int | None, action: Any) -> list[Any]:
         """A command that must be accepted; its events are checked and folded in."""
-        command = self._command(actor, action)
+        command = self.command(actor, action)
         try:
             state, events = self.game.step(self.state, command)
         except IllegalCommand as error:
@@ -211,7 +192,7 @@ class LifecycleMachine(CommandsMachine[S]):
         self.state = state
         self.accepted.append(command.action_id)
         if state.phase == CLOSED:
-            self.refuse(None, lc.TakeSeat(0, self._new_player(), 0), {"table_closed"})
+            self.refuse(None, lc.TakeSeat(0, self.player(), 0), {"table_closed"})
             assert self.books.accounts["pot"] == 0, "a closed table's pot was paid out"
             self._open_table()
         return events
@@ -283,12 +264,12 @@ class LifecycleMachine(CommandsMachine[S]):
         if s.players[seat] is None:
             if s.phase not in self.between_hands:
                 self.refuse(
-                    None, lc.TakeSeat(seat, self._new_player(), self.stack), {"hand_in_progress"}
+                    None, lc.TakeSeat(seat, self.player(), self.stack), {"hand_in_progress"}
                 )
             elif bot and s.host is not None:
-                self.send(s.host, lc.AddBot(seat, self._new_player("easy"), self.stack))
+                self.send(s.host, lc.AddBot(seat, self.player("easy"), self.stack))
             else:
-                self.send(None, lc.TakeSeat(seat, self._new_player(), self.stack))
+                self.send(None, lc.TakeSeat(seat, self.player(), self.stack))
         elif s.leaving[seat]:
             self.refuse(seat, lc.Leave(), {"no_change"})
         else:
@@ -373,7 +354,7 @@ class LifecycleMachine(CommandsMachine[S]):
             absent = [card for card in self.deck if card not in s.hands[seat]]
             self.refuse(seat, self.card_action(s, absent[pick % len(absent)]), {"bad_cards"})
         elif kind == "take_seat_mid_hand" and s.phase in self.in_hand:
-            self.refuse(None, lc.TakeSeat(pick % n, self._new_player(), 0), {"hand_in_progress"})
+            self.refuse(None, lc.TakeSeat(pick % n, self.player(), 0), {"hand_in_progress"})
         elif kind == "end_game_non_host":
             others = [p for p in range(n) if p != s.host]
             actor = [*others, None][pick % (len(others) + 1)]

@@ -195,7 +195,7 @@ class SwickMachine(CommandsMachine[State]):
 
     def send(self, actor: int | None, action: ac.Action) -> list[ev.Event]:
         """A command that must be accepted; its events are checked and folded in."""
-        command = self._command(actor, action)
+        command = self.command(actor, action)
         try:
             state, events = step(self.state, command)
         except IllegalCommand as error:
@@ -229,12 +229,12 @@ class SwickMachine(CommandsMachine[State]):
 
     def _reopen(self) -> None:
         """A closed table refuses everything; the machine goes on at a new one."""
-        self.refuse(None, lc.TakeSeat(0, self._new_player(), 100), {"table_closed"})
+        self.refuse(None, lc.TakeSeat(0, self.player(), 100), {"table_closed"})
         self.teardown()
         self.state = self.replayed = new_table(self.state.config)
         self.events, self.accepted, self.bank, self.carry_at_deal = [], [], 0, 0
         for seat in range(len(self.state.players)):
-            self.send(None, lc.TakeSeat(seat, self._new_player(), 50_000))
+            self.send(None, lc.TakeSeat(seat, self.player(), 50_000))
         self._start(bytes(32))
 
     def _fold(self, event: ev.Event, *, rigged: bool = False) -> None:
@@ -473,12 +473,8 @@ class SwickMachine(CommandsMachine[State]):
         )
         for seat in range(seats):
             stack = max(stacks[seat], 50_000) if rich else stacks[seat]
-            self.send(None, lc.TakeSeat(seat, self._new_player(), stack))
+            self.send(None, lc.TakeSeat(seat, self.player(), stack))
         self._start(seed)
-
-    def _new_player(self) -> lc.Player:
-        k = next(self._players)
-        return lc.Player(f"player-{k}", f"Player {k}")
 
     def _eligible(self, pay: int, s: State | None = None) -> list[int]:
         """The seats that can be dealt in paying ``pay``, as every onlooker sees them: a player
@@ -664,11 +660,9 @@ class SwickMachine(CommandsMachine[State]):
         seat = pick % len(s.players)
         if s.players[seat] is None:
             if s.phase in BETWEEN_HANDS:
-                self.send(None, lc.TakeSeat(seat, self._new_player(), stack))
+                self.send(None, lc.TakeSeat(seat, self.player(), stack))
             else:
-                self.refuse(
-                    None, lc.TakeSeat(seat, self._new_player(), stack), {"hand_in_progress"}
-                )
+                self.refuse(None, lc.TakeSeat(seat, self.player(), stack), {"hand_in_progress"})
         elif leave == 0:
             if s.status[seat] and s.leaving[seat]:
                 self.refuse(seat, lc.Leave(), {"no_change"})
@@ -756,11 +750,11 @@ class SwickMachine(CommandsMachine[State]):
         elif kind == "take_seat_mid_hand":
             where = pick % n
             if s.phase not in BETWEEN_HANDS:
-                self.refuse(None, lc.TakeSeat(where, self._new_player(), 100), {"hand_in_progress"})
+                self.refuse(None, lc.TakeSeat(where, self.player(), 100), {"hand_in_progress"})
             elif s.players[where] is not None:
-                self.refuse(None, lc.TakeSeat(where, self._new_player(), 100), {"seat_taken"})
+                self.refuse(None, lc.TakeSeat(where, self.player(), 100), {"seat_taken"})
             else:
-                self.refuse(where, lc.TakeSeat(where, self._new_player(), 100), {"not_allowed"})
+                self.refuse(where, lc.TakeSeat(where, self.player(), 100), {"not_allowed"})
         elif kind == "end_game_non_host":
             others = [p for p in range(n) if p != s.host]
             actor = ([*others, None])[pick % (len(others) + 1)]

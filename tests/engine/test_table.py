@@ -21,6 +21,7 @@ from shared.games.swick import actions as swick_actions
 from shared.games.swick import decide as swick
 from shared.games.swick.state import Phase as SwickPhase
 from shared.games.table import events as ev
+from shared.games.table import flow
 from shared.games.table.rules import Rules
 
 GAMES = ("swick", "euchre", "contract-whist")
@@ -96,5 +97,6 @@ def test_a_games_rules_name_its_phases_and_handle_all_its_actions(
 ) -> None:
     named = (rules.lobby, rules.waiting, rules.interlude, rules.ended, rules.closed)
     assert named == (phase.LOBBY, phase.WAITING, phase.INTERLUDE, phase.ENDED, phase.CLOSED)
-    assert set(typing.get_args(action)) == set(rules.handlers)
+    assert set(typing.get_args(action)) == set(flow.HANDLERS) | set(rules.handlers)
+    assert not set(flow.HANDLERS) & set(rules.handlers)  # a table action is the lifecycle's
     assert rules.host_may_end <= rules.between_hands

@@ -11,6 +11,8 @@ the last round of the schedule (``config.rounds``) has been scored.
 
 from __future__ import annotations
 
+from functools import partial
+
 from shared import fairness
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
@@ -37,8 +39,8 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, card_decision, decision
-from shared.games.table.rules import CutShort, ForfeitRules
+from shared.games.table.flow import card_decision, decision
+from shared.games.table.rules import CutShort, ForfeitRules, Work
 
 
 def _end_game(w: Work[State], reason: GameEndReason, quitters: tuple[int, ...] = ()) -> None:
@@ -136,7 +138,6 @@ class WhistRules(ForfeitRules[State]):
             default_action=default_action,
             phase_names=PHASE_NAMES,
             between_hands=BETWEEN_ROUNDS,
-            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
             handlers={
                 ac.MakeBid: _bid,
                 ac.ChooseTrump: _choose_trump,
@@ -155,13 +156,7 @@ class WhistRules(ForfeitRules[State]):
                 f"This table plays with {s.n} players: every seat must hold one who is playing",
             )
         stake = s.config.stake
-        short = [seat for seat in range(s.n) if s.stacks[seat] < stake]
-        if short:
-            names = ", ".join(flow.name(s, seat) for seat in short)
-            raise IllegalCommand(
-                "short_stack",
-                f"Every player pays the stake of {stake}¢ at the start: {names} can't",
-            )
+        flow.check_stakes(s, stake, s.n)
         fingerprint = fairness.fingerprint(seed)
         return ev.GameStarted(seed_hex, fingerprint, first_bidder(seed, s.n), (stake,) * s.n)
 
@@ -173,5 +168,5 @@ class WhistRules(ForfeitRules[State]):
 
 
 RULES = WhistRules()
-step = RULES.step
+step = partial(flow.step, RULES)
 """The state after a command and the events that led there."""

@@ -10,6 +10,8 @@ turn-up; it is scored after five tricks, and the game ends when a team reaches t
 
 from __future__ import annotations
 
+from functools import partial
+
 from shared import fairness
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
@@ -38,8 +40,8 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import IllegalCommand
 from shared.games.table import flow
-from shared.games.table.flow import Work, card_decision, decision
-from shared.games.table.rules import CutShort, ForfeitRules
+from shared.games.table.flow import card_decision, decision
+from shared.games.table.rules import CutShort, ForfeitRules, Work
 
 
 def _check_alone(alone: object) -> None:
@@ -160,7 +162,6 @@ class EuchreRules(ForfeitRules[State]):
             default_action=default_action,
             phase_names=PHASE_NAMES,
             between_hands=BETWEEN_HANDS,
-            host_may_end=frozenset({Phase.INTERLUDE, Phase.WAITING}),
             handlers={
                 ac.OrderUp: _order_up,
                 ac.Pass: _pass,
@@ -179,13 +180,7 @@ class EuchreRules(ForfeitRules[State]):
                 "not_enough_players", "Euchre needs four players present: two partnerships"
             )
         stake = s.config.stake
-        short = [seat for seat in range(SEATS) if s.stacks[seat] < stake]
-        if short:
-            names = ", ".join(flow.name(s, seat) for seat in short)
-            raise IllegalCommand(
-                "short_stack",
-                f"Every player pays the stake of {stake}¢ at the start: {names} can't",
-            )
+        flow.check_stakes(s, stake, SEATS)
         stakes = (stake,) * SEATS if stake else ()
         return ev.GameStarted(seed_hex, fairness.fingerprint(seed), first_dealer(seed), stakes)
 
@@ -203,5 +198,5 @@ class EuchreRules(ForfeitRules[State]):
 
 
 RULES = EuchreRules()
-step = RULES.step
+step = partial(flow.step, RULES)
 """The state after a command and the events that led there."""

@@ -12,6 +12,8 @@ when every non-dealer passes, when one player is left, or on a special hand.
 
 from __future__ import annotations
 
+from functools import partial
+
 from shared import fairness
 from shared.games.interface import IllegalCommand
 from shared.games.swick import actions as ac
@@ -39,8 +41,8 @@ from shared.games.swick.state import (
     State,
 )
 from shared.games.table import flow
-from shared.games.table.flow import Work, card_decision, decision
-from shared.games.table.rules import CutShort, Rules
+from shared.games.table.flow import card_decision, decision
+from shared.games.table.rules import CutShort, Rules, Work
 
 MAX_ENTROPY = 64
 
@@ -429,5 +431,5 @@ class SwickRules(Rules[State]):
 
 
 RULES = SwickRules()
-step = RULES.step
+step = partial(flow.step, RULES)
 """The state after a command and the events that led there."""

@@ -9,16 +9,14 @@ so the state given is untouched.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from shared import fairness
 from shared.games import lifecycle as lc
 from shared.games.interface import Command, IllegalCommand
 from shared.games.table import events as ev
+from shared.games.table.rules import Handler, Rules, Work
 from shared.games.table.state import TableState
-
-if TYPE_CHECKING:
-    from shared.games.table.rules import Handler, Rules
 
 S = TypeVar("S", bound=TableState)
 
@@ -26,26 +24,15 @@ MAX_ACTION_ID = 64
 MAX_NAME = 24
 
 
-class Work(Generic[S]):
-    """The working copy of one command: emitting an event applies it at once."""
+class _Work(Work[S]):
+    """A command's work, whose lifecycle steps are this module's."""
 
-    __slots__ = ("_apply", "at", "events", "rules", "state", "timeouts_before")
-
-    def __init__(self, rules: Rules[S], state: S, at: int) -> None:
-        self.rules = rules
-        self.state = state
-        self.at = at
-        self.events: list[Any] = []
-        self.timeouts_before = state.timeouts  # an accepted command clears its actor's count
-        self._apply = rules.apply
-
-    def emit(self, event: Any) -> None:
-        self._apply(self.state, event)
-        self.events.append(event)
+    __slots__ = ()
 
     def handle(self, seat: int | None, action: Any) -> None:
-        """Decide ``action`` for ``seat`` within this command (a default, a follow-on)."""
-        self.rules.handlers[type(action)](self, seat, action, self.state.seq)
+        kind = type(action)
+        handler = self.rules.handlers.get(kind) or HANDLERS[kind]
+        handler(self, seat, action, self.state.seq)
 
     def open_hand(self) -> None:
         open_hand(self)
@@ -60,13 +47,19 @@ class Work(Generic[S]):
         close(self)
 
 
+def _handler(rules: Rules[Any], action: Any) -> Handler | None:
+    """The handler of ``action``: the game's, or the lifecycle's for a table action."""
+    kind = type(action)
+    return rules.handlers.get(kind) or HANDLERS.get(kind)
+
+
 def step(rules: Rules[S], state: S, command: Command[Any]) -> tuple[S, list[Any]]:
     """The state after ``command`` and the events that led there."""
     check_envelope(state, command, rules)
-    handler = rules.handlers.get(type(command.action))
+    handler = _handler(rules, command.action)
     if handler is None:
         raise IllegalCommand("unknown_action", "That is not an action of this game")
-    work = Work(rules, state.copy(), command.at)
+    work = _Work(rules, state.copy(), command.at)
     work.emit(ev.Accepted(command.action_id, command.actor))
     handler(work, command.actor, command.action, command.seq)
     _watch_attendance(work)
@@ -142,6 +135,17 @@ def card_decision(w: Work[Any], actor: int | None, seq: int, phase: Any, card: i
     if card not in w.state.hands[seat]:
         raise IllegalCommand("bad_cards", "You can only play a card you hold")
     return seat
+
+
+def check_stakes(s: TableState, stake: int, seats: int) -> None:
+    """Raises ``IllegalCommand("short_stack")`` unless each of the first ``seats`` can pay the
+    ``stake`` a game starts with."""
+    short = [seat for seat in range(seats) if s.stacks[seat] < stake]
+    if short:
+        names = ", ".join(name(s, seat) for seat in short)
+        raise IllegalCommand(
+            "short_stack", f"Every player pays the stake of {stake}¢ at the start: {names} can't"
+        )
 
 
 def name(s: TableState, seat: int) -> str:
@@ -489,4 +493,5 @@ HANDLERS: dict[type[Any], Handler] = {
     lc.Timeout: timeout,
     lc.NextHand: next_hand,
 }
-"""The lifecycle's handlers; a game's ``Rules.handlers`` adds its own decisions'."""
+"""The lifecycle's handlers of the table's actions; a game's ``Rules.handlers`` has its own
+decisions'."""

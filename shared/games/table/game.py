@@ -12,6 +12,7 @@ from typing import Any, Generic, Protocol, TypedDict, TypeGuard, TypeVar
 
 from shared.games.interface import Command, IllegalCommand
 from shared.games.lifecycle import Player, Timeout
+from shared.games.table import flow
 from shared.games.table.codec import TableCodec
 from shared.games.table.rules import Rules
 from shared.games.table.state import INTERLUDE_MAX_MS, TIMER_RANGE_MS, TableState
@@ -102,7 +103,7 @@ class TableGame(Generic[S, A, E, V]):
         return isinstance(event, self.checkpoints)
 
     def decide(self, state: S, command: Command[A]) -> list[E]:
-        return self.rules.step(state, command)[1]
+        return flow.step(self.rules, state, command)[1]
 
     def evolve(self, state: S, event: E) -> S:
         clone = state.copy()
@@ -110,7 +111,7 @@ class TableGame(Generic[S, A, E, V]):
         return clone
 
     def step(self, state: S, command: Command[A]) -> tuple[S, list[E]]:
-        return self.rules.step(state, command)
+        return flow.step(self.rules, state, command)
 
     def seq(self, state: S) -> int:
         return state.seq

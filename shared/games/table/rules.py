@@ -4,27 +4,63 @@ The lifecycle (``flow``) runs every table command and calls these where a game's
 whether a game can start, how the next hand opens, how a game cut short ends, and what the table
 decides for a seat that let its deadline pass. A hook with a default here is one most games
 share; a game overrides it only where its rules differ.
+
+The hooks act on a command's ``Work``: the lifecycle builds it and carries out the lifecycle's
+steps it names (opening a hand, vacating a seat...), so the rules need nothing of the lifecycle
+but this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
-from shared.games.interface import Command
 from shared.games.table import events as ev
-from shared.games.table import flow
 from shared.games.table.state import ForfeitState, TableState
-
-if TYPE_CHECKING:
-    from shared.games.table.flow import Work
 
 S = TypeVar("S", bound=TableState)
 F = TypeVar("F", bound=ForfeitState)
 
 Handler = Callable[["Work[Any]", int | None, Any, int], None]
 """A command's handler: the work in hand, the actor, the action and the seq it was sent at."""
+
+
+class Work(Generic[S]):
+    """The working copy of one command: emitting an event applies it at once. The lifecycle
+    runs the command on its own kind of ``Work``, which carries out the steps below."""
+
+    __slots__ = ("_apply", "at", "events", "rules", "state", "timeouts_before")
+
+    def __init__(self, rules: Rules[S], state: S, at: int) -> None:
+        self.rules = rules
+        self.state = state
+        self.at = at
+        self.events: list[Any] = []
+        self.timeouts_before = state.timeouts  # an accepted command clears its actor's count
+        self._apply = rules.apply
+
+    def emit(self, event: Any) -> None:
+        self._apply(self.state, event)
+        self.events.append(event)
+
+    def handle(self, seat: int | None, action: Any) -> None:
+        """Decide ``action`` for ``seat`` within this command (a default, a follow-on)."""
+        raise NotImplementedError
+
+    def open_hand(self) -> None:
+        """Open the next hand, or close a table that is closing."""
+        raise NotImplementedError
+
+    def vacate(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def end_interlude(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
 
 CutShort = Literal["host", "closed"]
 """Why a game ends before its rules end it: the host ended it, or the table closed."""
@@ -52,7 +88,7 @@ class Rules(Generic[S]):
         default_action: Callable[[S, int], Any],
         phase_names: Mapping[Any, str],
         between_hands: frozenset[Any],
-        host_may_end: frozenset[Any],
+        host_may_end: frozenset[Any] | None = None,
         handlers: Mapping[type[Any], Handler],
         hand: str = "hand",
     ) -> None:
@@ -60,8 +96,9 @@ class Rules(Generic[S]):
         ``"waiting"``, ``"interlude"``, ``"ended"`` and ``"closed"``; ``apply``, ``to_act`` and
         ``default_action`` are its engine functions (kept as attributes, so calling one costs
         one call); ``between_hands``, where seats may be taken (and a closing table closes);
-        ``host_may_end``, where the host may end the game; ``handlers``, those of the game's
-        own decisions."""
+        ``host_may_end``, where the host may end the game (by default while a hand's result
+        shows or the table waits for players); ``handlers``, those of the game's
+        own decisions (the lifecycle has its own for the table's actions)."""
         self.lobby, self.waiting, self.interlude, self.ended, self.closed = (
             phase(name) for name in ("lobby", "waiting", "interlude", "ended", "closed")
         )
@@ -70,13 +107,11 @@ class Rules(Generic[S]):
         self.default_action = default_action
         self.phase_names = phase_names
         self.between_hands = between_hands
-        self.host_may_end = host_may_end
-        self.handlers = {**flow.HANDLERS, **handlers}
+        self.host_may_end = (
+            frozenset({self.interlude, self.waiting}) if host_may_end is None else host_may_end
+        )
+        self.handlers = handlers
         self.hand = hand
-
-    def step(self, state: S, command: Command[Any]) -> tuple[S, list[Any]]:
-        """The state after ``command`` and the events that led there."""
-        return flow.step(self, state, command)
 
     def dealt_in(self, s: S, seat: int) -> bool:
         """Whether ``seat`` plays in the hand under way: leaving, it plays on to the hand's end
