@@ -142,12 +142,14 @@ test('seats are placed from the viewer: left is the next seat, the partner at th
   assert.equal(spectator.spectator, true);
   // A spectator sees each partnership by its players' names.
   assert.deepEqual(spectator.pegs.map((p) => p.name), ['South & North', 'West & East']);
-  assert.deepEqual(spectator.seats.map((s) => s.teamName), ['South & North', 'West & East', 'South & North', 'West & East']);
+  // Each plate says whom its seat partners; a player's say who is theirs and who is not.
+  assert.deepEqual(spectator.seats.map((s) => s.role), ['with North', 'with East', 'with South', 'with West']);
   assert.equal(spectator.hand.length, 0);
   // From seat 1's side the board reads Us for team 1.
   const seat1 = { ...views[0], seat: 1 };
   const m1 = derive(seat1, NOW);
   assert.deepEqual(m1.pegs.map((p) => p.name), ['Them', 'Us']);
+  assert.deepEqual(m1.seats.map((s) => s.role), ['Them', 'You', 'Them', 'Partner']);
   assert.deepEqual(m1.seats.map((s) => s.pos), ['right', 'bottom', 'left', 'top']);
 });
 

@@ -293,7 +293,9 @@ export function derive(view, now = Date.now()) {
       bot: player ? player.bot || null : null,
       isMe: s.seat === me,
       team,
-      teamName: names[team],
+      // The plate's word for the seat: yours, your partner's, an opponent's; to a spectator,
+      // whom it partners (the pegboard names both).
+      role: s.seat === me ? 'You' : spectator ? `with ${seatName(view, (s.seat + 2) % 4)}` : team === me % 2 ? 'Partner' : names[team],
       partner: !spectator && s.seat !== me && team === me % 2,
       dealer: s.seat === view.dealer,
       maker: s.seat === view.maker,

@@ -52,12 +52,11 @@ function TakenTricks({ seat }) {
 
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
-  const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
     <div class="eu-plate" data-motion="plate">
       <${PlateName} seat=${seat} />
       <span class="eu-tags">
-        <span class=${`eu-team team-${seat.team}`}>${role}</span>
+        <span class=${`eu-team team-${seat.team}`}>${seat.role}</span>
         ${seat.dealer ? html`<span class="eu-dealer" title="The dealer" data-tip="The dealer">Dealer</span>` : null}
         ${seat.dealer ? html`<${TrumpToken} token=${model.trumpToken} size="small" />` : null}
         ${seat.maker ? html`<span class="eu-maker">${model.alone ? 'Alone' : 'Maker'}</span>` : null}
