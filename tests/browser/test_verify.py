@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Page, expect
 
 from shared.games.swick.record import load_record, verify
 from tests.browser.support import (
@@ -19,8 +19,9 @@ from tests.services.cluster import Cluster
 from tests.services.play import act, open_table, play
 
 
-async def finished_game(base: str) -> tuple[str, dict[str, Any]]:
-    """Three Python players play a game of at least two hands and end it."""
+async def finished_game(base: str) -> tuple[str, dict[str, Any], list[str]]:
+    """Three Python players play a game of at least two hands and end it: its table, record
+    and the players' names by seat."""
     players = [Player(base, name) for name in ("Vic", "Wes", "Xia")]
     for player in players:
         await player.sign_up()
@@ -38,14 +39,26 @@ async def finished_game(base: str) -> tuple[str, dict[str, Any]]:
         reply = await players[0].http("GET", f"/api/tables/{table}/games/1/record")
         assert reply.status_code == 200, reply.text
         record: dict[str, Any] = reply.json()
-        return table, record
+        names = [s["player"]["name"] for s in players[0].views[table]["seats"]]
+        return table, record, names
     finally:
         for player in players:
             await player.close()
 
 
+async def check_names(page: Page, record: dict[str, Any], names: list[str]) -> None:
+    """Each hand's dealer and its dealt seats go by their players' names, not seat numbers."""
+    rows = page.locator(".verify-table tbody tr")
+    for k, hand in enumerate(record["hands"]):
+        await expect(rows.nth(k).locator("td").first).to_have_text(names[hand["dealer"]])
+    dealt = rows.first.locator(".dealt-seat > .muted")
+    await expect(dealt).to_have_count(len(record["hands"][0]["dealt"]))
+    assert set(await dealt.all_inner_texts()) <= set(names)
+    await expect(page.locator(".verify-table")).not_to_contain_text("Seat")
+
+
 async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
-    table, record = await finished_game(cluster.base)
+    table, record, names = await finished_game(cluster.base)
     assert verify(load_record(record)).ok
     async with browsing(browser) as (_, page, errors):
         # The finished game, fetched and re-dealt in the browser.
@@ -55,6 +68,7 @@ async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
         await expect(page.locator(".verify-table tbody tr")).to_have_count(len(record["hands"]))
         await expect(page.locator(".verify-table .pass-mark")).to_have_count(len(record["hands"]))
         assert record["seed"] in await verdict.inner_text()
+        await check_names(page, record, names)
 
         # A tampered copy, pasted: two dealt cards swapped between seats in the last hand.
         tampered = copy.deepcopy(record)
@@ -67,6 +81,8 @@ async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
         await expect(verdict).to_contain_text("Not verified")
         await expect(page.locator(".verdict .mismatch")).to_have_text(expected.mismatch)
         await expect(page.locator(".verify-table .fail-mark")).to_have_count(1)
+        # The same game's record, tampered: its seats still go by their players' names.
+        await check_names(page, tampered, names)
 
         # Not JSON at all.
         await page.fill("#record-input", "{not json")

@@ -10,6 +10,7 @@ import {
   describeChanges,
   effectiveSuit,
   sortHand,
+  teamNames,
   trickWinner,
 } from '../../services/gateway/web/js/euchre-state.js';
 import { deal, firstDealer, code, verifyRecord } from '../../services/gateway/web/js/euchre-fair.js';
@@ -124,18 +125,31 @@ test('whose turn: the seat to act is marked acting, with the timer ring\'s real 
   }
 });
 
+test('a partnership goes by the numbers of its seats only where no name is known', () => {
+  const spectator = steps[0].spectator;
+  const empty = (seats) => ({ ...spectator, seats: spectator.seats.map((s) => (seats.includes(s.seat) ? { ...s, player: null } : s)) });
+  assert.deepEqual(teamNames(empty([2])), ['South & Seat 3', 'West & East']);
+  assert.deepEqual(teamNames(empty([0, 2])), ['Seats 1 & 3', 'West & East']);
+  // A player reads the teams as Us and Them.
+  assert.deepEqual(teamNames({ ...spectator, seat: 3 }), ['Them', 'Us']);
+});
+
 test('seats are placed from the viewer: left is the next seat, the partner at the top', () => {
   const m = derive(views[0], NOW);
   assert.deepEqual(m.seats.map((s) => s.pos), ['bottom', 'left', 'top', 'right']);
   assert.deepEqual(m.seats.map((s) => s.partner), [false, false, true, false]);
   const spectator = derive(steps[0].spectator, NOW);
   assert.equal(spectator.spectator, true);
-  assert.deepEqual(spectator.pegs.map((p) => p.name), ['Seats 1 & 3', 'Seats 2 & 4']);
+  // A spectator sees each partnership by its players' names.
+  assert.deepEqual(spectator.pegs.map((p) => p.name), ['South & North', 'West & East']);
+  // Each plate says whom its seat partners; a player's say who is theirs and who is not.
+  assert.deepEqual(spectator.seats.map((s) => s.role), ['with North', 'with East', 'with South', 'with West']);
   assert.equal(spectator.hand.length, 0);
   // From seat 1's side the board reads Us for team 1.
   const seat1 = { ...views[0], seat: 1 };
   const m1 = derive(seat1, NOW);
   assert.deepEqual(m1.pegs.map((p) => p.name), ['Them', 'Us']);
+  assert.deepEqual(m1.seats.map((s) => s.role), ['Them', 'You', 'Them', 'Partner']);
   assert.deepEqual(m1.seats.map((s) => s.pos), ['right', 'bottom', 'left', 'top']);
 });
 

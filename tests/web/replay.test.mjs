@@ -75,7 +75,8 @@ test('each game has its own words for its score and trump', () => {
   assert.match(swick.trump.text, /^Trump card: /);
   assert.match(swick.seats[0].line, /^Stack /);
   const euchre = at('euchre', (v) => v.phase === 'tricks');
-  assert.deepEqual(euchre.score.map((r) => r.label), ['Seats 1 & 3', 'Seats 2 & 4']);
+  // The partnerships by their players' names, as the replay's spectators' view gives them.
+  assert.deepEqual(euchre.score.map((r) => r.label), ['Ann & Cat', 'Ben & Dan']);
   assert.match(euchre.trump.text, /(clubs|diamonds|hearts|spades) . trump$/i);
   const whist = at('contract-whist', (v) => v.phase === 'tricks');
   assert.match(whist.score[0].label, /^Round 1 of 1$/);

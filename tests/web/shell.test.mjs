@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { chipCount, gatherDelay, movesBetween, tableSight } from '../../services/gateway/web/js/shell/moves.js';
-import { SOUNDS, foreignGame, logEntries, sentenceWords, spokenLines, whoIs } from '../../services/gateway/web/js/shell/words.js';
+import { SOUNDS, foreignGame, logEntries, namedSeat, sentenceWords, spokenLines, trickCardTip, whoIs } from '../../services/gateway/web/js/shell/words.js';
 
 const dealt = tableSight({
   deal: '1:1',
@@ -129,6 +129,23 @@ test('your turn is announced and sounded, not logged; a trick taken sounds a win
 test('a seat is "You" to its player and its name to everyone else', () => {
   assert.equal(whoIs({ isMe: true, name: 'Ava' }), 'You');
   assert.equal(whoIs({ isMe: false, name: 'Ava' }), 'Ava');
+});
+
+test('the tip of a trick card names who played it: you, or the player by name', () => {
+  const ann = { seat: 2, isMe: false, name: 'Ann' };
+  assert.equal(trickCardTip({ seat: 2, code: 'AS', winning: false }, ann, false), 'A♠, played by Ann');
+  assert.equal(trickCardTip({ seat: 2, code: 'AS', winning: true }, ann, false), 'A♠, played by Ann: taking the trick so far');
+  assert.equal(trickCardTip({ seat: 2, code: 'AS', winning: true }, ann, true), 'A♠, played by Ann: took the trick');
+  assert.equal(trickCardTip({ seat: 0, code: '10H', winning: false }, { seat: 0, isMe: true, name: 'Bo' }, true), '10♥, played by you');
+  // An empty seat is named by its number (the table's derive does so).
+  assert.equal(trickCardTip({ seat: 3, code: 'KD', winning: false }, { seat: 3, isMe: false, name: 'Seat 4' }, true), 'K♦, played by Seat 4');
+});
+
+test('a seat goes by the name its game lists for it, by its number where none is known', () => {
+  assert.equal(namedSeat(['Ann', 'Bo', null], 1), 'Bo');
+  assert.equal(namedSeat(['Ann', 'Bo', null], 2), 'Seat 3');
+  assert.equal(namedSeat(['Ann'], 3), 'Seat 4');
+  assert.equal(namedSeat(null, 0), 'Seat 1');
 });
 
 test('a game that speaks in sentences: nothing said twice, a trick taken kept on show', () => {

@@ -144,11 +144,12 @@ async function request(method, path, { token, body } = {}) {
   return data;
 }
 
-/** Where a game's record is; with this browser's invite code of the table, if it has one. */
-export function recordPath(table, game) {
+/** Where a game's record (or its `replay`) is; with this browser's invite code of the table, if
+ * it has one. */
+export function recordPath(table, game, part = 'record') {
   const code = invites()[table];
   const query = code ? `?invite=${encodeURIComponent(code)}` : '';
-  return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/record${query}`;
+  return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/${part}${query}`;
 }
 
 export const api = {
@@ -164,6 +165,8 @@ export const api = {
     request('POST', '/api/quickplay', game ? { token, body: { game } } : { token }),
   // A private table's records need a seat there (the token) or its invite code.
   record: (table, game) => request('GET', recordPath(table, game), { token: loadSession()?.token }),
+  // The same access: every step of the game, and the names of its seats when it started.
+  replay: (table, game) => request('GET', recordPath(table, game, 'replay'), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),
   transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
   leaderboard: (game) => request('GET', `/api/leaderboard?days=7&limit=10&game=${encodeURIComponent(game)}`),

@@ -86,10 +86,18 @@ export function sortHand(codes, trump = null) {
 
 const lowerFirst = (text) => (text.startsWith('You ') || text === 'You' ? `you${text.slice(3)}` : text);
 
+/** A partnership (team 0: seats 0 and 2, team 1: seats 1 and 3) by its players' names, "Ann &
+ * Cat"; by its seats' numbers where no name is known. */
+function partnership(view, team) {
+  const seats = [team, team + 2];
+  if (!seats.some((seat) => view.seats[seat] && view.seats[seat].player)) return `Seats ${team + 1} & ${team + 3}`;
+  return seats.map((seat) => seatName(view, seat)).join(' & ');
+}
+
 /** The two teams from the viewer's side: "Us" (the viewer's team) and "Them"; a spectator sees
- * the teams by their seats. */
+ * the teams by their players' names. */
 export function teamNames(view) {
-  if (view.seat === null || view.seat === undefined) return ['Seats 1 & 3', 'Seats 2 & 4'];
+  if (view.seat === null || view.seat === undefined) return [0, 1].map((team) => partnership(view, team));
   const mine = view.seat % 2;
   return mine === 0 ? ['Us', 'Them'] : ['Them', 'Us'];
 }
@@ -285,7 +293,9 @@ export function derive(view, now = Date.now()) {
       bot: player ? player.bot || null : null,
       isMe: s.seat === me,
       team,
-      teamName: names[team],
+      // The plate's word for the seat: yours, your partner's, an opponent's; to a spectator,
+      // whom it partners (the pegboard names both).
+      role: s.seat === me ? 'You' : spectator ? `with ${seatName(view, (s.seat + 2) % 4)}` : team === me % 2 ? 'Partner' : names[team],
       partner: !spectator && s.seat !== me && team === me % 2,
       dealer: s.seat === view.dealer,
       maker: s.seat === view.maker,

@@ -3,7 +3,6 @@
 // js/euchre-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
 import { html, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { label } from '../cards.js';
 import { POSITIONS, SUIT_NAMES, SUIT_SYMBOLS, describeChanges, derive, suitWords } from '../euchre-state.js';
 import { GameOverFrame, ResultFrame } from '../shell/frame.js';
 import { LastTrick } from '../shell/head.js';
@@ -12,7 +11,7 @@ import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, p
 import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { sentenceWords } from '../shell/words.js';
+import { sentenceWords, trickCardTip } from '../shell/words.js';
 import { CardBack, CardFace, ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
@@ -53,12 +52,11 @@ function TakenTricks({ seat }) {
 
 function SeatPlate({ seat, model, onJoin, onAddBot }) {
   const classes = ['eu-seat', `at-${seat.pos}`, seat.isMe ? 'me' : '', seat.acting ? 'acting' : '', seat.resting ? 'resting' : '', seat.empty ? 'empty' : ''].join(' ');
-  const role = seat.isMe ? 'You' : seat.partner ? 'Partner' : seat.teamName;
   return html`<div class=${classes} data-seat=${seat.seat}>
     <div class="eu-plate" data-motion="plate">
       <${PlateName} seat=${seat} />
       <span class="eu-tags">
-        <span class=${`eu-team team-${seat.team}`}>${role}</span>
+        <span class=${`eu-team team-${seat.team}`}>${seat.role}</span>
         ${seat.dealer ? html`<span class="eu-dealer" title="The dealer" data-tip="The dealer">Dealer</span>` : null}
         ${seat.dealer ? html`<${TrumpToken} token=${model.trumpToken} size="small" />` : null}
         ${seat.maker ? html`<span class="eu-maker">${model.alone ? 'Alone' : 'Maker'}</span>` : null}
@@ -92,14 +90,14 @@ function Kitty({ model }) {
   </div>`;
 }
 
-function TrickArea({ trick, caption }) {
+function TrickArea({ trick, seats, caption }) {
   return html`<div class=${`eu-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`eu-played at-${c.pos} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
         <${ShownCard}
           code=${c.code}
           size="md"
-          tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`}
+          tip=${trickCardTip(c, seats[c.seat], trick.done)}
         />
       </span>`,
     )}
@@ -109,7 +107,8 @@ function TrickArea({ trick, caption }) {
 function Pegboard({ model }) {
   const order = [model.us, 1 - model.us];
   const text = `Score: ${order.map((t) => `${model.pegs[t].name} ${model.pegs[t].score}`).join(', ')}; first to ${model.target}`;
-  return html`<div class="pegboard" role="img" aria-label=${text} title=${text}>
+  // A spectator's board names each team by its players: their names take a wider column.
+  return html`<div class=${`pegboard${model.spectator ? ' named' : ''}`} role="img" aria-label=${text} title=${text}>
     ${order.map((team) => {
       const p = model.pegs[team];
       return html`<div class=${`peg-rail team-${team} ${team === model.us ? 'us' : 'them'}`} data-team=${team} data-motion-pegs=${team}>
@@ -241,15 +240,15 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
     title="Euchre table"
     head=${html`${model.handNo ? html`<span>Hand ${model.handNo}</span>` : null}
       ${model.spectator ? html`<span class="tag watching">Watching</span>` : null}
-      <${LastTrick} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />`}
+      <${LastTrick} seats=${model.seats} last=${model.lastTrick || (model.inHand ? null : lastTrick.current)} />`}
     plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} alone=${alone} setAlone=${setAlone} onStart=${start} onJoin=${join} />`}
     above=${html`<${Pegboard} model=${model} />`}
     felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
       <${Kitty} model=${model} />
       <div class="eu-centre" data-motion="centre">
         ${flashTrick
-          ? html`<${TrickArea} trick=${flashTrick} caption="The trick just taken" />`
-          : html`<${TrickArea} trick=${model.trick} caption="The trick" />`}
+          ? html`<${TrickArea} trick=${flashTrick} seats=${model.seats} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} seats=${model.seats} caption="The trick" />`}
       </div>
       ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
       ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}

@@ -3,31 +3,11 @@
 // and what happened at each step. The game's own words come from js/replay-games.js.
 
 import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { invites, loadSession } from '../api.js';
+import { api } from '../api.js';
 import { handStarts, stepModel } from '../replay-games.js';
 import { CardBack, ShownCard } from '../ui.js';
 
 const PLAY_MS = 1000; // a step a second while playing
-
-/** Where a game's replay is; with this browser's invite code of the table, if it has one. */
-export function replayPath(table, game) {
-  const code = invites()[table];
-  const query = code ? `?invite=${encodeURIComponent(code)}` : '';
-  return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay${query}`;
-}
-
-async function fetchReplay(table, game) {
-  const token = loadSession()?.token;
-  let response;
-  try {
-    response = await fetch(replayPath(table, game), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new Error('The server is not answering: check your connection');
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && typeof data.detail === 'string' ? data.detail : `${response.status} ${response.statusText}`);
-  return data;
-}
 
 /** The replay's own stylesheet, added once. */
 function useStyles() {
@@ -145,7 +125,7 @@ export function ReplayPage({ table, game }) {
     setReplay(null);
     setError('');
     setIndex(0);
-    fetchReplay(table, game).then(setReplay, (e) => setError(e.message));
+    api.replay(table, game).then(setReplay, (e) => setError(e.message));
   }, [table, game]);
 
   // Playing: a step a second, stopping at the end.

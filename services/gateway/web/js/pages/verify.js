@@ -6,6 +6,7 @@ import { api, recordPath } from '../api.js';
 import { verifyRecord } from '../fair.js';
 import { ALGORITHM as EUCHRE, verifyRecord as verifyEuchre } from '../euchre-fair.js';
 import { ALGORITHM as WHIST, verifyRecord as verifyWhist } from '../whist-fair.js';
+import { namedSeat } from '../shell/words.js';
 import { ShownCard } from '../ui.js';
 
 function Verdict({ result, record }) {
@@ -39,12 +40,12 @@ function Verdict({ result, record }) {
 
 const shownCards = (codes) => codes.map((code) => html`<${ShownCard} code=${code} size="xs" />`);
 
-/** Each seat's cards as the seed deals them (seat and cards), or a dash when the check stopped
- * before the deal. */
-function Dealt({ seats }) {
+/** Each seat's cards as the seed deals them (seat and cards), by the seat's player (of `names`),
+ * or a dash when the check stopped before the deal. */
+function Dealt({ seats, names }) {
   return html`<td class="dealt">
     ${seats
-      ? seats.map(([seat, cards]) => html`<span class="dealt-seat"><span class="muted">Seat ${seat + 1}</span> ${shownCards(cards)}</span>`)
+      ? seats.map(([seat, cards]) => html`<span class="dealt-seat"><span class="muted">${namedSeat(names, seat)}</span> ${shownCards(cards)}</span>`)
       : '—'}
   </td>`;
 }
@@ -75,10 +76,10 @@ function CheckRows({ result, title, kind, heads, cells }) {
 }
 
 /** A Swick game's hands: each seat's cards, the trump card and the draws the seed deals. */
-function HandRows({ result }) {
+function HandRows({ result, names }) {
   const cells = (hand) => html`<th scope="row">${hand.handNo}</th>
-    <td>Seat ${hand.dealer + 1}</td>
-    <${Dealt} seats=${hand.shown && hand.shown.hands} />
+    <td>${namedSeat(names, hand.dealer)}</td>
+    <${Dealt} seats=${hand.shown && hand.shown.hands} names=${names} />
     <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.trump} size="xs" />` : '—'}</td>
     <td>${hand.shown ? hand.shown.draws : '—'}</td>`;
   const heads = ['Hand', 'Dealer', 'Dealt by the seed', 'Trump', 'Draws'];
@@ -86,10 +87,10 @@ function HandRows({ result }) {
 }
 
 /** A Euchre game's hands: each seat's five cards, the turn-up and the kitty the seed deals. */
-function EuchreHandRows({ result }) {
+function EuchreHandRows({ result, names }) {
   const cells = (hand) => html`<th scope="row">${hand.handNo}</th>
-    <td>Seat ${hand.dealer + 1}</td>
-    <${Dealt} seats=${hand.shown && bySeat(hand.shown.hands)} />
+    <td>${namedSeat(names, hand.dealer)}</td>
+    <${Dealt} seats=${hand.shown && bySeat(hand.shown.hands)} names=${names} />
     <td>${hand.shown ? html`<${ShownCard} code=${hand.shown.turnUp} size="xs" />` : '—'}</td>
     <td>${hand.shown ? shownCards(hand.shown.kitty) : '—'}</td>`;
   const heads = ['Hand', 'Dealer', 'Dealt by the seed', 'Turn-up', 'Kitty'];
@@ -97,11 +98,11 @@ function EuchreHandRows({ result }) {
 }
 
 /** A Contract Whist game's rounds: each seat's cards as the seed deals them. */
-function WhistRoundRows({ result }) {
+function WhistRoundRows({ result, names }) {
   const cells = (rnd) => html`<th scope="row">${rnd.roundNo}</th>
     <td>${rnd.cards}</td>
-    <td>Seat ${rnd.firstBidder + 1}</td>
-    <${Dealt} seats=${rnd.shown && bySeat(rnd.shown.hands)} />`;
+    <td>${namedSeat(names, rnd.firstBidder)}</td>
+    <${Dealt} seats=${rnd.shown && bySeat(rnd.shown.hands)} names=${names} />`;
   const heads = ['Round', 'Cards', 'First bidder', 'Dealt by the seed'];
   return html`<${CheckRows} result=${result} title="Round by round" kind="whist" heads=${heads} cells=${cells} />`;
 }
@@ -109,6 +110,9 @@ function WhistRoundRows({ result }) {
 export function VerifyPage({ table, game }) {
   const [text, setText] = useState('');
   const [state, setState] = useState({ busy: false, error: '', result: null, record: null, source: '' });
+  // The record numbers its seats; the game's replay names their players (of the game whose seed
+  // has that fingerprint: a pasted record may be another's).
+  const [players, setPlayers] = useState({ fingerprint: null, names: null });
 
   const check = async (record, source) => {
     setState({ busy: true, error: '', result: null, record: null, source });
@@ -129,6 +133,11 @@ export function VerifyPage({ table, game }) {
   useEffect(() => {
     if (!table || !game) return;
     setState({ busy: true, error: '', result: null, record: null, source: '' });
+    setPlayers({ fingerprint: null, names: null });
+    api.replay(table, game).then(
+      (replay) => setPlayers({ fingerprint: replay.frames.length ? replay.frames[0].view.fingerprint : null, names: replay.seats }),
+      () => {}, // no names known: the seats go by their numbers
+    );
     api
       .record(table, game)
       .then((record) => {
@@ -152,6 +161,7 @@ export function VerifyPage({ table, game }) {
 
   // htm does not decode HTML entities: text with angle brackets goes in as a string.
   const download = state.record && table ? recordPath(table, game) : null;
+  const names = state.record && players.fingerprint === state.record.fingerprint ? players.names : null;
   return html`<main id="main" class="verify" tabindex="-1">
     <h1>Verify a game</h1>
     <p class="lead">
@@ -165,8 +175,8 @@ export function VerifyPage({ table, game }) {
     ${state.result ? html`<${Verdict} result=${state.result} record=${state.record} />` : null}
     ${state.result
       ? state.result.whist
-        ? html`<${WhistRoundRows} result=${state.result} />`
-        : state.result.euchre ? html`<${EuchreHandRows} result=${state.result} />` : html`<${HandRows} result=${state.result} />`
+        ? html`<${WhistRoundRows} result=${state.result} names=${names} />`
+        : state.result.euchre ? html`<${EuchreHandRows} result=${state.result} names=${names} />` : html`<${HandRows} result=${state.result} names=${names} />`
       : null}
     <form class="panel paste" onSubmit=${submit}>
       <h2><label for="record-input">Check a record yourself</label></h2>

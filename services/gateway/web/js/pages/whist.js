@@ -4,7 +4,6 @@
 // js/whist-state.js (derive); the table's shell (js/shell/) does the rest, as for every game.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { label } from '../cards.js';
 import { cents } from '../state.js';
 import { SUIT_NAMES, describeChanges, derive, placeTrick, suitWords } from '../whist-state.js';
 import { GameOverFrame, ResultFrame } from '../shell/frame.js';
@@ -14,7 +13,7 @@ import { DecisionPlaque, LiftedButtons, PlaqueHand, WaitingPlaque, liftDetail, p
 import { PlaqueTablePage, seatOffers, usePlaqueTable } from '../shell/plaque-table.js';
 import { HeldBacks, PlateFoot, PlateName } from '../shell/seats.js';
 import { TableSide } from '../shell/side.js';
-import { sentenceWords, whoIs } from '../shell/words.js';
+import { sentenceWords, trickCardTip, whoIs } from '../shell/words.js';
 import { ShownCard, SuitIcon } from '../ui.js';
 
 const TRICK_FLASH_MS = 1600;
@@ -70,11 +69,11 @@ function SeatPlate({ seat, model, onJoin, onAddBot }) {
   </div>`;
 }
 
-function TrickArea({ trick, n, caption }) {
+function TrickArea({ trick, seats, n, caption }) {
   return html`<div class=${`wh-trick ${trick.done ? 'done' : 'live'}`} data-motion="trick" role="group" aria-label=${caption}>
     ${trick.cards.map(
       (c) => html`<span key=${`${c.seat}-${c.code}`} class=${`wh-played spot-${c.spot}-of-${n} ${c.winning ? 'winning' : ''}`} data-seat=${c.seat} data-card=${c.code}>
-        <${ShownCard} code=${c.code} size="md" tip=${`${label(c.code)}, played by seat ${c.seat + 1}${c.winning ? (trick.done ? ': took the trick' : ': taking the trick so far') : ''}`} />
+        <${ShownCard} code=${c.code} size="md" tip=${trickCardTip(c, seats[c.seat], trick.done)} />
       </span>`,
     )}
   </div>`;
@@ -282,15 +281,15 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
       <${TrumpBadge} model=${model} />
       ${model.potText ? html`<span class="wh-pot" title=${model.potText} data-tip=${model.potText}>${model.potText}</span>` : null}
       <button type="button" class="small wh-sheet-open" ref=${sheetOpener} aria-haspopup="dialog" aria-expanded=${sheet ? 'true' : 'false'} aria-keyshortcuts="S" onClick=${() => setSheet(true)}>Score sheet</button>
-      <${LastTrick} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />`}
+      <${LastTrick} seats=${model.seats} last=${model.lastTrick || (model.inRound ? null : lastTrick.current)} unit="round" />`}
     plaque=${html`<${Plaque} model=${model} lifted=${lifted} act=${act} onClear=${() => setLifted(null)} onStart=${start} onJoin=${join} />`}
     above=${html`<${BiddingPanel} model=${model} />`}
     feltClass=${`wh-felt seats-${model.n}`}
     felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
       <div class="eu-centre wh-centre" data-motion="centre">
         ${flashTrick
-          ? html`<${TrickArea} trick=${flashTrick} n=${model.n} caption="The trick just taken" />`
-          : html`<${TrickArea} trick=${model.trick} n=${model.n} caption="The trick" />`}
+          ? html`<${TrickArea} trick=${flashTrick} seats=${model.seats} n=${model.n} caption="The trick just taken" />`
+          : html`<${TrickArea} trick=${model.trick} seats=${model.seats} n=${model.n} caption="The trick" />`}
       </div>
       ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
       ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}

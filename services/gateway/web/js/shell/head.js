@@ -2,8 +2,8 @@
 // revealed when the game ends) and, on a plaque table, the last trick on demand.
 
 import { html, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { label } from '../cards.js';
 import { ShownCard } from '../ui.js';
+import { trickCardTip, whoIs } from './words.js';
 
 /** The seed's fingerprint, once a game is dealt; `icon`: the shield before the words. */
 export function FairPill({ model, icon = null, focusable = true }) {
@@ -16,8 +16,9 @@ export function FairPill({ model, icon = null, focusable = true }) {
   >${icon}${icon ? ' ' : ''}Fair deal <code>${model.fingerprint.slice(0, 8)}</code></span>`;
 }
 
-/** The last finished trick of a `unit` (hand, round), on demand; Escape closes it. */
-export function LastTrick({ last, unit = 'hand' }) {
+/** The last finished trick of a `unit` (hand, round), on demand, each card by its player's name
+ * (of `seats`, the table's); Escape closes it. */
+export function LastTrick({ last, seats, unit = 'hand' }) {
   const [open, setOpen] = useState(false);
   if (!last) return null;
   const key = (event) => {
@@ -32,8 +33,8 @@ export function LastTrick({ last, unit = 'hand' }) {
       ? html`<div class="eu-last-pop panel" role="group" aria-label=${`Trick ${last.number} of ${unit} ${last.handNo ?? last.roundNo}`}>
           <ol class="eu-last-cards">
             ${last.cards.map((c) => html`<li class=${c.winning ? 'winning' : ''}>
-              <span class="muted small">Seat ${c.seat + 1}</span>
-              <${ShownCard} code=${c.code} size="sm" tip=${`${label(c.code)}${c.winning ? ': took the trick' : ''}`} />
+              <span class="muted small">${whoIs(seats[c.seat])}</span>
+              <${ShownCard} code=${c.code} size="sm" tip=${trickCardTip(c, seats[c.seat], true)} />
             </li>`)}
           </ol>
         </div>`

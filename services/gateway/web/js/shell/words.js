@@ -1,5 +1,8 @@
 // The table's words, the same for every game: which game a frame belongs to, which lines of a
-// change go to the hand log, which sound a change makes. Pure (tests/web/shell.test.mjs).
+// change go to the hand log, which sound a change makes, how a seat is named. Pure
+// (tests/web/shell.test.mjs).
+
+import { label } from '../cards.js';
 
 /** The cues a change may sound, the first that any line of it asks for winning. */
 export const SOUNDS = ['turn', 'win', 'set', 'deal', 'card'];
@@ -50,4 +53,17 @@ export function sentenceWords({ name, describe, sameDeal, taker, flashMs }) {
 /** A seat as the table names it to you. */
 export function whoIs(seat) {
   return seat.isMe ? 'You' : seat.name;
+}
+
+/** A card of a trick as its tip says it: the card, who played it (`seat`, the table's), and
+ * whether it takes the trick, or (the trick `done`) took it. */
+export function trickCardTip(card, seat, done) {
+  const taking = card.winning ? (done ? ': took the trick' : ': taking the trick so far') : '';
+  return `${label(card.code)}, played by ${seat.isMe ? 'you' : seat.name}${taking}`;
+}
+
+/** A seat by the name a game's list of players (`names`, by seat) gives it, by its number where
+ * the list knows none. */
+export function namedSeat(names, seat) {
+  return (names && names[seat]) || `Seat ${seat + 1}`;
 }
