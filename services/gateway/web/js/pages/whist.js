@@ -230,9 +230,26 @@ function ResultPanel({ model }) {
   </${ResultFrame}>`;
 }
 
+/** The final standings at game over: place, player, total and bids made, first to last. */
+function Standings({ model }) {
+  return html`<table class="eu-result-table wh-standings">
+    <caption class="visually-hidden">Final standings</caption>
+    <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Total</th><th scope="col">Bids made</th></tr></thead>
+    <tbody>
+      ${model.standings.map((row) => html`<tr class=${row.place === 1 ? 'scored' : ''} data-seat=${row.seat} data-place=${row.place}>
+        <td class="wh-place">${row.placeText}</td>
+        <th scope="row">${row.name}</th>
+        <td class="wh-final">${row.total}</td>
+        <td class="wh-made">${row.madeText}</td>
+      </tr>`)}
+    </tbody>
+  </table>`;
+}
+
 function GameOver({ model, table, onStart }) {
   const paid = model.stake && model.payouts.some((p) => p);
   return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart}>
+    <${Standings} model=${model} />
     ${paid
       ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${whoIs(s)} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
