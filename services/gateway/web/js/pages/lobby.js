@@ -289,6 +289,7 @@ function WhistHowToPlay() {
     <ol class="steps">
       ${WHIST_STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
     </ol>
+    <p class="small"><a href="#/rules/contract-whist">How to play Contract Whist</a></p>
   </section>`;
 }
 

@@ -317,7 +317,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} className="wh-hand" mark=${trumpMark} />`}
     side=${html`<${TableSide}
       title="Contract Whist"
-      about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
+      about=${html`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''} <a href="#/rules/contract-whist">How to play Contract Whist</a>`}
       model=${model}
       view=${view}
       inPlay=${model.inRound}
