@@ -27,7 +27,7 @@ import { App, useApp } from './context.js';
 import { Connection } from './net.js';
 import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
 import { TipLayer } from './ui.js';
-import { LobbyPage, JoinPage } from './pages/lobby.js';
+import { GAMES, LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
 import { EuchrePage } from './pages/euchre.js';
 import { WhistPage } from './pages/whist.js';
@@ -174,7 +174,10 @@ function NameGate({ why }) {
         <span class="fan-card c1">A<i>♠</i></span><span class="fan-card c2 red">K<i>♥</i></span><span class="fan-card c3 red">Q<i>♦</i></span>
       </div>
       <h1 id="gate-title">Welcome to Swick Online</h1>
-      <p class="lead">${why || 'The 3–6 player trick-taking pot game: ante, trump, knock in or pass, draw, three tricks — or go set.'}</p>
+      <p class="lead">${why || 'Three trick-taking card games to play online, with friends or bots.'}</p>
+      <ul class="gate-games" aria-label="The games">
+        ${GAMES.map((g) => html`<li data-game=${g.id}><strong class="gate-game-name">${g.name}</strong> <span class="gate-game-blurb">${g.blurb}</span></li>`)}
+      </ul>
       <form onSubmit=${submit} class="gate-form">
         <label for="name-input">Your name at the table</label>
         <div class="row">
