@@ -58,7 +58,7 @@ function Section({ title, children }) {
 function HookFigure() {
   const total = HOOK.bids.reduce((sum, [, bid]) => sum + bid, 0);
   return html`<${Figure} caption=${`10 cards each: ${HOOK.bids.map(([name, bid]) => `${name} bids ${bid}`).join(', ')}. The bids total ${total}, so ${HOOK.last} may bid anything but ${HOOK.barred}.`}>
-    <ol class="wh-guide-bids">
+    <ol class="wh-bids wh-guide-bids">
       ${HOOK.bids.map(([name, bid]) => html`<li><span class="wh-bidder">${name}</span> <strong>${bid}</strong></li>`)}
       <li class="barred"><span class="wh-bidder">${HOOK.last}</span> <strong>not ${HOOK.barred}</strong></li>
     </ol>
