@@ -16,6 +16,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import support
 from tests.browser.support import (
+    VIEWPORTS,
     axe_violations,
     browsing,
     check_seed,
@@ -307,6 +308,66 @@ async def test_a_euchre_game_ends_with_its_seed_and_verifies(
             await expect(rows.first.locator(".dealt-seat")).to_have_count(4)
             await expect(rows.first).to_contain_text("Matches")
             await shoot(page, "euchre-verify")
+            errors.check()
+
+
+# The cards of the trick the trump mark covers: any card whose centre or corners show the mark.
+CARDS_UNDER_MARK = """
+() => {
+  const mark = document.querySelector('.eu-centre .eu-trump-mark');
+  return [...document.querySelectorAll('.eu-trick .eu-played')].filter((played) => {
+    const { left, top, right, bottom } = played.getBoundingClientRect();
+    const points = [[(left + right) / 2, (top + bottom) / 2], [left + 4, top + 4],
+      [right - 4, top + 4], [left + 4, bottom - 4], [right - 4, bottom - 4]];
+    return points.some(([x, y]) => mark.contains(document.elementFromPoint(x, y)));
+  }).map((played) => played.dataset.card);
+}
+"""
+
+
+async def test_trump_shows_at_the_centre_of_the_table(
+    cluster: Cluster, browser: Browser, size: str
+) -> None:
+    """Once trump is made, the middle of the felt says which suit, by name for screen readers,
+    and which team made it, under the trick: the cards played stay on top, in full view."""
+    with bots_running(cluster):
+        async with browsing(browser, VIEWPORTS[size]) as (_, page, errors):
+            await sign_up(page, cluster.base, "Tess")
+            await new_euchre_game(page, cluster.base, target=1)
+            mark = page.locator(".eu-centre .eu-trump-mark")
+            seen: dict[str, int] = {}
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 120
+            while True:
+                assert loop.time() < deadline, f"no trick to follow: {seen}"
+                kind = await plaque_kind(page)
+                if kind == "play" and await page.locator(".eu-trick.live .eu-played").count():
+                    break
+                if kind in ("order", "name", "discard", "play"):
+                    with contextlib.suppress(AssertionError, PlaywrightTimeout):
+                        await take_decision(page, kind, False, seen)
+                await asyncio.sleep(0.1)
+            # Our turn: the trick waits for us while we look.
+            token = page.locator(".trump-token")
+            suit = re.search(r"Trump: (\w+)", await token.get_attribute("aria-label") or "")
+            assert suit, await token.get_attribute("aria-label")
+            name = suit.group(1)
+            await expect(mark).to_be_visible()
+            await expect(mark).to_have_accessible_name(
+                re.compile(rf"^Trump: {name}, made by (us|them)(, alone)?$")
+            )
+            await expect(mark.locator(".eu-trump-name")).to_have_text(name.capitalize())
+            await expect(mark.locator(".eu-trump-by")).to_have_text(
+                re.compile(r"^made by (us|them)")
+            )
+            box = await mark.bounding_box()
+            assert box is not None and box["height"] >= 40, box
+            assert await page.locator(".eu-trick .eu-played").count()
+            covered = await page.evaluate(CARDS_UNDER_MARK)
+            assert not covered, f"the trump mark covers {covered}"
+            violations = await axe_violations(page)
+            assert not violations, violations
+            await shoot(page, f"euchre-{size}-trump-centre")
             errors.check()
 
 

@@ -11,7 +11,7 @@ import contextlib
 import re
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.support import (
@@ -132,6 +132,36 @@ async def open_score_sheet(page: Page) -> None:
     await page.keyboard.press("Escape")
     await expect(dialog).to_have_count(0)
     await expect(opener).to_be_focused()
+
+
+async def final_standings(over: Locator, rounds: int) -> None:
+    """Game over ranks every player first to last, each with their total and the bids they
+    made, equal totals in the same place; the totals are the ones on the seat plates."""
+    rows = over.locator(".wh-standings tbody tr")
+    await expect(rows).to_have_count(2)
+    await expect(over.get_by_role("table", name="Final standings")).to_be_visible()
+    plates = over.page.locator(".wh-seat")
+    scores = {
+        await plate.get_attribute("data-seat"): int(
+            await plate.locator(".wh-score").get_attribute("data-score") or ""
+        )
+        for plate in await plates.all()
+    }
+    totals: list[int] = []
+    places: list[int] = []
+    for row in await rows.all():
+        total = int(await row.locator(".wh-final").inner_text())
+        assert total == scores[await row.get_attribute("data-seat")], (total, scores)
+        await expect(row.locator(".wh-made")).to_have_text(
+            re.compile(rf"^[0-{rounds}] of {rounds} bids made$")
+        )
+        await expect(row.locator("th")).not_to_be_empty()
+        totals.append(total)
+        places.append(int(await row.get_attribute("data-place") or ""))
+    assert totals == sorted(totals, reverse=True), totals
+    assert places[0] == 1 and places[1] == (1 if totals[0] == totals[1] else 2), places
+    first = rows.first.locator(".wh-place")
+    await expect(first).to_have_text("Joint 1st" if places[1] == 1 else "1st")
 
 
 async def test_whist_quick_play_deals_at_once(cluster: Cluster, browser: Browser) -> None:
@@ -276,6 +306,7 @@ async def test_a_short_whist_game_to_its_end(cluster: Cluster, browser: Browser)
                 re.compile(r"(wins? with|tie for the win with) -?\d+ points")
             )
             await check_seed(over, fingerprint)
+            await final_standings(over, rounds=2)
             await no_overflow(page)
             await shoot(page, "whist-phone-360-game-over")
             await page.set_viewport_size({"width": 1280, "height": 800})

@@ -12,6 +12,7 @@ import {
   sortHand,
   teamNames,
   trickWinner,
+  trumpMark,
 } from '../../services/gateway/web/js/euchre-state.js';
 import { deal, firstDealer, code, verifyRecord } from '../../services/gateway/web/js/euchre-fair.js';
 import { hexToBytes } from '../../services/gateway/web/js/fair.js';
@@ -195,6 +196,26 @@ test('the trick: each card in front of its player, the winner so far highlighted
     }
   }
   assert.ok(tricks > 20);
+});
+
+test('trump at the centre: its suit by name, and the team that made it, once it is made', () => {
+  const bidding = views.filter((v) => v.phase === 'order' || v.phase === 'name');
+  assert.ok(bidding.length);
+  for (const v of bidding) assert.equal(derive(v, NOW).trumpMark, null);
+  const made = views.filter((v) => ['discard', 'tricks'].includes(v.phase));
+  assert.ok(made.length);
+  const names = ['Clubs', 'Diamonds', 'Hearts', 'Spades'];
+  for (const v of made) {
+    const mark = derive(v, NOW).trumpMark;
+    assert.equal(mark.suit, SUIT[v.trump[v.trump.length - 1]]);
+    assert.equal(mark.name, names[mark.suit]);
+    const ours = v.maker % 2 === v.seat % 2;
+    assert.equal(mark.team, ours ? 'Us' : 'Them');
+    assert.equal(mark.label, `Trump: ${mark.name.toLowerCase()}, made by ${ours ? 'us' : 'them'}${v.alone ? ', alone' : ''}`);
+  }
+  const watched = trumpMark({ ...made[0], seat: null });
+  assert.match(watched.label, /^Trump: \w+, made by Seats (1 & 3|2 & 4)/);
+  assert.equal(trumpMark({ ...made[0], trump: null }), null);
 });
 
 test('alone: the partner rests, the hand result panel words the outcome', () => {

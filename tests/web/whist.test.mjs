@@ -10,6 +10,7 @@ import {
   describeChanges,
   pointsText,
   sortHand,
+  standings,
   spotOf,
   totalText,
   trickWinner,
@@ -209,6 +210,38 @@ test('stake and pot; the end: winners, payouts and the seed', () => {
   assert.equal(m.payouts.reduce((a, b) => a + b, 0), 15);
   assert.match(m.seed, /^[0-9a-f]{64}$/);
   assert.ok(m.seats.filter((s) => s.winner).every((s) => end.winners.includes(s.seat)));
+});
+
+test('game over: the standings first to last, with totals and the bids each seat made', () => {
+  const end = views[views.length - 1];
+  const m = derive(end, NOW);
+  assert.equal(m.standings.length, end.seats.length);
+  const totals = m.standings.map((row) => row.total);
+  assert.deepEqual(totals, [...end.scores].sort((a, b) => b - a));
+  for (const row of m.standings) {
+    const made = end.sheet.filter((line) => line.bids[row.seat] === line.tricks[row.seat]).length;
+    assert.equal(row.made, made);
+    assert.equal(row.madeText, `${made} of ${end.sheet.length} bids made`);
+    assert.equal(row.total, end.scores[row.seat]);
+  }
+  assert.equal(m.standings[0].name, m.standings[0].seat === end.seat ? 'You' : end.seats[m.standings[0].seat].player.name);
+  assert.ok(end.winners.includes(m.standings[0].seat));
+  assert.deepEqual(derive(views.find((v) => v.phase === 'tricks'), NOW).standings, []);
+});
+
+test('standings rank equal totals equal, and the next place skips past them', () => {
+  const end = views[views.length - 1];
+  const seat = (n, score) => ({ ...end.seats[0], seat: n, score, player: { name: `P${n}` } });
+  const view = { ...end, seat: null, seats: [seat(0, 12), seat(1, 20), seat(2, 12), seat(3, 5)] };
+  const rows = standings(view);
+  assert.deepEqual(rows.map((r) => [r.name, r.total, r.placeText]), [
+    ['P1', 20, '1st'],
+    ['P0', 12, 'Joint 2nd'],
+    ['P2', 12, 'Joint 2nd'],
+    ['P3', 5, '4th'],
+  ]);
+  const tie = standings({ ...view, seats: [seat(0, 9), seat(1, 9)] });
+  assert.deepEqual(tie.map((r) => r.placeText), ['Joint 1st', 'Joint 1st']);
 });
 
 test('the round result words each seat\'s bid, tricks and points', () => {

@@ -1,5 +1,5 @@
 // Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
-// Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre],
+// Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre|/contract-whist],
 // #/verify[/<table>/<game>], #/replay/<table>/<game>.
 
 import {
@@ -27,12 +27,13 @@ import { App, useApp } from './context.js';
 import { Connection } from './net.js';
 import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
 import { TipLayer } from './ui.js';
-import { LobbyPage, JoinPage } from './pages/lobby.js';
+import { GAMES, LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
 import { EuchrePage } from './pages/euchre.js';
 import { WhistPage } from './pages/whist.js';
 import { RulesPage } from './pages/rules.js';
 import { EuchreGuidePage } from './pages/euchre-guide.js';
+import { WhistGuidePage } from './pages/whist-guide.js';
 import { VerifyPage } from './pages/verify.js';
 import { ReplayPage } from './pages/replay.js';
 
@@ -55,10 +56,16 @@ function useRoute() {
   return route;
 }
 
+/** Each game's How to play page: the header's Rules link at a table of that game. */
+const GUIDES = { swick: '#/rules', euchre: '#/rules/euchre', 'contract-whist': '#/rules/contract-whist' };
+
 /** A table's page: the Swick table, or the Euchre or Contract Whist table once the table's view
- * (or the lobby) says it plays that game. */
-function TableRoute({ table, invite, autoJoin }) {
+ * (or the lobby) says it plays that game; `onShown` hears which game the table shows. */
+function TableRoute({ table, invite, autoJoin, onShown }) {
   const [game, setGame] = useState(() => gameOf(table));
+  useEffect(() => {
+    onShown({ table, game });
+  }, [table, game]);
   const switchTo = useCallback(
     (next) => {
       rememberGame(table, next);
@@ -91,8 +98,11 @@ function Logo() {
   </svg>`;
 }
 
-function Header({ route }) {
+function Header({ route, shown }) {
   const { session, status, muted, toggleMute } = useApp();
+  const table = route.page === 'table' ? route.args[0] : null;
+  const tableGame = table && (shown && shown.table === table ? shown.game : gameOf(table));
+  const rulesHref = GUIDES[tableGame] || '#/rules';
   const link = (page, text, href, more = '') => html`<a
     href=${href}
     class=${route.page === page ? 'active' : ''}
@@ -103,7 +113,7 @@ function Header({ route }) {
     <a class="brand" href="#/" aria-label="Swick Online, lobby"><${Logo} /><span>Swick Online</span></a>
     <nav aria-label="Main">
       ${link('lobby', 'Lobby', '#/')}
-      ${link('rules', 'Rules', '#/rules')}
+      ${link('rules', 'Rules', rulesHref)}
       ${link('verify', 'Verify', '#/verify', ' a game')}
     </nav>
     <div class="top-right">
@@ -164,7 +174,10 @@ function NameGate({ why }) {
         <span class="fan-card c1">A<i>♠</i></span><span class="fan-card c2 red">K<i>♥</i></span><span class="fan-card c3 red">Q<i>♦</i></span>
       </div>
       <h1 id="gate-title">Welcome to Swick Online</h1>
-      <p class="lead">${why || 'The 3–6 player trick-taking pot game: ante, trump, knock in or pass, draw, three tricks — or go set.'}</p>
+      <p class="lead">${why || 'Three trick-taking card games to play online, with friends or bots.'}</p>
+      <ul class="gate-games" aria-label="The games">
+        ${GAMES.map((g) => html`<li data-game=${g.id}><strong class="gate-game-name">${g.name}</strong> <span class="gate-game-blurb">${g.blurb}</span></li>`)}
+      </ul>
       <form onSubmit=${submit} class="gate-form">
         <label for="name-input">Your name at the table</label>
         <div class="row">
@@ -192,6 +205,8 @@ function Root() {
   const [session, setSessionState] = useState(loadSession());
   const [status, setStatus] = useState({ state: 'idle', retryAt: null, welcome: null });
   const [muted, setMutedState] = useState(isMuted());
+  // The game the table page shows, for the header's Rules link.
+  const [shownGame, setShownGame] = useState(null);
   const listeners = useRef(new Set());
   const connRef = useRef(null);
 
@@ -332,11 +347,13 @@ function Root() {
   } else if (route.page === 'table' && route.args[0]) {
     const [table, ...rest] = route.args;
     const invite = rest.find((arg) => arg !== 'join') || invites()[table] || null;
-    page = html`<${TableRoute} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} />`;
+    page = html`<${TableRoute} key=${table} table=${table} invite=${invite} autoJoin=${rest.includes('join')} onShown=${setShownGame} />`;
   } else if (route.page === 'join' && route.args[0]) {
     page = html`<${JoinPage} code=${route.args[0]} />`;
   } else if (route.page === 'rules' && route.args[0] === 'euchre') {
     page = html`<${EuchreGuidePage} />`;
+  } else if (route.page === 'rules' && route.args[0] === 'contract-whist') {
+    page = html`<${WhistGuidePage} />`;
   } else if (route.page === 'rules') {
     page = html`<${RulesPage} exact=${route.args[0] === 'exact'} />`;
   } else if (route.page === 'verify') {
@@ -352,7 +369,7 @@ function Root() {
       const main = document.getElementById('main');
       if (main) main.focus();
     }}>Skip to content</a>
-    <${Header} route=${route} />
+    <${Header} route=${route} shown=${shownGame} />
     ${page}
     <${TipLayer} />
   <//>`;

@@ -102,6 +102,24 @@ export function teamNames(view) {
   return mine === 0 ? ['Us', 'Them'] : ['Them', 'Us'];
 }
 
+/** Trump at the table's centre once it is made: the suit's name, and which team made it
+ * ("we" and "they" for a player, the seats' team names for a spectator). */
+export function trumpMark(view) {
+  if (view.trump === null || view.trump === undefined) return null;
+  const suit = suitOf(view.trump);
+  const team = view.maker === null || view.maker === undefined ? null : teamNames(view)[view.maker % 2];
+  const makers = team === 'Us' ? 'us' : team === 'Them' ? 'them' : team;
+  const by = makers ? `made by ${makers}${view.alone ? ', alone' : ''}` : '';
+  return {
+    suit,
+    letter: SUIT_LETTERS[suit],
+    name: `${SUIT_NAMES[suit][0].toUpperCase()}${SUIT_NAMES[suit].slice(1)}`,
+    team,
+    by,
+    label: `Trump: ${SUIT_NAMES[suit]}${by ? `, ${by}` : ''}`,
+  };
+}
+
 /** One call in words: "Ada passes", "You order it up", "Bram names hearts ♥ and goes alone". */
 export function callText(view, call) {
   const name = who(view, call.seat);
@@ -353,6 +371,7 @@ export function derive(view, now = Date.now()) {
     dealer: view.dealer,
     trump,
     trumpToken,
+    trumpMark: inHand ? trumpMark(view) : null,
     turnUp,
     kittyTip: inHand
       ? `The kitty: the ${view.turn_up_at === 'taken' ? 'three cards left after the deal, and the dealer’s discard, face down' : 'three cards left after the deal, face down'}; nobody sees them`

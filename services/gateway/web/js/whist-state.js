@@ -267,6 +267,32 @@ function winnersText(view) {
   return `${names.join(' and ')} tie for the win with ${top} points`;
 }
 
+const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
+
+/** The final standings, first to last: each seat's total and the bids it made over the rounds
+ * scored; equal totals share a place ("Joint 1st"), and the next place skips past them. */
+export function standings(view) {
+  const sheet = view.sheet || [];
+  const rows = view.seats
+    .map((s) => {
+      const made = sheet.filter((line) => line.bids[s.seat] === line.tricks[s.seat]).length;
+      return {
+        seat: s.seat,
+        name: who(view, s.seat),
+        total: s.score,
+        made,
+        rounds: sheet.length,
+        madeText: `${made} of ${plural(sheet.length, 'bid')} made`,
+      };
+    })
+    .sort((a, b) => b.total - a.total || a.seat - b.seat);
+  return rows.map((row) => {
+    const place = 1 + rows.filter((other) => other.total > row.total).length;
+    const tied = rows.some((other) => other !== row && other.total === row.total);
+    return { ...row, place, tied, placeText: `${tied ? 'Joint ' : ''}${ordinal(place)}` };
+  });
+}
+
 export function derive(view, now = Date.now()) {
   const me = view.seat === undefined ? null : view.seat;
   const spectator = me === null;
@@ -353,6 +379,7 @@ export function derive(view, now = Date.now()) {
     seed: view.seed || null,
     winners: view.winners || [],
     winnersText: winnersText(view),
+    standings: view.phase === 'ended' ? standings(view) : [],
     payouts: view.payouts || [],
     endReason: view.end_reason,
     ...seatingOf(view, me, spectator, inRound),

@@ -66,6 +66,6 @@ export function EuchreGuidePage() {
       <h2 id="eu-fair">Why it is fair</h2>
       <p>A secret seed chooses the first dealer and shuffles every deal of the game. You see its fingerprint when the game starts and the seed itself when it ends, so you can deal every hand again — the turn-ups and the kitties too — and check it. <a href="#/verify">Verify a game</a>.</p>
     </section>
-    <p><a href="#/rules">How to play Swick</a></p>
+    <p><a href="#/rules">How to play Swick</a> · <a href="#/rules/contract-whist">How to play Contract Whist</a></p>
   </main>`;
 }

@@ -41,6 +41,16 @@ function TrumpToken({ token, size = '' }) {
   ><${SuitIcon} suit=${token.suit} /></span>`;
 }
 
+/** Trump at the table's centre, readable at a glance, under the cards of the trick. */
+function TrumpMark({ mark }) {
+  if (!mark) return null;
+  return html`<div class=${`eu-trump-mark ${mark.suit === 1 || mark.suit === 2 ? 'red' : 'black'}`} role="img" aria-label=${mark.label} title=${mark.label} data-trump=${mark.letter}>
+    <${SuitIcon} suit=${mark.suit} />
+    <span class="eu-trump-name">${mark.name}</span>
+    ${mark.by ? html`<span class="eu-trump-by">${mark.by}</span>` : null}
+  </div>`;
+}
+
 function TakenTricks({ seat }) {
   if (!seat.tricks) return null;
   const tip = `${seat.isMe ? 'You' : seat.name} took ${seat.tricks} trick${seat.tricks === 1 ? '' : 's'} this hand`;
@@ -246,6 +256,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
     felt=${html`${model.seats.map((seat) => html`<${SeatPlate} key=${seat.seat} seat=${seat} model=${model} ...${seatOffers(model, seat, feed)} />`)}
       <${Kitty} model=${model} />
       <div class="eu-centre" data-motion="centre">
+        <${TrumpMark} mark=${model.trumpMark} />
         ${flashTrick
           ? html`<${TrickArea} trick=${flashTrick} seats=${model.seats} caption="The trick just taken" />`
           : html`<${TrickArea} trick=${model.trick} seats=${model.seats} caption="The trick" />`}

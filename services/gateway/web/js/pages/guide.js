@@ -13,7 +13,7 @@ const others = X.seats.filter((name) => name !== X.dealer);
 const playing = X.seats.filter((name) => !X.passes.includes(name));
 const FINGERPRINT = '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd';
 
-function Figure({ caption, children, wide = false }) {
+export function Figure({ caption, children, wide = false }) {
   return html`<figure class=${`guide-figure ${wide ? 'wide' : ''}`}>
     <div class="guide-picture">${children}</div>
     <figcaption>${caption}</figcaption>
@@ -21,7 +21,7 @@ function Figure({ caption, children, wide = false }) {
 }
 
 /** A player's cards, face up, with their name underneath. */
-function Hand({ name, cards, note = '', kept = null, size = 'sm' }) {
+export function Hand({ name, cards, note = '', kept = null, size = 'sm' }) {
   return html`<div class="guide-hand">
     <div class="guide-cards">
       ${cards.map((code) => html`<${ShownCard} code=${code} size=${size} kept=${code === kept} />`)}
@@ -31,9 +31,9 @@ function Hand({ name, cards, note = '', kept = null, size = 'sm' }) {
 }
 
 /** A finished trick: each card with who played it, the winner's marked in words too. */
-function Trick({ number, trick }) {
+export function Trick({ number, trick, title = `Trick ${number}` }) {
   return html`<div class="guide-trick" data-trick=${number}>
-    <div class="guide-trick-title">Trick ${number}</div>
+    <div class="guide-trick-title">${title}</div>
     <ol class="guide-trick-cards">
       ${trick.plays.map(([name, code], k) => html`<li class=${name === trick.winner ? 'winner' : ''}>
         <${ShownCard} code=${code} size="sm" />
@@ -278,5 +278,6 @@ export function GuidePage() {
       <p>Every corner case, decided: the rules the server enforces.</p>
       <${ExactLink} where="bottom" />
     </div>
+    <p class="guide-games">The other games: <a href="#/rules/euchre">How to play Euchre</a> · <a href="#/rules/contract-whist">How to play Contract Whist</a></p>
   </main>`;
 }

@@ -7,7 +7,8 @@ import { go, useApp } from '../context.js';
 import { cents, signed } from '../state.js';
 import { CreateEuchreTable, CreateTable, CreateWhistTable } from './create-table.js';
 
-const GAMES = [
+/** The site's games, each with a line on how it plays (the welcome page and the picker). */
+export const GAMES = [
   { id: 'swick', name: 'Swick', blurb: '3–6 players, chips: ante, knock in or pass, three tricks' },
   { id: 'euchre', name: 'Euchre', blurb: '4 players in two teams, points: make trump, take three tricks' },
   { id: 'contract-whist', name: 'Contract Whist', blurb: '2–5 players, 17 rounds of 10 cards down to 2 and back: bid your tricks exactly' },
@@ -289,6 +290,7 @@ function WhistHowToPlay() {
     <ol class="steps">
       ${WHIST_STEPS.map(([title, text]) => html`<li><strong>${title}</strong><span>${text}</span></li>`)}
     </ol>
+    <p class="small"><a href="#/rules/contract-whist">How to play Contract Whist</a></p>
   </section>`;
 }
 

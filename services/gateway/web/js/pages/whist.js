@@ -229,9 +229,26 @@ function ResultPanel({ model }) {
   </${ResultFrame}>`;
 }
 
+/** The final standings at game over: place, player, total and bids made, first to last. */
+function Standings({ model }) {
+  return html`<table class="eu-result-table wh-standings">
+    <caption class="visually-hidden">Final standings</caption>
+    <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Total</th><th scope="col">Bids made</th></tr></thead>
+    <tbody>
+      ${model.standings.map((row) => html`<tr class=${row.place === 1 ? 'scored' : ''} data-seat=${row.seat} data-place=${row.place}>
+        <td class="wh-place">${row.placeText}</td>
+        <th scope="row">${row.name}</th>
+        <td class="wh-final">${row.total}</td>
+        <td class="wh-made">${row.madeText}</td>
+      </tr>`)}
+    </tbody>
+  </table>`;
+}
+
 function GameOver({ model, table, onStart }) {
   const paid = model.stake && model.payouts.some((p) => p);
   return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart}>
+    <${Standings} model=${model} />
     ${paid
       ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${whoIs(s)} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
       : null}
@@ -299,7 +316,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
     hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} className="wh-hand" mark=${trumpMark} />`}
     side=${html`<${TableSide}
       title="Contract Whist"
-      about=${`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''}`}
+      about=${html`${model.n} players, ${model.rounds} round${model.rounds === 1 ? '' : 's'}: bid the tricks you will take, exactly. The bids may never total the cards.${model.stake ? ` Stake ${cents(model.stake)} each: the winners share the pot.` : ''} <a href="#/rules/contract-whist">How to play Contract Whist</a>`}
       model=${model}
       view=${view}
       inPlay=${model.inRound}
