@@ -27,7 +27,7 @@ from tests.services.cluster import Cluster
 
 
 async def test_the_verify_page_shows_no_escaped_markup(cluster: Cluster, browser: Browser) -> None:
-    table, record = await finished_game(cluster.base)
+    table, record, _ = await finished_game(cluster.base)
     async with browsing(browser) as (_, page, errors):
         await page.goto(f"{cluster.base}/#/verify/{table}/1")
         await expect(page.locator(".verdict")).to_contain_text("Verified: every card checks out")
