@@ -9,6 +9,7 @@ so the state given is untouched.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar
 
 from shared import fairness
@@ -30,9 +31,7 @@ class _Work(Work[S]):
     __slots__ = ()
 
     def handle(self, seat: int | None, action: Any) -> None:
-        kind = type(action)
-        handler = self.rules.handlers.get(kind) or HANDLERS[kind]
-        handler(self, seat, action, self.state.seq)
+        _handlers(self.rules)[type(action)](self, seat, action, self.state.seq)
 
     def open_hand(self) -> None:
         open_hand(self)
@@ -47,16 +46,17 @@ class _Work(Work[S]):
         close(self)
 
 
-def _handler(rules: Rules[Any], action: Any) -> Handler | None:
-    """The handler of ``action``: the game's, or the lifecycle's for a table action."""
-    kind = type(action)
-    return rules.handlers.get(kind) or HANDLERS.get(kind)
+@functools.cache
+def _handlers(rules: Rules[Any]) -> dict[type[Any], Handler]:
+    """Every action's handler at a game's tables: the game's own decisions' and the lifecycle's
+    table actions', merged once per game so that a command costs one lookup."""
+    return {**HANDLERS, **rules.handlers}
 
 
 def step(rules: Rules[S], state: S, command: Command[Any]) -> tuple[S, list[Any]]:
     """The state after ``command`` and the events that led there."""
     check_envelope(state, command, rules)
-    handler = _handler(rules, command.action)
+    handler = _handlers(rules).get(type(command.action))
     if handler is None:
         raise IllegalCommand("unknown_action", "That is not an action of this game")
     work = _Work(rules, state.copy(), command.at)
