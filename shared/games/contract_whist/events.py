@@ -58,11 +58,7 @@ class TrumpChosen:
     kind: Literal["trump_chosen"] = "trump_chosen"
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    kind: Literal["card_played"] = "card_played"
+CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
 
 
 TrickTaken = table.TrickTaken  # a trick is taken the same in every game
@@ -99,7 +95,7 @@ Event: TypeAlias = (
     | RoundDealt
     | BidMade
     | TrumpChosen
-    | CardPlayed
+    | table.CardPlayed[Card]
     | TrickTaken
     | RoundScored
     | GameEnded

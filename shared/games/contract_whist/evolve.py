@@ -4,6 +4,7 @@ the lifecycle's)."""
 from __future__ import annotations
 
 from shared.games.contract_whist import events as ev
+from shared.games.contract_whist.cards import Card
 from shared.games.contract_whist.state import Bid, Phase, State
 from shared.games.table import evolve as table
 from shared.games.table.evolve import give_turn
@@ -66,7 +67,7 @@ def _trump_chosen(s: State, e: ev.TrumpChosen) -> None:
     give_turn(s, s.bidder)
 
 
-def _card_played(s: State, e: ev.CardPlayed) -> None:
+def _card_played(s: State, e: ev.CardPlayed[Card]) -> None:
     table.card_played(s, e.seat, e.card, range(s.n))  # every seat plays every round
 
 

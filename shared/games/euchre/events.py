@@ -71,10 +71,7 @@ class TurnUpTaken:
     kind: Literal["turn_up_taken"] = "turn_up_taken"
 
 
-@dataclass(frozen=True, slots=True)
-class DealerDiscarded:
-    card: Card
-    kind: Literal["dealer_discarded"] = "dealer_discarded"
+DealerDiscarded = table.DealerDiscarded  # the same in the games that have it
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +80,7 @@ class TricksStarted:
     kind: Literal["tricks_started"] = "tricks_started"
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    kind: Literal["card_played"] = "card_played"
+CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
 
 
 TrickTaken = table.TrickTaken  # a trick is taken the same in every game
@@ -126,9 +119,9 @@ Event: TypeAlias = (
     | TurnedDown
     | TrumpMade
     | TurnUpTaken
-    | DealerDiscarded
+    | table.DealerDiscarded[Card]
     | TricksStarted
-    | CardPlayed
+    | table.CardPlayed[Card]
     | TrickTaken
     | HandScored
     | GameEnded

@@ -4,7 +4,7 @@ lifecycle's)."""
 from __future__ import annotations
 
 from shared.games.euchre import events as ev
-from shared.games.euchre.cards import suit_of
+from shared.games.euchre.cards import Card, suit_of
 from shared.games.euchre.state import (
     SEATS,
     TRICKS_PER_HAND,
@@ -107,7 +107,7 @@ def _turn_up_taken(s: State, e: ev.TurnUpTaken) -> None:
     give_turn(s, dealer)
 
 
-def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
+def _dealer_discarded(s: State, e: ev.DealerDiscarded[Card]) -> None:
     dealer = s.dealer
     assert dealer is not None
     s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
@@ -120,7 +120,7 @@ def _tricks_started(s: State, e: ev.TricksStarted) -> None:
     give_turn(s, e.leader)
 
 
-def _card_played(s: State, e: ev.CardPlayed) -> None:
+def _card_played(s: State, e: ev.CardPlayed[Card]) -> None:
     table.card_played(s, e.seat, e.card, s.active())
 
 

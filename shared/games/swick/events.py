@@ -103,10 +103,7 @@ class Drew:
     kind: Literal["drew"] = "drew"
 
 
-@dataclass(frozen=True, slots=True)
-class DealerDiscarded:
-    card: Card
-    kind: Literal["dealer_discarded"] = "dealer_discarded"
+DealerDiscarded = table.DealerDiscarded  # the same in the games that have it
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +112,7 @@ class FaceTrumpDecided:
     kind: Literal["face_trump_decided"] = "face_trump_decided"
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    kind: Literal["card_played"] = "card_played"
+CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
 
 
 TrickTaken = table.TrickTaken  # a trick is taken the same in every game
@@ -166,9 +159,9 @@ Event: TypeAlias = (
     | TrumpDecided
     | Knocked
     | Drew
-    | DealerDiscarded
+    | table.DealerDiscarded[Card]
     | FaceTrumpDecided
-    | CardPlayed
+    | table.CardPlayed[Card]
     | TrickTaken
     | HandSettled
     | GameEnded

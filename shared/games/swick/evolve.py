@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from shared.games.swick import events as ev
+from shared.games.swick.cards import Card
 from shared.games.swick.state import (
     NOT_DEALT,
     NOT_SET,
@@ -180,7 +181,7 @@ def _drew(s: State, e: ev.Drew) -> None:
     give_turn(s, nxt)
 
 
-def _dealer_discarded(s: State, e: ev.DealerDiscarded) -> None:
+def _dealer_discarded(s: State, e: ev.DealerDiscarded[Card]) -> None:
     dealer = s.dealer
     assert dealer is not None
     s.hands = replaced(s.hands, dealer, tuple(c for c in s.hands[dealer] if c != e.card))
@@ -199,7 +200,7 @@ def _face_trump(s: State, e: ev.FaceTrumpDecided) -> None:
     give_turn(s, None)
 
 
-def _card_played(s: State, e: ev.CardPlayed) -> None:
+def _card_played(s: State, e: ev.CardPlayed[Card]) -> None:
     table.card_played(s, e.seat, e.card, s.in_hand())
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Generic, Literal, TypeAlias, TypeVar
 
 from shared.games.lifecycle import Player
+
+C = TypeVar("C")  # a game's ``Card``, with its codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,26 @@ class TableClosed:
     """Every seat is vacated; the table takes no more commands."""
 
     kind: Literal["table_closed"] = "table_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Generic[C]):
+    """``seat`` played ``card``: the same in every game but for its cards. A game's union holds
+    it as ``CardPlayed[Card]``, so its codes encode the card; an event is built unparametrized
+    (``CardPlayed(seat, card)``: a frozen slotted instance cannot take its parameter)."""
+
+    seat: int
+    card: C
+    kind: Literal["card_played"] = "card_played"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDiscarded(Generic[C]):
+    """The dealer laid ``card`` away, in the games whose dealer takes one card too many; a
+    game's union holds it as ``DealerDiscarded[Card]``, like ``CardPlayed``."""
+
+    card: C
+    kind: Literal["dealer_discarded"] = "dealer_discarded"
 
 
 @dataclass(frozen=True, slots=True)
