@@ -24,22 +24,26 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
-class TakeSeat:
-    """A person sits down (issued by the table for an authenticated player)."""
+class Seating:
+    """``player`` sits in ``seat`` with ``stack``: what seating a person or a bot names, and the
+    ``seat_taken`` event that records it."""
 
     seat: int
     player: Player
     stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(Seating):
+    """A person sits down (issued by the table for an authenticated player)."""
+
     kind: Literal["take_seat"] = "take_seat"
 
 
 @dataclass(frozen=True, slots=True)
-class AddBot:
+class AddBot(Seating):
     """The host seats a bot in an empty seat."""
 
-    seat: int
-    player: Player
-    stack: int
     kind: Literal["add_bot"] = "add_bot"
 
 

@@ -2,7 +2,7 @@
 
 Every random outcome is recorded as data (the dealt hands and the undealt cards), so replaying
 a table's events reproduces it exactly without the seed. The lifecycle's events are the table's
-(``shared.games.table.events``).
+(``shared.games.table.events``), as are a card played and a trick taken.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Literal, TypeAlias
 from shared.games.contract_whist.cards import Card, Suit
 from shared.games.contract_whist.state import GameEndReason, RoundResult
 from shared.games.table import events as table
-from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import *  # noqa: F403  (the table's events are this game's)
 from shared.games.table.events import LifecycleEvent
 
 
@@ -58,12 +58,6 @@ class TrumpChosen:
     kind: Literal["trump_chosen"] = "trump_chosen"
 
 
-CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
-
-
-TrickTaken = table.TrickTaken  # a trick is taken the same in every game
-
-
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     result: RoundResult
@@ -96,7 +90,7 @@ Event: TypeAlias = (
     | BidMade
     | TrumpChosen
     | table.CardPlayed[Card]
-    | TrickTaken
+    | table.TrickTaken
     | RoundScored
     | GameEnded
 )

@@ -2,7 +2,7 @@
 
 Every random outcome is recorded as data (the dealt hands, the turn-up and the kitty), so
 replaying a table's events reproduces it exactly without the seed. The lifecycle's events are
-the table's (``shared.games.table.events``).
+the table's (``shared.games.table.events``), as are a card played and a trick taken.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Literal, TypeAlias
 from shared.games.euchre.cards import Card, Suit
 from shared.games.euchre.state import GameEndReason, HandResult
 from shared.games.table import events as table
-from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import *  # noqa: F403  (the table's events are this game's)
 from shared.games.table.events import LifecycleEvent
 
 
@@ -80,12 +80,6 @@ class TricksStarted:
     kind: Literal["tricks_started"] = "tricks_started"
 
 
-CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
-
-
-TrickTaken = table.TrickTaken  # a trick is taken the same in every game
-
-
 @dataclass(frozen=True, slots=True)
 class HandScored:
     result: HandResult
@@ -122,7 +116,7 @@ Event: TypeAlias = (
     | table.DealerDiscarded[Card]
     | TricksStarted
     | table.CardPlayed[Card]
-    | TrickTaken
+    | table.TrickTaken
     | HandScored
     | GameEnded
 )

@@ -2,7 +2,8 @@
 
 Every random outcome is recorded as data (the dealt cards, the recycled stock), so replaying a
 table's events reproduces it exactly without the seed. The lifecycle's events are the table's
-(``shared.games.table.events``); a Swick table's closing has no forfeit, so no ``quitters``.
+(``shared.games.table.events``), as are a card played and a trick taken; a Swick table's
+closing has no forfeit, so no ``quitters``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Literal, TypeAlias
 from shared.games.swick.cards import Card
 from shared.games.swick.state import GameEndReason, HandResult, Phase, Standing
 from shared.games.table import events as table
-from shared.games.table.events import *  # noqa: F403  (the lifecycle's events are this game's)
+from shared.games.table.events import *  # noqa: F403  (the table's events are this game's)
 from shared.games.table.events import LifecycleEvent
 
 
@@ -112,12 +113,6 @@ class FaceTrumpDecided:
     kind: Literal["face_trump_decided"] = "face_trump_decided"
 
 
-CardPlayed = table.CardPlayed  # a card is played the same in every game, over its cards
-
-
-TrickTaken = table.TrickTaken  # a trick is taken the same in every game
-
-
 @dataclass(frozen=True, slots=True)
 class HandSettled:
     result: HandResult
@@ -162,7 +157,7 @@ Event: TypeAlias = (
     | table.DealerDiscarded[Card]
     | FaceTrumpDecided
     | table.CardPlayed[Card]
-    | TrickTaken
+    | table.TrickTaken
     | HandSettled
     | GameEnded
     | TableClosing

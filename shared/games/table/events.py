@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeAlias, TypeVar
 
-from shared.games.lifecycle import Player
+from shared.games.lifecycle import Seating
 
 C = TypeVar("C")  # a game's ``Card``, with its codes
 
@@ -20,10 +20,7 @@ class Accepted:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatTaken:
-    seat: int
-    player: Player
-    stack: int
+class SeatTaken(Seating):
     kind: Literal["seat_taken"] = "seat_taken"
 
 
@@ -146,8 +143,7 @@ class DealerDiscarded(Generic[C]):
 
 @dataclass(frozen=True, slots=True)
 class TrickTaken:
-    """The trick is complete and ``winner`` takes it: the same in every game, which takes it
-    in as its own (``TrickTaken = table.TrickTaken``)."""
+    """The trick is complete and ``winner`` takes it: the same in every game."""
 
     winner: int
     kind: Literal["trick_taken"] = "trick_taken"
@@ -175,6 +171,7 @@ LifecycleEvent: TypeAlias = (
 __all__ = [  # what a game's events module takes in (``import *``) as its own
     "Accepted",
     "AttendanceChanged",
+    "CardPlayed",
     "ConnectionChanged",
     "DeadlineSet",
     "HostChanged",
@@ -188,5 +185,6 @@ __all__ = [  # what a game's events module takes in (``import *``) as its own
     "SeatTaken",
     "TableClosed",
     "TimedOut",
+    "TrickTaken",
     "Waiting",
 ]
