@@ -10,15 +10,21 @@ from typing import Any
 import pytest
 
 from shared.games.contract_whist import actions as whist_actions
+from shared.games.contract_whist import cards as whist_cards
 from shared.games.contract_whist import decide as whist
+from shared.games.contract_whist import events as whist_events
 from shared.games.contract_whist.state import Phase as WhistPhase
 from shared.games.euchre import actions as euchre_actions
+from shared.games.euchre import cards as euchre_cards
 from shared.games.euchre import decide as euchre
+from shared.games.euchre import events as euchre_events
 from shared.games.euchre.state import Phase as EuchrePhase
 from shared.games.lifecycle import Player
 from shared.games.registry import game
 from shared.games.swick import actions as swick_actions
+from shared.games.swick import cards as swick_cards
 from shared.games.swick import decide as swick
+from shared.games.swick import events as swick_events
 from shared.games.swick.state import Phase as SwickPhase
 from shared.games.table import events as ev
 from shared.games.table import flow
@@ -73,6 +79,28 @@ def test_a_lifecycle_event_is_the_same_on_every_games_wire(
     assert module.dump_event(event) == wire
     loaded = module.load_event(wire)
     assert type(loaded) is type(event) and loaded == event
+
+
+CARD_EVENTS = [
+    ("swick", swick_events, swick_cards.CODES),
+    ("euchre", euchre_events, euchre_cards.CODES),
+    ("contract-whist", whist_events, whist_cards.CODES),
+]
+
+
+@pytest.mark.parametrize(("name", "events", "codes"), CARD_EVENTS, ids=GAMES)
+def test_the_tables_card_events_carry_each_games_own_card_codes(
+    name: str, events: Any, codes: Any
+) -> None:
+    module = game(name)
+    card = 5
+    played = events.CardPlayed(2, card)
+    wire: dict[str, Any] = {"seat": 2, "card": codes.code(card), "kind": "card_played"}
+    assert module.dump_event(played) == wire and module.load_event(wire) == played
+    if hasattr(events, "DealerDiscarded"):  # Swick and Euchre: the dealer has a card too many
+        discarded = events.DealerDiscarded(card)
+        wire = {"card": codes.code(card), "kind": "dealer_discarded"}
+        assert module.dump_event(discarded) == wire and module.load_event(wire) == discarded
 
 
 def test_a_closing_names_its_quitters_only_where_a_game_is_forfeited() -> None:
