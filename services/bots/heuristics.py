@@ -83,7 +83,7 @@ def _draw(k: Knowledge, options: Sequence[ac.Draw]) -> ac.Draw:
     return max(options, key=lambda a: (set(a.discards) <= wanted, len(a.discards)))
 
 
-def _play(k: Knowledge, plays: Sequence[ac.PlayCard]) -> ac.PlayCard:
+def _play(k: Knowledge, plays: Sequence[ac.PlayCard[Card]]) -> ac.PlayCard[Card]:
     cards = [a.card for a in plays]
     trump = k.trump
     assert trump is not None

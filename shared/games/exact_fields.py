@@ -25,8 +25,9 @@ class ExactFields:
     def __init__(self, action_union: Any) -> None:
         self.fields: dict[str, frozenset[str]] = {}
         self.required: dict[str, frozenset[str]] = {}
-        for kind_class in typing.get_args(action_union):
-            fields = dataclasses.fields(kind_class)
+        for member in typing.get_args(action_union):
+            # a generic action (``PlayCard[Card]``) has the fields of its class
+            fields = dataclasses.fields(typing.get_origin(member) or member)
             kind = str(next(f.default for f in fields if f.name == "kind"))
             self.fields[kind] = frozenset(f.name for f in fields)
             self.required[kind] = frozenset(

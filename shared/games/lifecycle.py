@@ -7,7 +7,7 @@ game module. A game's action type is the union of these and its own, ``NextHand`
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Literal, TypeAlias, get_args
+from typing import Generic, Literal, TypeAlias, TypeVar, get_args
 
 BOT_DECISION_MS = 30_000
 """A bot's decision at a table without a timer times out after this: a person there is waited
@@ -142,3 +142,15 @@ class NextHand:
     sends it) rather than a table action."""
 
     kind: Literal["next_hand"] = "next_hand"
+
+
+C = TypeVar("C")  # a game's ``Card``, with its codes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Generic[C]):
+    """Play ``card`` to the trick: every game's own action but for its cards, held in its union
+    as ``PlayCard[Card]`` (so its codes parse the card) and built unparametrized."""
+
+    card: C
+    kind: Literal["play"] = "play"

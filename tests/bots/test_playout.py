@@ -25,6 +25,7 @@ from services.bots.search import sample_world
 from shared.games.interface import IllegalCommand
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
+from shared.games.swick.cards import Card
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.state import Phase, State
 from shared.games.swick.views import view_for
@@ -169,7 +170,7 @@ def test_an_action_the_engine_refuses_is_refused_alike() -> None:
     assert {"illegal_card", "wrong_phase", "not_your_turn"} <= set(refused), refused
 
 
-def world_card(world: State, seat: int) -> ac.PlayCard:
+def world_card(world: State, seat: int) -> ac.PlayCard[Card]:
     """A card ``seat`` may play now, to be sent by another seat."""
     return next(
         option.action

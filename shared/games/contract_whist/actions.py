@@ -25,13 +25,8 @@ class ChooseTrump:
     kind: Literal["choose_trump"] = "choose_trump"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    card: Card
-    kind: Literal["play"] = "play"
-
-
+PlayCard = lifecycle.PlayCard  # a card is played the same in every game, over its cards
 NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
 
-RoundAction: TypeAlias = MakeBid | ChooseTrump | PlayCard | NextHand
+RoundAction: TypeAlias = MakeBid | ChooseTrump | lifecycle.PlayCard[Card] | NextHand
 Action: TypeAlias = RoundAction | lifecycle.LifecycleAction

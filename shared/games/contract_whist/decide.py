@@ -16,7 +16,7 @@ from functools import partial
 from shared import fairness
 from shared.games.contract_whist import actions as ac
 from shared.games.contract_whist import events as ev
-from shared.games.contract_whist.cards import SUITS
+from shared.games.contract_whist.cards import SUITS, Card
 from shared.games.contract_whist.dealing import bidder_of_round, deal, first_bidder
 from shared.games.contract_whist.evolve import apply
 from shared.games.contract_whist.legal import (
@@ -104,7 +104,7 @@ def _choose_trump(w: Work[State], actor: int | None, a: ac.ChooseTrump, seq: int
 # The tricks.
 
 
-def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
+def _play(w: Work[State], actor: int | None, a: ac.PlayCard[Card], seq: int) -> None:
     s = w.state
     seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]

@@ -39,13 +39,8 @@ class Discard:
     kind: Literal["discard"] = "discard"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    card: Card
-    kind: Literal["play"] = "play"
-
-
+PlayCard = lifecycle.PlayCard  # a card is played the same in every game, over its cards
 NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
 
-HandAction: TypeAlias = OrderUp | NameTrump | Pass | Discard | PlayCard | NextHand
+HandAction: TypeAlias = OrderUp | NameTrump | Pass | Discard | lifecycle.PlayCard[Card] | NextHand
 Action: TypeAlias = HandAction | lifecycle.LifecycleAction

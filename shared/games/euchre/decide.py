@@ -15,7 +15,7 @@ from functools import partial
 from shared import fairness
 from shared.games.euchre import actions as ac
 from shared.games.euchre import events as ev
-from shared.games.euchre.cards import SUITS, suit_of
+from shared.games.euchre.cards import SUITS, Card, suit_of
 from shared.games.euchre.dealing import deal, first_dealer
 from shared.games.euchre.evolve import apply
 from shared.games.euchre.legal import (
@@ -123,7 +123,7 @@ def _start_tricks(w: Work[State]) -> None:
 # The tricks.
 
 
-def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
+def _play(w: Work[State], actor: int | None, a: ac.PlayCard[Card], seq: int) -> None:
     s = w.state
     seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]

@@ -74,12 +74,7 @@ class FaceTrump:
     kind: Literal["face_trump"] = "face_trump"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    card: Card
-    kind: Literal["play"] = "play"
-
-
+PlayCard = lifecycle.PlayCard  # a card is played the same in every game, over its cards
 NextHand = lifecycle.NextHand  # seen the result: the interlude is the lifecycle's
 
 HandAction: TypeAlias = (
@@ -92,6 +87,6 @@ HandAction: TypeAlias = (
     | Draw
     | DiscardFourth
     | FaceTrump
-    | PlayCard
+    | lifecycle.PlayCard[Card]
 )
 Action: TypeAlias = HandAction | lifecycle.LifecycleAction

@@ -307,7 +307,7 @@ def _start_tricks(w: Work[State]) -> None:
         w.emit(ev.PhaseStarted(Phase.TRICKS, players[0]))
 
 
-def _play(w: Work[State], actor: int | None, a: ac.PlayCard, seq: int) -> None:
+def _play(w: Work[State], actor: int | None, a: ac.PlayCard[Card], seq: int) -> None:
     s = w.state
     seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]
