@@ -316,6 +316,13 @@ function HowToPlay() {
 
 export function LobbyPage() {
   const { session, status } = useApp();
+  // Arriving with the focus nowhere (just signed in, or the link that led here is gone): it
+  // goes to the game picker, the lobby's first choice, not back to the top of the page.
+  useEffect(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const picked = document.querySelector("input[name='lobby-game']:checked");
+    if (picked) picked.focus();
+  }, []);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
