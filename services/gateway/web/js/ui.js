@@ -177,18 +177,19 @@ export function useTicker(active, ms = 250) {
   }, [active, ms]);
 }
 
-/** A ring that empties as the deadline approaches, with the seconds left. */
-export function Countdown({ left, total, small = false }) {
+/** A ring that empties as the deadline approaches, with the seconds left; red in a decision's
+ * last seconds, never for a pause (`pause`: the result between hands), which nobody misses. */
+export function Countdown({ left, total, small = false, pause = false }) {
   if (left === null || left === undefined) return null;
   const fraction = total ? Math.max(0, Math.min(1, left / total)) : 1;
   const seconds = Math.ceil(left / 1000);
-  const urgent = seconds <= 5;
+  const urgent = seconds <= 5 && !pause;
   return html`<span
     class=${`countdown ${urgent ? 'urgent' : ''} ${small ? 'small' : ''}`}
     style=${`--f:${fraction}`}
     role="timer"
     aria-label=${`${seconds} seconds left`}
-    title=${`${seconds} seconds left to decide`}
+    title=${pause ? `${seconds} seconds before the next hand` : `${seconds} seconds left to decide`}
   >
     <span class="countdown-text">${seconds}</span>
   </span>`;

@@ -354,7 +354,7 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
 function Decision({ model, lifted, selected, act, view, onClear }) {
   const d = model.decision;
   const left = model.remaining;
-  const timer = left !== null ? html`<${Countdown} left=${left} total=${model.timerMs || 30000} />` : null;
+  const timer = left !== null ? html`<${Countdown} left=${left} total=${model.timerMs || 30000} pause=${model.phase === 'interlude'} />` : null;
   if (!d) return null;
   let buttons;
   if (d.kind === 'draw') {
