@@ -44,7 +44,11 @@ class PlayerOut(BaseModel):
     id: str
     name: str
     token: str | None = None
-    seated: str | None = None
+    seated: str | None = Field(default=None, description="The table where you hold a seat")
+    seated_game_over: bool = Field(
+        default=False,
+        description="That table's game is over: opening or joining another table leaves it",
+    )
 
 
 class MyBalance(BaseModel):

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
+from services.gateway.finished_seat import SeatHeld, leave_finished_seat
 from services.gateway.identity import Identity
 from services.gateway.models import OWN_SETTINGS, NewTable, QuickPlay, TableOut, form_of, table_out
 from services.gateway.state import Gateway
@@ -73,8 +74,10 @@ async def open_table(gw: Gateway, player: Identity, body: NewTable) -> TableOut:
     for level in sorted(set(body.bots.values())):
         if await gw.store.bot_account(level) is None:
             raise HTTPException(422, f"No bot named {level}: seat easy, medium, hard...")
-    if await gw.store.seat_of(player.id) is not None:
-        raise HTTPException(409, "You already have a seat at a table: leave it first")
+    try:
+        await leave_finished_seat(gw, player)
+    except SeatHeld as held:
+        raise HTTPException(503 if held.code == "unavailable" else 409, held.message) from None
     table_id = f"t-{secrets.token_hex(6)}"
     code = secrets.token_urlsafe(6)
     request = m.CreateTable(

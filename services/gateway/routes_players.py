@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import FastAPI, Header, HTTPException, Request
 
 from services.gateway import signups
+from services.gateway.finished_seat import seat_game_over
 from services.gateway.identity import check_name
 from services.gateway.models import NewPlayer, PlayerOut
 from services.gateway.signed_in import SignedIn
@@ -41,7 +42,11 @@ def add_player_routes(app: FastAPI) -> None:
         seat = await gw.store.seat_of(player.id)
         fresh = gw.tokens.renewal(authorization.removeprefix("Bearer ").strip())
         return PlayerOut(
-            id=player.id, name=player.name, token=fresh, seated=seat[0] if seat else None
+            id=player.id,
+            name=player.name,
+            token=fresh,
+            seated=seat[0] if seat else None,
+            seated_game_over=seat is not None and await seat_game_over(gw, seat[0]),
         )
 
     @app.post(

@@ -10,15 +10,24 @@ from services.gateway.models import InviteCode, NewTable, QuickPlay, TableId, Ta
 from services.gateway.opening import open_table, quick_table
 from services.gateway.signed_in import SignedIn
 from services.gateway.state import gateway_of
+from shared.tables_read import TableRow
+
+
+def for_others(row: TableRow) -> bool:
+    """Whether a table is of interest to others: it has a free seat, or more than one person."""
+    people = sum(1 for seat in row.seats if seat is not None and not seat.get("bot"))
+    return people > 1 or any(seat is None for seat in row.seats)
 
 
 def add_table_routes(app: FastAPI) -> None:
     """``/api/tables``, ``/api/tables/{table_id}``, ``/api/invites/{code}`` and
     ``/api/quickplay``."""
 
-    @app.get("/api/tables", response_model=list[TableOut], summary="Open public tables")
+    @app.get("/api/tables", response_model=list[TableOut], summary="Public tables in play")
     async def tables() -> list[TableOut]:
-        return [table_out(row) for row in await gateway_of(app).store.lobby()]
+        """Public tables whose game is not over, but for one person's game against bots
+        (every seat taken): nobody else has a place there."""
+        return [table_out(row) for row in await gateway_of(app).store.lobby() if for_others(row)]
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, summary="A public table")
     async def table(table_id: TableId) -> TableOut:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from services.gateway import protocol as p
 from services.gateway.chat import clean_text
+from services.gateway.finished_seat import SeatHeld, leave_finished_seat
 from services.gateway.hub import Connection
 from services.gateway.limits import Admission
 from services.gateway.state import Gateway
@@ -154,6 +155,13 @@ class Session:
             )
 
     async def on_join(self, message: p.Join) -> None:
+        if not await self._watched(message.id, message.table):
+            return
+        try:
+            await leave_finished_seat(self.gw, self.conn.player, going_to=message.table)
+        except SeatHeld as held:
+            self.reject(message.id, held.code, held.message)
+            return
         await self._ask(message, m.Join, name=self.conn.player.name, seat=message.seat)
 
     async def on_act(self, message: p.Act) -> None:

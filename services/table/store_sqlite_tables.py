@@ -69,7 +69,7 @@ class SqliteTableDirectory(DatabaseStore):
     async def lobby(self, limit: int = 200) -> list[TableRow]:
         async with self.db.read() as conn:
             records = await conn.execute_fetchall(
-                "SELECT * FROM tables_tables WHERE NOT private AND phase <> 'closed'"
+                "SELECT * FROM tables_tables WHERE NOT private AND phase NOT IN ('closed', 'ended')"
                 " ORDER BY updated_at DESC LIMIT ?",
                 (limit,),
             )

@@ -63,7 +63,7 @@ class TableDirectory(PoolStore):
 
     async def lobby(self, limit: int = 200) -> list[TableRow]:
         records = await self._read(
-            "SELECT * FROM tables.tables WHERE NOT private AND phase <> 'closed'"
+            "SELECT * FROM tables.tables WHERE NOT private AND phase NOT IN ('closed', 'ended')"
             " ORDER BY updated_at DESC LIMIT $1",
             limit,
         )

@@ -3,6 +3,8 @@ the next hand asks nothing before everyone has seen it, and its decisions are ne
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Browser, expect
 
 from tests.browser.support import (
@@ -65,5 +67,24 @@ async def test_the_result_holds_the_next_hand_until_everyone_has_seen_it(
                 [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
             )
             assert covering == await button.text_content()
+        await seats.stop()
+        errors.check()
+
+
+async def test_a_short_pause_between_hands_is_not_shown_as_a_deadline(
+    cluster: Cluster, browser: Browser
+) -> None:
+    """A pause of a few seconds is all "last seconds": its ring stays calm (red is a decision's
+    time running out, and nobody misses a pause) and says what it counts down to."""
+    seated = seated_page(cluster.base, browsing(browser), ["Jo", "Kit"], "Lev", interlude_seconds=5)
+    async with seated as (_, _players, page, errors, seats):
+        for _ in range(900):
+            if await decide(page, leave=("next_hand",)) == "next_hand":
+                break
+            await page.wait_for_timeout(100)
+        ring = page.locator(".my-area [data-decision] .countdown")
+        await expect(ring).to_be_visible()
+        assert "before the next hand" in (await ring.get_attribute("title") or "")
+        await expect(ring).not_to_have_class(re.compile(r"\burgent\b"))
         await seats.stop()
         errors.check()

@@ -265,21 +265,22 @@ async def test_game_replays_are_stored_once_and_read_back_byte_for_byte(
     assert await store.game_replay(row.table_id, 2) is None
 
 
-async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStorage) -> None:
+async def test_the_lobby_lists_public_tables_in_play_latest_first(store: TableStorage) -> None:
     shard = await new_shard(store)
     owner = uid("w")
     epoch = await store.acquire(shard, owner, TTL)
     assert epoch is not None
-    first, second, hidden, closed = (
+    first, second, hidden, closed, over = (
         new_row(shard, private=False),
         new_row(shard, private=False),
         new_row(shard),
         new_row(shard, private=False, phase="closed"),
+        new_row(shard, private=False, phase="ended"),  # its game is over: nothing to join
     )
-    for row in (first, second, hidden, closed):
+    for row in (first, second, hidden, closed, over):
         assert await store.create(row)
         await asyncio.sleep(0.002)
-    mine = {row.table_id for row in (first, second, hidden, closed)}
+    mine = {row.table_id for row in (first, second, hidden, closed, over)}
 
     async def listed() -> list[str]:
         return [row.table_id for row in await store.lobby() if row.table_id in mine]
@@ -288,7 +289,7 @@ async def test_the_lobby_lists_public_open_tables_latest_first(store: TableStora
     # A write moves a table up; closing it takes it out.
     await store.append(first.table_id, shard, owner, epoch, write(1))
     assert await listed() == [first.table_id, second.table_id]
-    await store.append(second.table_id, shard, owner, epoch, write(1, phase="closed"))
+    await store.append(second.table_id, shard, owner, epoch, write(1, phase="ended"))
     assert await listed() == [first.table_id]
     assert len(await store.lobby(limit=1)) == 1
     await store.append(first.table_id, shard, owner, epoch, write(2, phase="closed"))

@@ -278,3 +278,16 @@ test('the record verifies as Python says, and each tampered copy fails as Python
     assert.deepEqual({ ok: got.ok, hands: got.hands, mismatch: got.mismatch }, t.verdict, t.name);
   }
 });
+
+test('a move the table made when its time ran out is said as such, not as a choice', () => {
+  const k = views.findIndex((v, i) => i && v.trick.length > views[i - 1].trick.length && v.hand_no === views[i - 1].hand_no);
+  const [prev, next] = [views[k - 1], structuredClone(views[k])];
+  const [seat] = next.trick.at(-1);
+  next.seats[seat].timeouts = prev.seats[seat].timeouts + 1;
+  const said = describeChanges(prev, next);
+  const line = said.find((t) => t.startsWith('Time ran out: '));
+  assert.ok(line, said.join(' | '));
+  assert.match(line, / the \w+ of \w+.*\(the default\)\.$/);
+  // The same move, chosen, is said plainly.
+  assert.ok(!describeChanges(prev, views[k]).some((t) => t.startsWith('Time ran out')));
+});

@@ -5,7 +5,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { chipCount, gatherDelay, movesBetween, tableSight } from '../../services/gateway/web/js/shell/moves.js';
-import { SOUNDS, foreignGame, logEntries, namedSeat, sentenceWords, spokenLines, trickCardTip, whoIs } from '../../services/gateway/web/js/shell/words.js';
+import {
+  SOUNDS,
+  WARNING_MS,
+  foreignGame,
+  logEntries,
+  namedSeat,
+  ranOut,
+  ranOutForYou,
+  sentenceWords,
+  spokenLines,
+  timedOutSeats,
+  trickCardTip,
+  warningDelay,
+  whoIs,
+} from '../../services/gateway/web/js/shell/words.js';
 
 const dealt = tableSight({
   deal: '1:1',
@@ -172,4 +186,33 @@ test('a game that speaks in sentences: nothing said twice, a trick taken kept on
   });
   assert.equal(words.trickTaken(two, { ...two, seq: 6 }), null);
   assert.equal(words.trickTaken(one, { ...two, hand_no: 2 }), null);
+});
+
+test('a seat timed out when its count of time-outs in a row grew, in the same game', () => {
+  const seats = (counts) => counts.map((timeouts, seat) => ({ seat, timeouts }));
+  const prev = { game_no: 1, seats: seats([0, 1, 0]) };
+  assert.deepEqual([...timedOutSeats(prev, { game_no: 1, seats: seats([1, 2, 0]) })], [0, 1]);
+  assert.deepEqual([...timedOutSeats(prev, { game_no: 1, seats: seats([0, 0, 0]) })], []);
+  assert.deepEqual([...timedOutSeats(prev, { game_no: 2, seats: seats([1, 1, 0]) })], []);
+  assert.deepEqual([...timedOutSeats(null, prev)], []);
+});
+
+test('what the table did for a seat whose time ran out', () => {
+  assert.equal(ranOut('You play the ten of clubs.'), 'Time ran out: you play the ten of clubs (the default).');
+  assert.equal(ranOut('Ann passed'), 'Time ran out: Ann passed (the default)');
+  const said = [{ text: 'Time ran out: Ann passed (the default)' }, { text: ranOut('You bid 2.') }];
+  assert.equal(ranOutForYou(said), 'Time ran out: you bid 2 (the default).');
+  assert.equal(ranOutForYou(said.slice(0, 1)), null);
+});
+
+test('the warning comes five seconds before your own deadline, never for another seat', () => {
+  const view = { seat: 1, phase: 'tricks', to_act: [1], options: [{}], deadline: 20_000 };
+  assert.equal(WARNING_MS, 5000);
+  assert.equal(warningDelay(view, 5_000), 10_000);
+  assert.equal(warningDelay(view, 16_000), null); // seen inside the last seconds: too late
+  assert.equal(warningDelay({ ...view, to_act: [2] }, 5_000), null);
+  assert.equal(warningDelay({ ...view, options: [] }, 5_000), null);
+  assert.equal(warningDelay({ ...view, deadline: null }, 5_000), null);
+  assert.equal(warningDelay({ ...view, seat: null }, 5_000), null);
+  assert.equal(warningDelay({ ...view, phase: 'interlude' }, 5_000), null);
 });

@@ -299,3 +299,13 @@ test('the record verifies as Python says, and each tampered copy fails as Python
   const broken = await verifyRecord({ algorithm: 'contract-whist-fair-v1' });
   assert.equal(broken.ok, false);
 });
+
+test('a bid or a card the table chose when time ran out is said as such', () => {
+  const k = views.findIndex((v, i) => i && v.bids.length > views[i - 1].bids.length && v.round_no === views[i - 1].round_no);
+  const [prev, next] = [views[k - 1], structuredClone(views[k])];
+  const { seat } = next.bids.at(-1);
+  next.seats[seat].timeouts = prev.seats[seat].timeouts + 1;
+  const line = describeChanges(prev, next).find((t) => t.startsWith('Time ran out: '));
+  assert.match(line, /bids? \d+ \(the default\)\.$/);
+  assert.ok(!describeChanges(prev, views[k]).some((t) => t.startsWith('Time ran out')));
+});

@@ -6,6 +6,7 @@
 
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { label, rankText, spoken } from './cards.js';
+import { lowerFirst, ranOut, timedOutSeats } from './shell/words.js';
 import { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
@@ -84,7 +85,6 @@ export function sortHand(codes, trump = null) {
   return [...codes].sort((a, b) => key(a) - key(b));
 }
 
-const lowerFirst = (text) => (text.startsWith('You ') || text === 'You' ? `you${text.slice(3)}` : text);
 
 /** A partnership (team 0: seats 0 and 2, team 1: seats 1 and 3) by its players' names, "Ann &
  * Cat"; by its seats' numbers where no name is known. */
@@ -416,8 +416,10 @@ export function describeChanges(prev, next) {
   if (newHand && next.turn_up && ['order', 'name', 'discard', 'tricks'].includes(next.phase)) {
     said.push(`Hand ${next.hand_no}: ${seatName(next, next.dealer)} deals; the turn-up is the ${spoken(next.turn_up)}.`);
   }
+  const timedOut = timedOutSeats(prev, next);
+  const chose = (seat, text) => (timedOut.has(seat) ? ranOut(text) : text);
   const prevCalls = !newHand && prev ? prev.calls.length : 0;
-  for (const call of next.calls.slice(prevCalls)) said.push(`${callText(next, call)}.`);
+  for (const call of next.calls.slice(prevCalls)) said.push(chose(call.seat, `${callText(next, call)}.`));
   if (!newHand && prev && prev.turn_up_at === 'up' && next.turn_up_at === 'down') {
     said.push(`All passed: the ${spoken(next.turn_up)} is turned down.`);
   }
@@ -427,7 +429,7 @@ export function describeChanges(prev, next) {
     if (item.p) {
       const [seat, code] = item.p;
       const bower = bowerOf(code, trump);
-      said.push(`${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}${bower ? ` (the ${bower} bower)` : ''}.`);
+      said.push(chose(seat, `${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}${bower ? ` (the ${bower} bower)` : ''}.`));
     } else {
       said.push(`${who(next, item.won)} take${item.won === next.seat ? '' : 's'} the trick.`);
     }

@@ -1,5 +1,7 @@
 // Short WebAudio cues (no sound files): your turn, a card played, a trick or pot won, going set,
-// a deal. Muted with the header's toggle or the M key; the choice is remembered.
+// a deal, your time running out. Muted with the header's toggle or the M key; the choice is
+// remembered. Browsers allow sound (and vibration) only once the person has touched the page:
+// before that nothing is attempted, so nothing is refused with a console warning.
 
 const KEY = 'swick.muted';
 let context = null;
@@ -19,8 +21,12 @@ export function onMuteChange(listener) {
   return () => listeners.delete(listener);
 }
 
+/** Whether the person has touched or typed on the page yet (browsers without the API: yes). */
+const activated = () => !globalThis.navigator || !navigator.userActivation || navigator.userActivation.hasBeenActive;
+
 function audio() {
   if (context === null) {
+    if (!activated()) return null;
     const Context = globalThis.AudioContext || globalThis.webkitAudioContext;
     if (!Context) return null;
     context = new Context();
@@ -56,7 +62,14 @@ const CUES = {
     { freq: 392, length: 0.2, type: 'sawtooth', volume: 0.05 },
     { freq: 262, start: 0.18, length: 0.3, type: 'sawtooth', volume: 0.05 },
   ],
+  warning: [0, 0.16, 0.32].map((start) => ({ freq: 988, start, length: 0.07, type: 'square', volume: 0.05 })),
 };
+
+/** A short vibration on devices that have one, unless muted. */
+export function buzz(ms) {
+  if (muted || !activated() || typeof navigator.vibrate !== 'function') return;
+  navigator.vibrate(ms);
+}
 
 export function play(cue) {
   if (muted || !CUES[cue]) return;

@@ -8,6 +8,7 @@
 // screen reader, the hand log and the sounds.
 
 import { label, labels, rankIndex, suitIndex } from './cards.js';
+import { ranOut, timedOutSeats } from './shell/words.js';
 
 export const BETWEEN_HANDS = new Set(['lobby', 'waiting', 'interlude', 'ante', 'ready', 'ended']);
 const IN_HAND = new Set([
@@ -84,7 +85,6 @@ function list(names) {
 }
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const lowerFirst = (text) => (text.startsWith('You ') ? `you ${text.slice(4)}` : text);
 
 /** The seat that wins a trick: the highest trump, else the highest card of the led suit. */
 export function trickWinner(trick, trumpSuit) {
@@ -579,11 +579,8 @@ export function describeChanges(prev, next) {
     return out;
   }
   // A seat whose count of timeouts grew had its decision taken for it: say so, not as a choice.
-  const timedOut = new Set(
-    next.seats.filter((s, seat) => prev.seats[seat] && s.timeouts > prev.seats[seat].timeouts).map((s) => s.seat),
-  );
-  const chose = (seat, text) =>
-    timedOut.has(seat) ? `Time ran out: ${lowerFirst(text)} (the default)` : text;
+  const timedOut = timedOutSeats(prev, next);
+  const chose = (seat, text) => (timedOut.has(seat) ? ranOut(text) : text);
   // Seats coming and going.
   next.seats.forEach((s, seat) => {
     const before = prev.seats[seat];

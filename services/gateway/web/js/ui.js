@@ -177,26 +177,31 @@ export function useTicker(active, ms = 250) {
   }, [active, ms]);
 }
 
-/** A ring that empties as the deadline approaches, with the seconds left. */
-export function Countdown({ left, total, small = false }) {
+/** A ring that empties as the deadline approaches, with the seconds left; red in a decision's
+ * last seconds, never for a pause (`pause`: the result between hands), which nobody misses. */
+export function Countdown({ left, total, small = false, pause = false }) {
   if (left === null || left === undefined) return null;
   const fraction = total ? Math.max(0, Math.min(1, left / total)) : 1;
   const seconds = Math.ceil(left / 1000);
-  const urgent = seconds <= 5;
+  const urgent = seconds <= 5 && !pause;
   return html`<span
     class=${`countdown ${urgent ? 'urgent' : ''} ${small ? 'small' : ''}`}
     style=${`--f:${fraction}`}
     role="timer"
     aria-label=${`${seconds} seconds left`}
-    title=${`${seconds} seconds left to decide`}
+    title=${pause ? `${seconds} seconds before the next hand` : `${seconds} seconds left to decide`}
   >
     <span class="countdown-text">${seconds}</span>
   </span>`;
 }
 
+const HOVER_MS = 400; // a mouse resting this long on something with a tip shows it
+
 /**
- * Long-press explanations: on a touch screen, holding a finger on anything with `data-tip`
- * shows its explanation (the same text a mouse pointer gets from `title`).
+ * Explanations of anything with `data-tip`, the same bubble however it is asked for: holding a
+ * finger on it (a long press) or resting the mouse on it. While
+ * the bubble shows, the element's `title` is set aside, so the browser's own tooltip does not
+ * show the same words a second time.
  */
 export function TipLayer() {
   const [tip, setTip] = useState(null);
@@ -204,6 +209,36 @@ export function TipLayer() {
     let timer = null;
     let start = null;
     let swallow = false;
+    let shown = null; // the element whose tip shows, and the title set aside: [element, title]
+    const show = (target) => {
+      const box = target.getBoundingClientRect();
+      const title = target.getAttribute('title');
+      if (title !== null) target.removeAttribute('title');
+      shown = [target, title];
+      setTip({ text: target.getAttribute('data-tip'), x: box.left + box.width / 2, y: box.top });
+    };
+    const hide = () => {
+      clearTimeout(timer);
+      if (shown) {
+        const [target, title] = shown;
+        if (title !== null && !target.hasAttribute('title')) target.setAttribute('title', title);
+        shown = null;
+      }
+      setTip(null);
+    };
+    const over = (event) => {
+      if (event.pointerType !== 'mouse') return;
+      const target = event.target.closest && event.target.closest('[data-tip]');
+      if (shown && target === shown[0]) return;
+      hide();
+      if (target) timer = setTimeout(() => target.isConnected && show(target), HOVER_MS);
+    };
+    const out = (event) => {
+      if (event.pointerType !== 'mouse') return;
+      const from = event.target.closest && event.target.closest('[data-tip]');
+      const to = event.relatedTarget && event.relatedTarget.closest && event.relatedTarget.closest('[data-tip]');
+      if (from && from !== to) hide();
+    };
     const down = (event) => {
       if (event.pointerType === 'mouse') return;
       const target = event.target.closest && event.target.closest('[data-tip]');
@@ -211,12 +246,12 @@ export function TipLayer() {
       start = [event.clientX, event.clientY];
       clearTimeout(timer);
       timer = setTimeout(() => {
-        const box = target.getBoundingClientRect();
-        setTip({ text: target.getAttribute('data-tip'), x: box.left + box.width / 2, y: box.top });
+        show(target);
         swallow = true;
       }, 500);
     };
     const cancel = (event) => {
+      if (event.pointerType === 'mouse') return; // a resting mouse is the hover's, above
       if (event.type === 'pointermove' && start) {
         const moved = Math.hypot(event.clientX - start[0], event.clientY - start[1]);
         if (moved < 10) return;
@@ -229,8 +264,10 @@ export function TipLayer() {
         event.stopPropagation();
         swallow = false;
       }
-      setTip(null);
+      hide();
     };
+    window.addEventListener('pointerover', over, true);
+    window.addEventListener('pointerout', out, true);
     window.addEventListener('pointerdown', down, true);
     window.addEventListener('pointerup', cancel, true);
     window.addEventListener('pointercancel', cancel, true);
@@ -240,6 +277,8 @@ export function TipLayer() {
       if (swallow) event.preventDefault();
     });
     return () => {
+      window.removeEventListener('pointerover', over, true);
+      window.removeEventListener('pointerout', out, true);
       window.removeEventListener('pointerdown', down, true);
       window.removeEventListener('pointerup', cancel, true);
       window.removeEventListener('pointercancel', cancel, true);

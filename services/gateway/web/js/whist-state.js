@@ -7,6 +7,7 @@
 import { findOption, nextDecision, playDecision } from './decisions.js';
 import { cents } from './state.js';
 import { fullRankIndex, label, spoken } from './cards.js';
+import { ranOut, timedOutSeats } from './shell/words.js';
 import { SUIT_LETTERS, SUIT_NAMES, armedLength, playsSince, remaining, seatName, seatingOf, suitOf, suitWords, who } from './suited-state.js';
 
 export { SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, armedLength, remaining, seatName, suitOf, suitWords } from './suited-state.js';
@@ -395,22 +396,24 @@ export function describeChanges(prev, next) {
   if (newRound && IN_ROUND.includes(next.phase)) {
     said.push(`Round ${next.round_no} of ${next.rounds}: ${plural(next.cards, 'card')} each; ${who(next, next.first_bidder)} ${next.first_bidder === next.seat ? 'bid' : 'bids'} first.`);
   }
+  const timedOut = timedOutSeats(prev, next);
+  const chose = (seat, text) => (timedOut.has(seat) ? ranOut(text) : text);
   const prevBids = !newRound && prev ? prev.bids.length : 0;
-  for (const b of next.bids.slice(prevBids)) said.push(`${bidText(next, b)}.`);
+  for (const b of next.bids.slice(prevBids)) said.push(chose(b.seat, `${bidText(next, b)}.`));
   if (next.bids.length > prevBids && next.bids.length === next.seats.length) {
     said.push(`All bids in: ${totalText(next.bid_total, next.cards)}.`);
   }
   const hadTrump = !newRound && prev && (prev.no_trumps || prev.trump);
   if (!hadTrump && (next.no_trumps || next.trump) && next.chooser !== null) {
     const name = who(next, next.chooser);
-    said.push(next.no_trumps
+    said.push(chose(next.chooser, next.no_trumps
       ? `${name} ${name === 'You' ? 'choose' : 'chooses'} no trumps.`
-      : `${name} ${name === 'You' ? 'choose' : 'chooses'} ${suitWords(suitOf(next.trump))} as trump.`);
+      : `${name} ${name === 'You' ? 'choose' : 'chooses'} ${suitWords(suitOf(next.trump))} as trump.`));
   }
   for (const item of playsSince(prev, next, newRound, next.takers)) {
     if (item.p) {
       const [seat, code] = item.p;
-      said.push(`${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}.`);
+      said.push(chose(seat, `${who(next, seat)} play${seat === next.seat ? '' : 's'} the ${spoken(code)}.`));
     } else {
       const s = next.seats[item.won];
       const tally = s && s.bid !== null && s.bid !== undefined ? ` (${s.tricks} of ${s.bid} bid)` : '';

@@ -200,8 +200,8 @@ function ResultPanel({ model }) {
   </${ResultFrame}>`;
 }
 
-function GameOver({ model, table, onStart }) {
-  return html`<${GameOverFrame} id="eu-over-title" winner=${model.winnerText} model=${model} table=${table} dealt="re-deal every hand, turn-up and kitty from the seed." onStart=${onStart}>
+function GameOver({ model, table, onStart, onLeave }) {
+  return html`<${GameOverFrame} id="eu-over-title" winner=${model.winnerText} model=${model} table=${table} dealt="re-deal every hand, turn-up and kitty from the seed." onStart=${onStart} onLeave=${onLeave}>
     ${model.result ? html`<p>Hand ${model.result.handNo}: ${model.result.line}</p>` : null}
   </${GameOverFrame}>`;
 }
@@ -262,7 +262,7 @@ export function EuchrePage({ table, invite, autoJoin, onGame }) {
           : html`<${TrickArea} trick=${model.trick} seats=${model.seats} caption="The trick" />`}
       </div>
       ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
-      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} onLeave=${feed.leave} />` : null}`}
     hand=${html`<${PlaqueHand} model=${model} lifted=${lifted} onCard=${onCard} onKey=${onHandKey} handRef=${handRef} kinds=${CARD_KINDS} mark=${bowerMark} />`}
     side=${html`<${TableSide}
       title="Euchre"

@@ -316,14 +316,25 @@ function HowToPlay() {
 
 export function LobbyPage() {
   const { session, status } = useApp();
+  // Arriving with the focus nowhere (just signed in, or the link that led here is gone): it
+  // goes to the game picker, the lobby's first choice, not back to the top of the page.
+  useEffect(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const picked = document.querySelector("input[name='lobby-game']:checked");
+    if (picked) picked.focus();
+  }, []);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [seatedAt, setSeatedAt] = useState(null);
+  // Your seat, if any: one at a table in play keeps you there (one seat at a time); one whose
+  // game is over is left by going elsewhere, so it blocks nothing.
+  const [seat, setSeat] = useState({ at: null, over: false });
   const tables = usePolling(() => api.tables(), 5000, []);
   useEffect(() => {
-    api.me(session.token).then((me) => setSeatedAt(me.seated || null)).catch(() => {});
+    api.me(session.token).then((me) => setSeat({ at: me.seated || null, over: Boolean(me.seated_game_over) })).catch(() => {});
   }, [session.token, status.welcome]);
+  const seatedAt = seat.over ? null : seat.at;
+  const held = seatedAt ? 'You have a seat at a table still in play: return to it, or leave it first.' : null;
   const [game, setGameState] = useState(savedGame);
   const setGame = (id) => {
     setGameState(id);
@@ -357,9 +368,12 @@ export function LobbyPage() {
   const list = tables.data || [];
   return html`<main id="main" class="lobby" tabindex="-1">
     <h1 class="visually-hidden">Lobby</h1>
-    ${seatedAt
+    ${seat.at
       ? html`<div class="notice" role="status">
-          You have a seat at a table. <a class="button primary small" href=${`#/table/${seatedAt}`}>Return to your table</a>
+          ${seat.over
+            ? 'Your last game is over: a new table leaves that one.'
+            : 'You have a seat at a table.'}
+          <a class=${`button small ${seat.over ? '' : 'primary'}`} href=${`#/table/${seat.at}`}>Return to your table</a>
         </div>`
       : null}
     <section class="hero" aria-labelledby="hero-title">
@@ -373,12 +387,13 @@ export function LobbyPage() {
         <${GamePicker} game=${game} setGame=${setGame} />
       </div>
       <div class="hero-actions">
-        <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(seatedAt)} data-game=${game}>
+        <button type="button" class="primary big" onClick=${quickplay} disabled=${busy || Boolean(held)} title=${held || null} aria-describedby=${held ? 'held-why' : null} data-game=${game}>
           <span>Quick play</span><small>${game === 'euchre' ? 'Euchre: you, a bot partner and 2 bots' : game === 'contract-whist' ? 'Contract Whist: you and 3 bots' : 'You and 2 bots, dealt at once'}</small>
         </button>
-        <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(seatedAt)} data-game=${game}>
+        <button type="button" class="big secondary" onClick=${() => setCreating(!creating)} aria-expanded=${creating ? 'true' : 'false'} disabled=${Boolean(held)} title=${held || null} aria-describedby=${held ? 'held-why' : null} data-game=${game}>
           <span>Create a table</span><small>${game === 'euchre' ? 'Euchre: bots, target, timer' : game === 'contract-whist' ? 'Contract Whist: seats, rounds, stake' : 'Seats, bots, antes, timer'}</small>
         </button>
+        ${held ? html`<p class="small muted held-why" id="held-why">${held}</p>` : null}
       </div>
     </section>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}

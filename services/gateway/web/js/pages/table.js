@@ -3,11 +3,10 @@
 
 import { html, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { label, sortHand, spoken } from '../cards.js';
-import { go } from '../context.js';
 import { cents, derive, drawOption, historySince, signed, wordHistory, wordView } from '../state.js';
 import { Chat, useSmallScreen } from '../shell/chat.js';
 import { useTableFeed } from '../shell/feed.js';
-import { TableGate, connectionBanner } from '../shell/frame.js';
+import { GameOverActions, TableGate, connectionBanner } from '../shell/frame.js';
 import { FairPill } from '../shell/head.js';
 import { useHandKeys, useTableKeys, useTurnFocus } from '../shell/keys.js';
 import { useTableMotion } from '../shell/motion.js';
@@ -244,7 +243,7 @@ function ResultPanel({ result, onClose }) {
   </section>`;
 }
 
-function GameOver({ model, table, onStart }) {
+function GameOver({ model, view, table, onStart, onLeave }) {
   return html`<section class="result-panel game-over" aria-labelledby="over-title">
     <header><h2 id="over-title">Game ${model.gameNo} is over</h2></header>
     ${model.endText ? html`<p class="end-reason">${model.endText}</p>` : null}
@@ -259,14 +258,10 @@ function GameOver({ model, table, onStart }) {
       )}
     </ol>
     ${model.seed ? html`<p class="seed-line">Seed revealed: <code>${model.seed.slice(0, 16)}…</code></p>` : null}
-    <div class="form-actions">
-      <a class="button primary" href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>
+    <${GameOverActions} view=${view} start=${model.host_controls && model.host_controls.start} onStart=${onStart} onLeave=${onLeave}>
+      <a class="button" href=${`#/verify/${encodeURIComponent(table)}/${model.gameNo}`}>Verify this game</a>
       <a class="button" href=${`#/replay/${encodeURIComponent(table)}/${model.gameNo}`}>Watch the replay</a>
-      ${model.host_controls && model.host_controls.start
-        ? html`<button type="button" onClick=${onStart} disabled=${!model.host_controls.start.legal} title=${model.host_controls.start.reason}>Start a new game</button>`
-        : null}
-      <a class="button" href="#/">Lobby</a>
-    </div>
+    </${GameOverActions}>
   </section>`;
 }
 
@@ -359,7 +354,7 @@ function Hand({ model, lifted, selected, onCard, onKey, handRef }) {
 function Decision({ model, lifted, selected, act, view, onClear }) {
   const d = model.decision;
   const left = model.remaining;
-  const timer = left !== null ? html`<${Countdown} left=${left} total=${model.timerMs || 30000} />` : null;
+  const timer = left !== null ? html`<${Countdown} left=${left} total=${model.timerMs || 30000} pause=${model.phase === 'interlude'} />` : null;
   if (!d) return null;
   let buttons;
   if (d.kind === 'draw') {
@@ -714,10 +709,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
       setSelected([]);
     }
   };
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !model.inHand) go('/');
-  };
+  const leave = () => feed.leave(model.inHand);
   // A hand's result shows between hands, and for a few seconds into the next one.
   const fresh = model.result && Date.now() - (resultAt.current.get(model.result.handNo) || 0) < RESULT_MS;
   const resultShown =
@@ -767,7 +759,7 @@ export function TablePage({ table, invite, autoJoin, onGame }) {
           />`,
         )}
         ${resultShown ? html`<${ResultPanel} result=${model.result} onClose=${() => setClosed({ ...closed, [model.result.handNo]: true })} />` : null}
-        ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${() => act({ kind: 'start_game' })} />` : null}
+        ${model.phase === 'ended' ? html`<${GameOver} model=${model} view=${view} table=${table} onStart=${() => act({ kind: 'start_game' })} onLeave=${feed.leave} />` : null}
       </div>
       </div>`}
     dockClass="my-area"

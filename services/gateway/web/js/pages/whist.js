@@ -245,9 +245,9 @@ function Standings({ model }) {
   </table>`;
 }
 
-function GameOver({ model, table, onStart }) {
+function GameOver({ model, table, onStart, onLeave }) {
   const paid = model.stake && model.payouts.some((p) => p);
-  return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart}>
+  return html`<${GameOverFrame} id="wh-over-title" className="wh-over" winner=${model.winnersText} model=${model} table=${table} dealt="re-deal every round from the seed." onStart=${onStart} onLeave=${onLeave}>
     <${Standings} model=${model} />
     ${paid
       ? html`<p class="small">${model.seats.filter((s) => model.payouts[s.seat]).map((s) => `${whoIs(s)} ${s.isMe ? 'take' : 'takes'} ${cents(model.payouts[s.seat])}`).join('; ')} from the pot.</p>`
@@ -309,7 +309,7 @@ export function WhistPage({ table, invite, autoJoin, onGame }) {
           : html`<${TrickArea} trick=${model.trick} seats=${model.seats} n=${model.n} caption="The trick" />`}
       </div>
       ${model.phase === 'interlude' && model.result ? html`<${ResultPanel} model=${model} />` : null}
-      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} />` : null}`}
+      ${model.phase === 'ended' ? html`<${GameOver} model=${model} table=${table} onStart=${start} onLeave=${feed.leave} />` : null}`}
     dock=${mine && model.inRound
       ? html`<p class="wh-mine" data-bid=${mine.bid ?? ''} data-tricks=${mine.tricks}>${mine.bid === null || mine.bid === undefined ? 'You have not bid yet' : `You bid ${mine.bid}, took ${mine.tricks}`}</p>`
       : null}

@@ -5,10 +5,10 @@
 
 import { useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { rememberInvite } from '../api.js';
-import { useApp } from '../context.js';
-import { play as playSound } from '../sound.js';
+import { go, useApp } from '../context.js';
+import { buzz, play as playSound } from '../sound.js';
 import { applyFrame, markStale, mergeChat, mergeLog, newTableState } from '../state.js';
-import { SOUNDS, foreignGame, logEntries } from './words.js';
+import { SOUNDS, WARNING_MS, foreignGame, logEntries, ranOutForYou, warningDelay } from './words.js';
 
 const WATCH_TRIES = 40;
 const TOAST_MS = 4500;
@@ -97,6 +97,9 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
           setLive(said.map((s) => s.text).join(' '));
           const sound = SOUNDS.find((cue) => said.some((s) => s.sound === cue));
           if (sound) playSound(sound);
+          // What the table did for you when your time ran out is shown, not only logged.
+          const forYou = ranOutForYou(said);
+          if (forYou) setToast({ text: forYou, kind: 'info', at: Date.now() });
         }
         if (w.changed) w.changed(prev, next);
         const taken = prev && w.trickTaken ? w.trickTaken(prev, next) : null;
@@ -104,6 +107,18 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
       }),
     [table],
   );
+
+  // Your decision's last seconds: a sound, a buzz where the device has one, and the words.
+  const warnIn = warningDelay(view, Date.now());
+  useEffect(() => {
+    if (warnIn === null) return undefined;
+    const timer = setTimeout(() => {
+      playSound('warning');
+      buzz(200);
+      setLive(`${WARNING_MS / 1000} seconds left to decide.`);
+    }, warnIn);
+    return () => clearTimeout(timer);
+  }, [view && view.deadline, warnIn === null]);
 
   // A finished trick stays on show until its time is up.
   useEffect(() => {
@@ -193,5 +208,16 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
 
   const sendChat = useCallback((text) => app.send({ type: 'chat', table, text }), [table]);
 
-  return { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, sendChat };
+  // Leaving: between hands the seat is vacated at once and the lobby opens; during a hand the
+  // seat leaves when the hand ends, and the page stays on the table until then.
+  const leave = useCallback(
+    async (inPlay) => {
+      const answer = await act({ kind: 'leave' });
+      if (answer && answer.type === 'ack' && !inPlay) go('/');
+      return answer;
+    },
+    [act],
+  );
+
+  return { app, ts, view, missing, log, live, chat, tab, setTab, toast, showToast, flash, act, join, leave, sendChat };
 }

@@ -75,9 +75,35 @@ export function ResultFrame({ id, className = '', title, children }) {
   </section>`;
 }
 
+/**
+ * The ways on from a game's end, for every game: Play again (the host deals a new game at this
+ * table, with a new seed, to everyone seated, bots included) and Back to the lobby (the seat is
+ * left). Whoever cannot start the next game is told why; a spectator only goes back.
+ * `start` is the host's start control where the game has one (`{ legal, reason }`).
+ */
+export function GameOverActions({ view, start = null, onStart, onLeave, children = null }) {
+  if (view.seat === null || view.seat === undefined) {
+    return html`<div class="form-actions over-actions">${children}<a class="button" href="#/">Back to the lobby</a></div>`;
+  }
+  const host = view.host === null || view.host === undefined ? null : view.seats[view.host];
+  const hostName = host && host.player ? host.player.name : null;
+  const why =
+    view.host !== view.seat
+      ? `Only the host${hostName ? `, ${hostName},` : ''} can start the next game.`
+      : start && !start.legal
+        ? start.reason
+        : '';
+  return html`<div class="form-actions over-actions">
+    <button type="button" class="primary" onClick=${onStart} disabled=${Boolean(why)} aria-describedby=${why ? 'over-why' : null}>Play again</button>
+    ${children}
+    <button type="button" onClick=${() => onLeave(false)}>Back to the lobby</button>
+    ${why ? html`<p class="small muted over-why" id="over-why">${why}</p>` : null}
+  </div>`;
+}
+
 /** A plaque table's game over: who won, what a forfeit cost, the seed and its links, and the
- * host's new game; `children` are the game's own lines. */
-export function GameOverFrame({ id, className = '', winner, model, table, dealt, onStart, children }) {
+ * ways on; `children` are the game's own lines. */
+export function GameOverFrame({ id, className = '', winner, model, table, dealt, onStart, onLeave, children }) {
   const forfeit = forfeitText(model.view, model.me);
   return html`<section class=${`eu-result panel game-over ${className}`} aria-labelledby=${id}>
     <h2 id=${id}>Game over</h2>
@@ -85,6 +111,6 @@ export function GameOverFrame({ id, className = '', winner, model, table, dealt,
     ${forfeit ? html`<p class="forfeit">${forfeit}</p>` : null}
     ${children}
     <${SeedLinks} table=${table} gameNo=${model.gameNo} seed=${model.seed} dealt=${dealt} />
-    ${model.isHost ? html`<button type="button" class="primary" onClick=${onStart}>New game</button>` : null}
+    <${GameOverActions} view=${model.view} onStart=${onStart} onLeave=${onLeave} />
   </section>`;
 }

@@ -13,8 +13,12 @@ import { useTableMotion } from './motion.js';
 import { cardPicker } from './plaque.js';
 import { TableFrame } from './table-frame.js';
 
+// Your turn's focus: your first playable card, else the decision's first choice (never a
+// toggle such as Go alone, which a reflexive Enter would switch).
 const FIRST_CHOICE = () =>
-  document.querySelector('.eu-hand.deciding .hand-card.legal') || document.querySelector('.plaque button:not([disabled])');
+  document.querySelector('.eu-hand.deciding .hand-card.legal') ||
+  document.querySelector('.plaque button[data-choice]:not([disabled])') ||
+  document.querySelector('.plaque button:not([disabled])');
 
 /**
  * `words` are the game's words for the feed (shell/feed.js); `derive(view, now)` its model;

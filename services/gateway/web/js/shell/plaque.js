@@ -9,7 +9,7 @@ import { useHandKeys } from './keys.js';
 /** The decision's countdown, on your turn and between hands. */
 export function plaqueTimer(model, fallbackMs) {
   return model.remaining !== null && (model.myTurn || model.phase === 'interlude')
-    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || fallbackMs} />`
+    ? html`<${Countdown} left=${model.remaining} total=${model.timerMs || fallbackMs} pause=${model.phase === 'interlude'} />`
     : null;
 }
 

@@ -2,7 +2,6 @@
 // game's forfeit said and confirmed first), the invite, and the hand log and chat in tabs.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { go } from '../context.js';
 import { ConfirmCost, endCost, leaveCost } from '../forfeit.js';
 import { Chat } from './chat.js';
 
@@ -23,12 +22,9 @@ export function HandLog({ log }) {
  */
 export function TableSide({ title, about, model, view, inPlay, unit, feed, invite, small }) {
   const { act, log, chat, tab, setTab, sendChat, app } = feed;
+  const leave = () => feed.leave(inPlay);
   // `{ what: 'leave' | 'end', gameNo }` while that cost shows; a later game never shows it.
   const [confirming, setConfirming] = useState(null);
-  const leave = async () => {
-    const answer = await act({ kind: 'leave' });
-    if (answer && answer.type === 'ack' && !inPlay) go('/');
-  };
   const endGame = () => act({ kind: 'end_game' });
   // Leaving or ending a staked game forfeits: the cost is said, and confirmed, first.
   const costs = { leave: leaveCost(view, model.me), end: endCost(view, model.me) };

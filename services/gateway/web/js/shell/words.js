@@ -50,6 +50,46 @@ export function sentenceWords({ name, describe, sameDeal, taker, flashMs }) {
   };
 }
 
+/** "You play…" as said inside a sentence: "you play…". */
+export function lowerFirst(text) {
+  return text.startsWith('You ') || text === 'You' ? `you${text.slice(3)}` : text;
+}
+
+/** The seats whose decision the table took for them when their time ran out, from view `prev`
+ * to `next`: their count of time-outs in a row grew. */
+export function timedOutSeats(prev, next) {
+  if (!prev || !next || prev.game_no !== next.game_no) return new Set();
+  return new Set(
+    next.seats.filter((s, seat) => prev.seats[seat] && s.timeouts > prev.seats[seat].timeouts).map((s) => s.seat),
+  );
+}
+
+/** A move the table made for a seat whose time ran out, said as such rather than as a choice:
+ * "Time ran out: you play the ten of clubs (the default)." */
+export function ranOut(text) {
+  const stop = text.endsWith('.') ? '.' : '';
+  return `Time ran out: ${lowerFirst(stop ? text.slice(0, -1) : text)} (the default)${stop}`;
+}
+
+/** The line of a change that says what the table did for you when your time ran out, or null. */
+export function ranOutForYou(said) {
+  const line = said.find((s) => s.text.startsWith('Time ran out: you'));
+  return line ? line.text : null;
+}
+
+/** How long before your decision's deadline the table warns you. */
+export const WARNING_MS = 5000;
+
+/** Milliseconds from `now` until the warning that your time is running out, or null: none is
+ * due when the decision is not yours, has no deadline, or is already inside its last seconds
+ * (a view seen late, as after a reload, warns nothing). */
+export function warningDelay(view, now) {
+  if (!view || view.seat === null || view.seat === undefined || !view.deadline) return null;
+  if (view.phase === 'interlude' || !view.to_act.includes(view.seat) || !(view.options || []).length) return null;
+  const left = view.deadline - now;
+  return left > WARNING_MS ? left - WARNING_MS : null;
+}
+
 /** A seat as the table names it to you. */
 export function whoIs(seat) {
   return seat.isMe ? 'You' : seat.name;
