@@ -27,7 +27,7 @@ from shared.games.contract_whist.legal import (
     to_act,
 )
 from shared.games.contract_whist.money import split
-from shared.games.contract_whist.play import play_reasons, trick_winner
+from shared.games.contract_whist.play import play_reason, trick_winner
 from shared.games.contract_whist.scoring import score
 from shared.games.contract_whist.state import (
     BETWEEN_ROUNDS,
@@ -108,7 +108,7 @@ def _play(w: Work[State], actor: int | None, a: ac.PlayCard[Card], seq: int) -> 
     s = w.state
     seat = card_decision(w, actor, seq, Phase.TRICKS, a.card)
     hand = s.hands[seat]
-    why = dict(play_reasons(hand, s.trick))[a.card]
+    why = play_reason(hand, s.trick, a.card)
     if why:
         raise IllegalCommand("illegal_card", why)
     w.emit(ev.CardPlayed(seat, a.card))

@@ -40,6 +40,18 @@ def play_reasons(hand: Sequence[int], trick: Trick) -> list[tuple[int, str]]:
     return [(card, "" if suit_of(card) == led else why) for card in hand]
 
 
+def play_reason(hand: Sequence[int], trick: Trick, card: int) -> str:
+    """Why ``card`` of ``hand`` may not be played now ("" when it may): ``play_reasons`` of one
+    card, its words built only for a card that may not go (a move checked is most often legal)."""
+    if not trick:
+        return ""
+    led = suit_of(trick[0][1])
+    if suit_of(card) == led:
+        return ""
+    following = [c for c in hand if suit_of(c) == led]
+    return follow_reason(led, following) if following else ""
+
+
 def legal_cards(hand: Sequence[int], trick: Trick) -> list[int]:
     return [card for card, why in play_reasons(hand, trick) if not why]
 

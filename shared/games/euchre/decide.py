@@ -27,7 +27,7 @@ from shared.games.euchre.legal import (
     turned_down_reason,
 )
 from shared.games.euchre.money import forfeiting_team, payouts
-from shared.games.euchre.play import play_reasons, trick_winner
+from shared.games.euchre.play import play_reason, trick_winner
 from shared.games.euchre.scoring import score
 from shared.games.euchre.state import (
     BETWEEN_HANDS,
@@ -129,7 +129,7 @@ def _play(w: Work[State], actor: int | None, a: ac.PlayCard[Card], seq: int) -> 
     hand = s.hands[seat]
     trump = s.trump
     assert trump is not None
-    why = dict(play_reasons(hand, s.trick, trump))[a.card]
+    why = play_reason(hand, s.trick, trump, a.card)
     if why:
         raise IllegalCommand("illegal_card", why)
     w.emit(ev.CardPlayed(seat, a.card))

@@ -56,6 +56,17 @@ def play_reasons(hand: Sequence[int], trick: Trick, trump: int) -> list[tuple[in
     return reasons
 
 
+def play_reason(hand: Sequence[int], trick: Trick, trump: int, card: int) -> str:
+    """Why ``card`` of ``hand`` may not be played now ("" when it may): ``play_reasons`` of one
+    card, its words built only for a card that may not go (a move checked is most often legal)."""
+    if not trick:
+        return ""
+    led = effective_suit(trick[0][1], trump)
+    if effective_suit(card, trump) == led or all(effective_suit(c, trump) != led for c in hand):
+        return ""
+    return dict(play_reasons(hand, trick, trump))[card]
+
+
 def legal_cards(hand: Sequence[int], trick: Trick, trump: int) -> list[int]:
     return [card for card, why in play_reasons(hand, trick, trump) if not why]
 

@@ -404,14 +404,20 @@ def _watch_attendance(w: Work[Any]) -> None:
     s, rules = w.state, w.rules
     if s.phase is rules.closed:
         return
-    present = [seat for seat, p in enumerate(s.players) if p is not None and p.bot is None]
-    if not present and not s.closing:
+    # One pass over the seats (this runs after every command): a person, and one who is here.
+    anyone = attended = False
+    for seat, p in enumerate(s.players):
+        if p is not None and p.bot is None:
+            anyone = True
+            if not s.away(seat):
+                attended = True
+                break
+    if not anyone and not s.closing:
         w.emit(rules.closing(()))  # bots never play on their own
     if s.closing:
         if s.phase in rules.between_hands:
             close(w)
         return
-    attended = any(not s.away(seat) for seat in present)
     since = None if attended else (w.at if s.unattended_since is None else s.unattended_since)
     if since != s.unattended_since:
         w.emit(ev.AttendanceChanged(since))
@@ -452,10 +458,13 @@ def _set_deadline(w: Work[Any]) -> None:
     s = w.state
     if s.phase is w.rules.interlude:
         return  # the pause keeps its own end
+    untimed = s.deadline is None and s.config.timer_ms is None and not _anyone_away(s)
+    if untimed and not _any_bot(s):
+        return  # a table without a timer waits for people who are present...
     pending = w.rules.to_act(s)
     bots = bool(pending) and all(_is_bot(s, seat) for seat in pending)
-    if s.deadline is None and s.config.timer_ms is None and not _anyone_away(s) and not bots:
-        return  # a table without a timer waits for people who are present, never for a bot
+    if untimed and not bots:
+        return  # ... and never for a bot
     target: int | None = None
     if pending:
         away = all(s.away(p) for p in pending)
@@ -469,6 +478,14 @@ def _set_deadline(w: Work[Any]) -> None:
             target = s.deadline
     if target != s.deadline:
         w.emit(ev.DeadlineSet(target))
+
+
+def _any_bot(s: TableState) -> bool:
+    # A loop, not a generator (any(...)): this runs after every command.
+    for player in s.players:  # noqa: SIM110
+        if player is not None and player.bot is not None:
+            return True
+    return False
 
 
 def _is_bot(s: TableState, seat: int) -> bool:

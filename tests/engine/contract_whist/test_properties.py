@@ -20,6 +20,7 @@ from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist.dealing import deal
 from shared.games.contract_whist.legal import default_action
 from shared.games.contract_whist.money import split
+from shared.games.contract_whist.play import play_reason, play_reasons
 from shared.games.contract_whist.record import game_record, verify
 from shared.games.contract_whist.state import SCHEDULE, Phase, TableConfig
 from tests.engine.checked_table import CheckedTable
@@ -92,3 +93,16 @@ def test_the_pot_splits_exactly(pot: int, seats: int, first: int, data: st.DataO
     assert all(payouts[seat] == 0 for seat in range(seats) if seat not in winners)
     ordered = sorted(winners, key=lambda seat: (seat - first) % seats)
     assert [payouts[seat] for seat in ordered] == sorted(shares, reverse=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 51), min_size=2, max_size=14, unique=True), led=st.integers(1, 4)
+)
+def test_one_cards_reason_is_its_reason_among_the_hands(cards: list[int], led: int) -> None:
+    """The check of a card played (``play_reason``) says what the options say of it."""
+    trick = [(seat, card) for seat, card in enumerate(cards[:led])][: len(cards) - 1]
+    hand = cards[len(trick) :]
+    reasons = dict(play_reasons(hand, trick))
+    assert {card: play_reason(hand, trick, card) for card in hand} == reasons
+    assert {card: play_reason(hand, [], card) for card in hand} == dict.fromkeys(hand, "")

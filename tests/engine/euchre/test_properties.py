@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from shared.games.euchre.dealing import deal
 from shared.games.euchre.game import EUCHRE
+from shared.games.euchre.play import play_reason, play_reasons
 from shared.games.euchre.record import game_record, verify
 from shared.games.euchre.state import Phase, TableConfig
 from tests.engine.checked_table import CheckedTable
@@ -63,3 +64,20 @@ def test_redeal_is_deterministic(seed: bytes, hand_no: int) -> None:
     rotated, turn_up2, kitty2 = deal(seed, hand_no, (hand_no + 1) % 4)
     assert (turn_up2, kitty2) == (turn_up, kitty)
     assert rotated == (hands[3], hands[0], hands[1], hands[2])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 23), min_size=2, max_size=9, unique=True),
+    led=st.integers(1, 3),
+    trump=st.integers(0, 3),
+)
+def test_one_cards_reason_is_its_reason_among_the_hands(
+    cards: list[int], led: int, trump: int
+) -> None:
+    """The check of a card played (``play_reason``) says what the options say of it."""
+    trick = [(seat, card) for seat, card in enumerate(cards[:led])][: len(cards) - 1]
+    hand = cards[len(trick) :]
+    reasons = dict(play_reasons(hand, trick, trump))
+    assert {card: play_reason(hand, trick, trump, card) for card in hand} == reasons
+    assert {card: play_reason(hand, [], trump, card) for card in hand} == dict.fromkeys(hand, "")
