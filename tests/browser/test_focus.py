@@ -29,8 +29,7 @@ async def test_a_euchre_call_takes_the_focus_not_go_alone(
     with bots_running(cluster):
         async with browsing(browser) as (_, page, errors):
             await sign_up(page, cluster.base, "Hale")
-            await page.locator(".game-picker").get_by_text("Euchre", exact=True).click()
-            await quick_play(page, "euchre")
+            await quick_play(page, "Euchre")
             # The first call of yours that offers Go alone (ordering up, or naming trump).
             toggle = page.locator(".plaque .alone-toggle")
             await expect(toggle).to_be_visible(timeout=60_000)

@@ -206,7 +206,6 @@ async def test_nothing_moves_with_reduced_motion(cluster: Cluster, browser: Brow
 async def quick_play_at(page: Page, base: str, name: str, game: str) -> None:
     """Sign up, pick `game` in the lobby and open a quick-play table with bots."""
     await sign_up(page, base, name)
-    await page.locator(".game-picker").get_by_text(game, exact=True).click()
     await quick_play(page, game)
     await page.locator(".eu-hand .hand-card").first.wait_for(timeout=20_000)
 
