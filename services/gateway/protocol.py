@@ -229,6 +229,16 @@ the `action` of each option in the view is complete, as sent. The view lists you
 `legal` and, when not, the `reason`.
 """
 
+AFTER_A_GAME = """\
+A table whose game is over (phase `ended`) keeps its seats: its host may `start_game` again, a
+rematch for everyone still seated, bots included, under a new seed. `GET /api/me` says
+`seated_game_over: true` of such a seat, and it blocks nothing: `POST /api/tables`,
+`POST /api/quickplay` and a `join` of another table first leave it (as a `leave` would),
+whereas a seat at a table still in play is refused with 409 (`join`: `seated_elsewhere`). The
+lobby (`GET /api/tables`) lists public tables in play only: not those whose game is over, and
+not one person's game against bots with every seat taken.
+"""
+
 GAMES = """\
 A table plays one game, named by its `game` in the lobby (`GET /api/tables`) and chosen when it
 is opened: `POST /api/tables` and `POST /api/quickplay` take `"game": "swick"` (the default),
@@ -431,6 +441,7 @@ def markdown() -> str:
         )
     parts += ["", "## The view", "", VIEW_INTRO, *_table(SwickView)]
     parts += ["", "Each entry of `seats`:", "", *_table(SeatView)]
+    parts += ["", "## After a game", "", AFTER_A_GAME]
     parts += ["", "## Games", "", GAMES, "## Euchre actions (`act`)", "", EUCHRE_ACTIONS]
     parts += ["## The Euchre view", "", EUCHRE_VIEW_INTRO, *_table(EuchreView)]
     parts += ["", "Each entry of its `seats`:", "", *_table(EuchreSeatView)]

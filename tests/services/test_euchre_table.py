@@ -97,8 +97,10 @@ async def test_quick_play_at_euchre_seats_three_bots(cluster: Cluster) -> None:
     assert out["game"] == "euchre" and len(out["seats"]) == 4 and out["target"] == 10
     assert out["timer_seconds"] == 20 and out["in_progress"]
     assert [seat is not None for seat in out["seats"]] == [True] * 4
+    # One person against three bots: nothing for others, so not in the lobby's list.
+    assert (await person.http("GET", f"/api/tables/{out['id']}")).json()["game"] == "euchre"
     lobby = await person.http("GET", "/api/tables")
-    assert {t["id"]: t["game"] for t in lobby.json()}.get(out["id"]) == "euchre"
+    assert out["id"] not in {t["id"] for t in lobby.json()}
     # Quick play as before (no body) still deals Swick, and its answer has no new field.
     out = await quick_play(await registered(cluster.base, "Classic"))
     assert out["game"] == "swick" and len(out["seats"]) == 3 and out["timer_seconds"] == 30
