@@ -8,6 +8,19 @@ from playwright.async_api import Browser, expect
 from tests.browser.support import VIEWPORTS, browsing, seated_page
 from tests.services.cluster import Cluster
 
+# Each header link and table head item whose middle lies under the away banner.
+COVERED_BY_BANNER = """() => {
+  const banner = document.querySelector('.away-banner');
+  return [...document.querySelectorAll('header.top a, header.top button, .table-head > *')]
+    .filter((e) => e.getClientRects().length)
+    .filter((e) => {
+      const r = e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit && banner.contains(hit);
+    })
+    .map((e) => e.textContent.trim());
+}"""
+
 
 async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
     cluster: Cluster, browser: Browser, size: str
@@ -26,6 +39,9 @@ async def test_time_running_out_is_logged_and_an_away_player_can_come_back(
         banner = page.locator(".away-banner")
         await expect(banner).to_be_visible(timeout=60_000)
         await expect(banner).to_contain_text("You are away")
+        # It takes a row of its own: the site's links and the table's head stay uncovered.
+        covered = await page.evaluate(COVERED_BY_BANNER)
+        assert not covered, f"the away banner covers {covered}"
         assert players[0].views[table]["seats"][seat]["away"]
         # The two others cannot deal without a third: the set-up round re-opens every few
         # seconds while this player is away, and the log says each thing once.

@@ -73,7 +73,7 @@ export function PlaqueTablePage({ at, className = '', game, title, head, plaque,
     layout="eu-layout"
     area="eu-area"
     head=${html`${head}<${FairPill} model=${model} />`}
-    top=${html`<div class="plaque-dock">${plaque}</div>${above}`}
+    top=${html`<div class="table-top"><div class="plaque-dock">${plaque}</div>${above}</div>`}
     felt=${html`<div class=${`eu-felt ${feltClass}`} data-motion="felt">${felt}</div>`}
     dockClass="eu-dock"
     dockTop=${dock}
