@@ -8,6 +8,10 @@ They are pure functions of the events, so the table service and the gateway shar
 Only the events a record reads are parsed: a table's log holds thousands of plays and timers
 that a record does not need, and parsing them all was most of the cost.
 
+A record names the players who sat in each seat when its game began (``players``: a name and,
+for a bot, its level; never an account's id), so that a record read on its own says "Ann
+deals", not "seat 2 deals".
+
 A record also says whom the winners beat and whether the game counts on the boards of games
 won (``counts_on_boards``): a game to one point takes seconds, so the boards count only games
 of a real length or played for a stake, and wins over the same opponents once a day.
@@ -48,6 +52,14 @@ def identity(player: Mapping[str, Any]) -> str:
     return f"bot:{bot}" if bot else str(player["id"])
 
 
+def seat_names(seated: Mapping[int, Any], seats: int) -> list[dict[str, Any] | None]:
+    """Who sat in each seat, by name (and a bot's level), for a record: never a player's id."""
+    return [
+        {"name": str(p["name"]), "bot": p.get("bot")} if (p := seated.get(seat)) else None
+        for seat in range(seats)
+    ]
+
+
 def ended_games(events: Sequence[Any]) -> list[int]:
     """The numbers (from 1) of the games that ended in a table's events (as JSON)."""
     started, ended = 0, []
@@ -74,6 +86,7 @@ def build_record(
     started = 0
     players: dict[str, None] = {}
     seated: dict[int, Any] = {}
+    dealt_in: list[dict[str, Any] | None] = []
     wanted: list[Any] = []
     for event in events:
         kind = event.get("kind")
@@ -83,10 +96,13 @@ def build_record(
         elif kind == "seat_left":
             seated.pop(event["seat"], None)
         started += kind == "game_started"
+        if kind == "game_started" and started == game_no:
+            dealt_in = seat_names(seated, seats)
         if started == game_no and kind in module.recorded:
             wanted.append(event)
         if kind == "game_ended" and started == game_no:
-            text = json.dumps(module.record(wanted, seats), separators=(",", ":"))
+            record = {**module.record(wanted, seats), "players": dealt_in}
+            text = json.dumps(record, separators=(",", ":"))
             won = module.winners(module.load_event(event))
             winners = tuple(
                 Winner(str(p["id"]), str(p["name"]), p.get("bot") is not None)

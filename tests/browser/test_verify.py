@@ -60,7 +60,7 @@ async def check_names(page: Page, record: dict[str, Any], names: list[str]) -> N
 async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
     table, record, names = await finished_game(cluster.base)
     assert verify(load_record(record)).ok
-    async with browsing(browser) as (_, page, errors):
+    async with browsing(browser) as (context, page, errors):
         # The finished game, fetched and re-dealt in the browser.
         await page.goto(f"{cluster.base}/#/verify/{table}/1")
         verdict = page.locator(".verdict")
@@ -88,4 +88,17 @@ async def test_verify_page(cluster: Cluster, browser: Browser) -> None:
         await page.fill("#record-input", "{not json")
         await page.get_by_role("button", name="Verify", exact=True).click()
         await expect(page.locator("main .error")).to_contain_text("That is not JSON")
+
+        errors.check()
+
+        # The record read on its own, pasted in a page that has seen no table, names its
+        # players too.
+        assert [p["name"] for p in record["players"]] == names
+        fresh = await context.new_page()
+        errors.attach(fresh)
+        await fresh.goto(f"{cluster.base}/#/verify")
+        await fresh.fill("#record-input", json.dumps(record))
+        await fresh.get_by_role("button", name="Verify", exact=True).click()
+        await expect(fresh.locator(".verdict")).to_contain_text("Verified: every card checks out")
+        await check_names(fresh, record, names)
         errors.check()

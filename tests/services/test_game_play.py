@@ -90,5 +90,9 @@ async def test_a_finished_game_can_be_verified(cluster: Cluster, players: list[P
     assert record.fingerprint == alice.views[table]["fingerprint"]
     verdict = verify(record)
     assert verdict.ok and verdict.hands >= 2
+    # The record names who sat in each seat, and no account's id.
+    seated = [s["player"]["name"] for s in alice.views[table]["seats"]]
+    assert sorted(seated) == sorted(p.name for p in players)
+    assert reply.json()["players"] == [{"name": name, "bot": None} for name in seated]
     page = await alice.http("GET", "/")
     assert page.status_code == 200 and "Swick" in page.text

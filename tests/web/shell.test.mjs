@@ -11,6 +11,7 @@ import {
   foreignGame,
   logEntries,
   namedSeat,
+  seatNames,
   ranOut,
   ranOutForYou,
   sentenceWords,
@@ -159,6 +160,13 @@ test('a seat goes by the name its game lists for it, by its number where none is
   assert.equal(namedSeat(['Ann', 'Bo', null], 1), 'Bo');
   assert.equal(namedSeat(['Ann', 'Bo', null], 2), 'Seat 3');
   assert.equal(namedSeat(['Ann'], 3), 'Seat 4');
+  // A record names its seats' players; an empty seat, an older record or a malformed one
+  // leaves the seat to its number.
+  const names = seatNames({ players: [{ name: 'Ann', bot: null }, null, { name: 'medium bot', bot: 'medium' }] });
+  assert.deepEqual(names, ['Ann', null, 'medium bot']);
+  assert.equal(namedSeat(names, 1), 'Seat 2');
+  assert.equal(seatNames({ hands: [] }), null);
+  assert.deepEqual(seatNames({ players: [{ name: 3 }] }), [null]);
   assert.equal(namedSeat(null, 0), 'Seat 1');
 });
 

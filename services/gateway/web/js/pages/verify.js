@@ -6,7 +6,7 @@ import { api, recordPath } from '../api.js';
 import { verifyRecord } from '../fair.js';
 import { ALGORITHM as EUCHRE, verifyRecord as verifyEuchre } from '../euchre-fair.js';
 import { ALGORITHM as WHIST, verifyRecord as verifyWhist } from '../whist-fair.js';
-import { namedSeat } from '../shell/words.js';
+import { namedSeat, seatNames } from '../shell/words.js';
 import { ShownCard } from '../ui.js';
 
 function Verdict({ result, record }) {
@@ -110,9 +110,6 @@ function WhistRoundRows({ result, names }) {
 export function VerifyPage({ table, game }) {
   const [text, setText] = useState('');
   const [state, setState] = useState({ busy: false, error: '', result: null, record: null, source: '' });
-  // The record numbers its seats; the game's replay names their players (of the game whose seed
-  // has that fingerprint: a pasted record may be another's).
-  const [players, setPlayers] = useState({ fingerprint: null, names: null });
 
   const check = async (record, source) => {
     setState({ busy: true, error: '', result: null, record: null, source });
@@ -133,11 +130,6 @@ export function VerifyPage({ table, game }) {
   useEffect(() => {
     if (!table || !game) return;
     setState({ busy: true, error: '', result: null, record: null, source: '' });
-    setPlayers({ fingerprint: null, names: null });
-    api.replay(table, game).then(
-      (replay) => setPlayers({ fingerprint: replay.frames.length ? replay.frames[0].view.fingerprint : null, names: replay.seats }),
-      () => {}, // no names known: the seats go by their numbers
-    );
     api
       .record(table, game)
       .then((record) => {
@@ -161,7 +153,7 @@ export function VerifyPage({ table, game }) {
 
   // htm does not decode HTML entities: text with angle brackets goes in as a string.
   const download = state.record && table ? recordPath(table, game) : null;
-  const names = state.record && players.fingerprint === state.record.fingerprint ? players.names : null;
+  const names = seatNames(state.record);
   return html`<main id="main" class="verify" tabindex="-1">
     <h1>Verify a game</h1>
     <p class="lead">

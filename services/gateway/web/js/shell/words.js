@@ -102,6 +102,13 @@ export function trickCardTip(card, seat, done) {
   return `${label(card.code)}, played by ${seat.isMe ? 'you' : seat.name}${taking}`;
 }
 
+/** The names by seat a game record gives (who sat where when its game began); `null` for a
+ * record without them (an older one), whose seats go by their numbers. */
+export function seatNames(record) {
+  const players = record && Array.isArray(record.players) ? record.players : null;
+  return players ? players.map((p) => (p && typeof p.name === 'string' ? p.name : null)) : null;
+}
+
 /** A seat by the name a game's list of players (`names`, by seat) gives it, by its number where
  * the list knows none. */
 export function namedSeat(names, seat) {
