@@ -28,7 +28,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.contract_whist.views import WhistView, view_for
 from shared.games.interface import RecordVerdict, TableForm
-from shared.games.table.game import TableGame, ranged, seat_count, timing, trick_cards
+from shared.games.table.game import TableGame, ranged, seat_count, stake, timing, trick_cards
 from shared.games.views import viewer
 
 
@@ -60,11 +60,10 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         rounds = ranged(
             settings, "rounds", FULL_GAME, 1, FULL_GAME, f"A game is 1 to {FULL_GAME} rounds"
         )
-        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         return TableConfig(
             seats=seats,
             rounds=rounds,
-            stake=stake,
+            stake=stake(settings, MAX_STAKE),
             **timing(settings, DEFAULT_TIMER_MS, "round"),
         )
 

@@ -128,10 +128,7 @@ class State(ForfeitTableState):
         return [(first + k) % self.n for k in range(self.n)]
 
     def tricks_taken(self) -> tuple[int, ...]:
-        taken = [0] * self.n
-        for seat in self.takers:
-            taken[seat] += 1
-        return tuple(taken)
+        return table.tricks_taken(self.takers, self.n)
 
     def bid_of(self, seat: int) -> int | None:
         return next((b.bid for b in self.bids if b.seat == seat), None)

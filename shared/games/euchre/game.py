@@ -27,7 +27,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.euchre.views import EuchreView, view_for
 from shared.games.interface import RecordVerdict, TableForm
-from shared.games.table.game import TableGame, ranged, timing, trick_cards
+from shared.games.table.game import TableGame, ranged, stake, timing, trick_cards
 from shared.games.views import viewer
 
 
@@ -65,10 +65,9 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
             high,
             f"A game is played to {low} to {high} points",
         )
-        stake = ranged(settings, "stake", 0, 0, MAX_STAKE, f"The stake is 0 to {MAX_STAKE} cents")
         return TableConfig(
             target=target,
-            stake=stake,
+            stake=stake(settings, MAX_STAKE),
             **timing(settings, DEFAULT_TIMER_MS),
         )
 

@@ -29,6 +29,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
+from shared.games.table.state import tricks_taken
 from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
@@ -101,9 +102,7 @@ def private_part(s: State, seat: int) -> Private:
 def view_for(s: State, seat: int | None) -> EuchreView:
     seat = viewer(s, seat)
     private = Private() if seat is None else private_part(s, seat)
-    taken = [0] * len(s.players)
-    for winner in s.winners:
-        taken[winner] += 1
+    taken = tricks_taken(s.winners, len(s.players))
     seats = tuple(
         SeatView(
             seat=i,

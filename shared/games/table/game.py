@@ -59,6 +59,12 @@ def seat_count(settings: Mapping[str, Any], default: int, low: int, high: int) -
     return ranged(settings, "seats", default, low, high, f"A table has {low} to {high} seats")
 
 
+def stake(settings: Mapping[str, Any], high: int) -> int:
+    """``stake``, the cents each player pays into the pot at the start (0 when not given: points
+    only), from 0 to ``high``; raises ``IllegalCommand("bad_config")``."""
+    return ranged(settings, "stake", 0, 0, high, f"The stake is 0 to {high} cents")
+
+
 class Timing(TypedDict):
     """A table's timer settings, checked: fields of every game's ``TableConfig``."""
 

@@ -3,6 +3,7 @@ every game's ``State`` holds under the same names."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Protocol, Self, TypeVar
 
@@ -83,3 +84,11 @@ class SeatsHelpers:
 def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with one item replaced."""
     return (*values[:index], value, *values[index + 1 :])
+
+
+def tricks_taken(takers: Iterable[int], seats: int) -> tuple[int, ...]:
+    """How many tricks each of ``seats`` seats took, from the seat that took each trick."""
+    taken = [0] * seats
+    for seat in takers:
+        taken[seat] += 1
+    return tuple(taken)
