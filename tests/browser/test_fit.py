@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any, NamedTuple
 
 import pytest
@@ -88,6 +89,13 @@ GAMES = {
     "Contract Whist": Game(
         {"game": "contract-whist"},
         3,
+        frozenset({"bid", "trump", "play"}),
+        frozenset({"bid", "trump", "play"}),
+    ),
+    # The fullest Contract Whist table.
+    "Contract Whist, five seats": Game(
+        {"game": "contract-whist"},
+        4,
         frozenset({"bid", "trump", "play"}),
         frozenset({"bid", "trump", "play"}),
     ),
@@ -278,13 +286,17 @@ async def test_every_decision_fits_every_window(
     cluster: Cluster, browser: Browser, game: str
 ) -> None:
     rules = GAMES[game]
-    names = ["Una", "Vic", "Wes"][: rules.others]
+    slug = re.sub(r"[^a-z0-9]+", "-", game.lower())
+    names = ["Una", "Vic", "Wes", "Xan", "Yul"][: rules.others]
     async with (
         python_table(cluster.base, names, **rules.settings) as (table, players),
         browsing(browser, reduced_motion="reduce", scripts=[SCROLLS]) as (_, page, errors),
     ):
         await sign_up(
-            page, cluster.base, f"Fit {game.split(maxsplit=1)[0]}", f"/#/table/{table}/join"
+            page,
+            cluster.base,
+            f"Fit {game.split(maxsplit=1)[0].strip(',')}",
+            f"/#/table/{table}/join",
         )
         await page.locator(".seat.me, .eu-seat.me, .wh-seat.me").wait_for()
         passing = Passing(players, table)
@@ -310,7 +322,7 @@ async def test_every_decision_fits_every_window(
                     await page.set_viewport_size({"width": width, "height": height})
                     readings[window] = await settled(page)
                     if problems(readings[window]):  # a picture of what did not fit, to look at
-                        await shoot(page, f"fit-{game}-{kind}-{width}x{height}")
+                        await shoot(page, f"fit-{slug}-{kind}-{width}x{height}")
                     if window in AXE_WINDOWS:
                         failures += [
                             f"{kind} at {window}: axe {v}" for v in await axe_violations(page)
@@ -331,7 +343,7 @@ async def test_every_decision_fits_every_window(
         await passing.stop()
         failures += why_not.get("covers", [])
         scrolls = await page.evaluate("window.__scrolls")
-        out = ROOT / "artifacts" / f"fit-{game.lower().replace(' ', '-')}.json"
+        out = ROOT / "artifacts" / f"fit-{slug}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({"figures": figures, "problems": failures}, indent=1))
         assert rules.must <= figures.keys(), f"met only {sorted(figures)} at {game}"
