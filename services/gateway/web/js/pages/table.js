@@ -116,13 +116,21 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   </div>`;
 }
 
+/** Where a card of a five- or six-card trick lies (percentages of the trick's box): a ring
+ * whose top and bottom are drawn in, clear of the plates above and below the felt's middle,
+ * round the trump, the stock and the pot. */
+function ringSpot(pos, n) {
+  const { x, y } = around(pos, n, 40, 44);
+  return { x, y: Math.abs(y - 50) > 40 ? 50 + (y - 50) * 0.62 : y };
+}
+
 function TrickCards({ cards, n, model, caption, winner = null }) {
   const positions = new Map(model.seats.map((s) => [s.seat, s.pos]));
   // Each card lies in front of its player, named, so six seats' cards stay apart and readable;
   // a slight turn, never more than 4 degrees, keeps every corner index where it is looked for.
   return html`<ul class="trick" aria-label=${caption || 'The current trick'}>
     ${cards.map(({ seat, code }, k) => {
-      const { x, y } = n >= 5 ? around(positions.get(seat), n, 40, 44) : around(positions.get(seat), n, 20, 24);
+      const { x, y } = n >= 5 ? ringSpot(positions.get(seat), n) : around(positions.get(seat), n, 20, 24);
       const who = model.seats[seat];
       const won = seat === winner;
       const said = `${who.isMe ? 'You' : who.name} played ${label(code)}${won ? ', and won the trick' : ''}`;
