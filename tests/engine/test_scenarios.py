@@ -279,18 +279,24 @@ def test_scenario_10_kept_low_trump_no_trick_is_set_single() -> None:
 # 11-14: the dealer passes or drops out.
 
 
-def test_scenario_11_kept_ten_dealer_passes_is_set_at_once() -> None:
-    t = started(3)
-    t.rig({D: "7H 8H 9H", L: "7C 8C 9C", M: "7D 8D JD"}, trump="10S")
-    t.to_tricks(keep=True, passes={M}, dealer_knocks=False)
+def dealer_set_before_any_trick(t: Table) -> HandResult:
+    """At three seats, ante 3: the dealer, committed by a kept trump, is out before a card is
+    played and set single; L, the last one standing, takes the pot."""
     result = settled(t)
     assert result.ending == "last_standing"
     assert result.sets == ("single", "", "")
     assert result.penalties == (12, 0, 0)
     assert result.payouts == (0, 12, 0)
     assert result.delta == (-18, 9, -3)
-    assert result.carry_out == 12
     assert not events_of(t, ev.CardPlayed)
+    return result
+
+
+def test_scenario_11_kept_ten_dealer_passes_is_set_at_once() -> None:
+    t = started(3)
+    t.rig({D: "7H 8H 9H", L: "7C 8C 9C", M: "7D 8D JD"}, trump="10S")
+    t.to_tricks(keep=True, passes={M}, dealer_knocks=False)
+    assert dealer_set_before_any_trick(t).carry_out == 12
 
 
 def test_scenario_12_left_trump_dealer_passes_loses_only_the_ante() -> None:
@@ -329,13 +335,7 @@ def test_scenario_14_kept_ace_set_single_leaves_one_player() -> None:
         (D, cards("7H"), cards("10H"))
     ]
     assert ev.PhaseStarted(Phase.FACE_TRUMP, D) in t.events
-    result = settled(t)
-    assert result.ending == "last_standing"
-    assert result.sets == ("single", "", "")
-    assert result.penalties == (12, 0, 0)
-    assert result.payouts == (0, 12, 0)
-    assert result.delta == (-18, 9, -3)
-    assert not events_of(t, ev.CardPlayed)
+    dealer_set_before_any_trick(t)
 
 
 # 15-17: the kept trump card and discards.
@@ -512,24 +512,24 @@ def test_scenarios_23_to_25_who_must_play_what(
     assert to_act(t.state) == (winner,)
 
 
+def played_in_turn(t: Table, *cards: str) -> list[int]:
+    """Each seat to act plays the next of ``cards``: the seats, in the order they played."""
+    order = []
+    for card in cards:
+        seat = to_act(t.state)[0]
+        order.append(seat)
+        t.play((seat, card))
+    return order
+
+
 def test_scenario_26_trick_order_skips_a_passed_player() -> None:
     t = started(4)
     t.rig({L: "8S 9H 9C", M: "8H 8C 8D", N: "AS 10H 10C", D: "9S JH JC"}, trump="7D")
     t.to_tricks(passes={M})
     assert t.state.in_hand() == [L, N, D]
-    order: list[int] = []
-    for card in ("8S", "AS", "9S"):
-        seat = to_act(t.state)[0]
-        order.append(seat)
-        t.play((seat, card))
-    assert order == [L, N, D]
+    assert played_in_turn(t, "8S", "AS", "9S") == [L, N, D]
     assert t.state.tricks_won == (0, 0, 0, 1)
-    order = []
-    for card in ("10H", "JH", "9H"):
-        seat = to_act(t.state)[0]
-        order.append(seat)
-        t.play((seat, card))
-    assert order == [N, D, L]
+    assert played_in_turn(t, "10H", "JH", "9H") == [N, D, L]
 
 
 # 27: the stock runs out.
