@@ -38,6 +38,16 @@ class GameState(TableState, Staked, Protocol):
 
 
 S = TypeVar("S", bound=GameState)
+S_contra = TypeVar("S_contra", bound=GameState, contravariant=True)
+
+
+class GameChecks(Protocol[S_contra]):
+    """A game's ``checks.py``: the invariants of every state and of every event."""
+
+    def check_state(self, s: S_contra) -> None: ...
+
+    def check_event(self, before: S_contra, event: Any) -> None: ...
+
 
 # The lifecycle phases every game has, under the same names.
 LOBBY, WAITING, INTERLUDE, ENDED, CLOSED = "lobby", "waiting", "interlude", "ended", "closed"
@@ -132,6 +142,7 @@ class LifecycleMachine(CommandsMachine[S]):
     stray_actions: tuple[Any, ...]  # hand actions thrown by a seat that may not take them
     illegal_codes: frozenset[str]  # the refusals of an option offered as illegal
     idle_action: Any  # a hand action for when no seat has a legal one
+    checks: GameChecks[S]
     wrong_kinds: tuple[str, ...] = COMMON_WRONG_KINDS
 
     def __init__(self) -> None:
@@ -142,12 +153,6 @@ class LifecycleMachine(CommandsMachine[S]):
     # What each game supplies.
 
     def new_config(self) -> Any:
-        raise NotImplementedError
-
-    def check_state(self, s: S) -> None:
-        raise NotImplementedError
-
-    def check_event(self, before: S, event: Any) -> None:
         raise NotImplementedError
 
     def check_ended(self, before: S) -> None:
@@ -186,7 +191,7 @@ class LifecycleMachine(CommandsMachine[S]):
         if state.phase == ENDED:
             assert state.pot == 0
         for event in events:
-            self.check_event(self.replayed, event)
+            self.checks.check_event(self.replayed, event)
             self.replayed = self.game.evolve(self.replayed, event)
         assert self.replayed == state, "the events do not rebuild the state step returned"
         self.state = state
@@ -200,7 +205,7 @@ class LifecycleMachine(CommandsMachine[S]):
     @invariant()
     def check(self) -> None:
         s = self.state
-        self.check_state(s)
+        self.checks.check_state(s)
         assert s.recent_ids == tuple(self.accepted[-RECENT_IDS:])
         pending = self.game.to_act(s)
         assert (s.deadline is not None) == bool(pending) or s.phase == INTERLUDE

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from shared.games.contract_whist import CONTRACT_WHIST
 from shared.games.contract_whist import actions as ac
-from shared.games.contract_whist import events as ev
 from shared.games.contract_whist.cards import DECK
 from shared.games.contract_whist.state import BETWEEN_ROUNDS, IN_ROUND, Phase, State, TableConfig
-from tests.engine.contract_whist import checks
+from tests.engine.contract_whist import checks as whist_checks
 from tests.engine.machine import COMMON_WRONG_KINDS, LifecycleMachine, machine_settings
 
 
@@ -44,18 +43,13 @@ class WhistMachine(LifecycleMachine[State]):
     )
     illegal_codes = frozenset({"illegal_card", "forbidden_bid"})
     idle_action = ac.NextHand()
+    checks = whist_checks
     wrong_kinds = (*COMMON_WRONG_KINDS, "bad_bid")
 
     def new_config(self) -> TableConfig:
         return TableConfig(
             seats=self.seats, rounds=3, stake=self.stake, timer_ms=10_000, interlude_ms=5_000
         )
-
-    def check_state(self, s: State) -> None:
-        checks.check_state(s)
-
-    def check_event(self, before: State, event: ev.Event) -> None:
-        checks.check_event(before, event)
 
     def card_action(self, s: State, card: int) -> ac.Action:
         return ac.PlayCard(card)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from shared.games.euchre import EUCHRE
 from shared.games.euchre import actions as ac
-from shared.games.euchre import events as ev
 from shared.games.euchre.cards import DECK
 from shared.games.euchre.state import BETWEEN_HANDS, IN_HAND, Phase, State, TableConfig
-from tests.engine.euchre import checks
+from tests.engine.euchre import checks as euchre_checks
 from tests.engine.machine import LifecycleMachine, machine_settings
 
 
@@ -44,15 +43,10 @@ class EuchreMachine(LifecycleMachine[State]):
     )
     illegal_codes = frozenset({"illegal_card", "turned_down", "stick_the_dealer"})
     idle_action = ac.Pass()
+    checks = euchre_checks
 
     def new_config(self) -> TableConfig:
         return TableConfig(target=3, timer_ms=10_000, interlude_ms=5_000, stake=self.stake)
-
-    def check_state(self, s: State) -> None:
-        checks.check_state(s)
-
-    def check_event(self, before: State, event: ev.Event) -> None:
-        checks.check_event(before, event)
 
     def card_action(self, s: State, card: int) -> ac.Action:
         return ac.PlayCard(card) if s.phase is Phase.TRICKS else ac.Discard(card)
