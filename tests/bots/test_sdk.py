@@ -5,7 +5,6 @@ port."""
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -20,23 +19,17 @@ from shared.games.swick.decide import step
 from shared.games.swick.legal import legal_actions, to_act
 from shared.games.swick.views import view_for
 from swick_sdk import swick
+from tests.bots.imports import imported_modules
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def platform_imports(path: Path) -> set[str]:
     """The modules of the platform (``services``, ``shared``, ``swick_sdk``) ``path`` imports."""
-    tree = ast.parse(path.read_text())
-    imported = {
-        node.module if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    }
     return {
         name
-        for name in imported
-        if name and name.split(".")[0] in ("services", "shared", "swick_sdk")
+        for name in imported_modules(path)
+        if name.split(".")[0] in ("services", "shared", "swick_sdk")
     }
 
 

@@ -5,7 +5,6 @@ passes ``swick bots check``; today's arena flags still work, as aliases of the n
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import json
 import random
@@ -25,6 +24,7 @@ from services.bots.scaffold import scaffold
 from services.bots.strategy import load_strategy
 from services.cli import main, parser
 from swick_sdk import contract_whist, euchre, swick
+from tests.bots.imports import imported_modules
 
 GAME_MODULES: dict[str, ModuleType] = {
     "swick": swick,
@@ -305,15 +305,9 @@ def test_a_new_bot_of_every_game_imports_only_the_sdk_and_passes_the_checks(
     package = f"new_{game.replace('-', '_')}_bot"
     assert main(["bots", "new", package, "--game", game, "--dir", str(tmp_path)]) == 0
     root = tmp_path / package
-    tree = ast.parse((root / package / "bot.py").read_text())
-    imported = {
-        node.module if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    }
-    assert {name for name in imported if name and not name.startswith(("random", "collections"))}
-    assert {name.split(".")[0] for name in imported if name} <= {
+    imported = imported_modules(root / package / "bot.py")
+    assert {name for name in imported if not name.startswith(("random", "collections"))}
+    assert {name.split(".")[0] for name in imported} <= {
         "__future__",
         "random",
         "collections",
