@@ -7,6 +7,7 @@ dealer's partner, R (seat 3) the dealer's right. D and P are team 0, L and R tea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from shared.games.euchre.game import EUCHRE
 from shared.games.euchre.legal import default_action, legal_actions
 from shared.games.euchre.money import split
 from shared.games.euchre.record import dump_record, game_record, load_record, verify
-from shared.games.euchre.state import HandResult, Phase
+from shared.games.euchre.state import HandResult, Phase, State
 from shared.games.euchre.views import view_for
 from shared.games.interface import IllegalCommand
 from shared.games.lifecycle import (
@@ -673,11 +674,25 @@ def test_scenario_40_starting_needs_four() -> None:
 STACKS = (1000, 1000, 1000, 1000)
 
 
-def moves(t: Table, actor: int | None, action: Any) -> list[tuple[str, str, int, str]]:
-    """Act, and the chip movements the command caused, as ``(debit, credit, amount, code)``."""
-    before = t.state
-    events = t.act(actor, action)
+def moved(before: State, events: Sequence[ev.Event]) -> list[tuple[str, str, int, str]]:
+    """The chips ``events`` moved from ``before``, each as ``(debit, credit, amount, code)``."""
     return [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+
+
+def moves(t: Table, actor: int | None, action: Any) -> list[tuple[str, str, int, str]]:
+    """Act, and the chip movements the command caused."""
+    before = t.state
+    return moved(before, t.act(actor, action))
+
+
+def closed_by_defaults(t: Table) -> tuple[list[ev.Event], list[tuple[str, str, int, str]]]:
+    """Play on by the defaults until the table closes: the events, and the chips they moved."""
+    before = t.state
+    events: list[ev.Event] = []
+    while t.state.phase is not Phase.CLOSED:
+        seat = t.turn()
+        events += t.act(seat, default_action(t.state, seat))
+    return events, moved(before, events)
 
 
 def staked(stake: int = 50, **options: Any) -> tuple[Table, list[tuple[str, str, int, str]]]:
@@ -738,14 +753,11 @@ def test_scenario_44_the_winning_partnership_splits_the_pot() -> None:
     t, _ = staked(stake=50, target=1)
     t.rig(BASIC, BASIC_TURN_UP)
     order(t, L)
-    before = t.state
     t.act(D, ac.Discard(parse("KC")))
     paid: list[tuple[str, str, int, str]] = []
     while t.state.phase is Phase.TRICKS:
-        before = t.state
         seat = t.turn()
-        events = t.act(seat, default_action(t.state, seat))
-        paid += [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+        paid += moves(t, seat, default_action(t.state, seat))
     s = t.state
     assert s.phase is Phase.ENDED and s.winner is not None
     team = (s.winner, s.winner + 2)
@@ -850,13 +862,7 @@ def test_scenario_48_a_table_closed_by_no_player_gives_the_stakes_back() -> None
     t, _ = staked(stake=50)
     t.act(None, CloseTable(0))
     assert t.state.closing and t.phase() is Phase.ORDER  # it closes at the hand's end
-    before = t.state
-    seat = t.turn()
-    events: list[ev.Event] = []
-    while t.state.phase is not Phase.CLOSED:
-        seat = t.turn()
-        events += t.act(seat, default_action(t.state, seat))
-    returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    _, returned = closed_by_defaults(t)
     assert returned == [("pot", f"wallet:p{seat}", 50, "stake_return") for seat in range(4)]
     assert t.state.end_reason == "closed" and t.state.pot == 0 and t.state.forfeited == ()
 
@@ -869,12 +875,7 @@ def test_scenario_49_the_last_person_leaving_mid_hand_forfeits() -> None:
     t, _ = staked(stake=50, bots=(1, 2, 3))
     t.act(D, Leave())
     assert t.state.leaving[D] and t.state.players[D] is not None
-    before = t.state
-    events: list[ev.Event] = []
-    while t.state.phase is not Phase.CLOSED:
-        seat = t.turn()
-        events += t.act(seat, default_action(t.state, seat))
-    returned = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    events, returned = closed_by_defaults(t)
     ended = next(e for e in events if isinstance(e, ev.GameEnded))
     assert returned == BOTS_WIN
     assert ended.forfeited == (D, P) and ended.winner == 1 and ended.reason == "closed"
@@ -915,10 +916,5 @@ def test_scenario_52_an_abandoned_table_is_forfeited_by_its_people() -> None:
     # Gone during a hand, the table closes when that hand ends, with the same forfeit.
     t, _ = staked(stake=50, bots=(1, 2, 3))
     assert abandon(t, D) == [] and t.state.closing and t.phase() is Phase.ORDER
-    before = t.state
-    events: list[ev.Event] = []
-    while t.state.phase is not Phase.CLOSED:
-        seat = t.turn()
-        events += t.act(seat, default_action(t.state, seat))
-    paid = [(m.debit, m.credit, m.amount, m.code) for m in EUCHRE.transfers(before, events)]
+    _, paid = closed_by_defaults(t)
     assert paid == BOTS_WIN and t.state.forfeited == (D, P)
