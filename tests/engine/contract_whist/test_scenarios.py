@@ -60,6 +60,14 @@ def mixed(**options: Any) -> Table:
     return t
 
 
+def mixed_in_tricks(trump: int | None, **options: Any) -> Table:
+    """MIXED bid 1, 2, 3, 0, and ``trump`` chosen by C, the highest bidder: the tricks begin."""
+    t = mixed(**options)
+    t.bid(1, 2, 3, 0)
+    t.trump(trump)
+    return t
+
+
 def play_out_round(t: Table) -> None:
     """Every remaining decision of the round in play, as the table's timer would take it."""
     round_no = t.state.round_no
@@ -255,9 +263,7 @@ def test_scenario_12_a_tie_goes_to_the_earliest_bidder() -> None:
 
 
 def test_scenario_13_no_trumps() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(None)
+    t = mixed_in_tricks(None)
     s = t.state
     assert s.no_trumps and s.trump is None and s.chooser == C
     view = CODEC.dump_view(view_for(s, None))
@@ -267,9 +273,7 @@ def test_scenario_13_no_trumps() -> None:
 
 
 def test_scenario_14_the_first_bidder_leads() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES)
     assert t.turn() == A  # C chose trump, A bid first and leads
 
 
@@ -277,9 +281,7 @@ def test_scenario_14_the_first_bidder_leads() -> None:
 
 
 def test_scenario_15_follow_suit() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES)
     t.play((A, "AH"))
     assert t.legal_cards(B) == set(cards("2H 3H"))
     assert t.reason(B, "AS") == "You must follow hearts ♥: you hold 2♥ 3♥"
@@ -290,9 +292,7 @@ def test_scenario_15_follow_suit() -> None:
 
 
 def test_scenario_16_a_trump_wins() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES)
     t.play((A, "AH"), (B, "2H"), (C, "2S"), (D, "4H"))
     assert takers(t) == (C,)  # the lowest trump beats the ace of the led suit
     t.play((C, "3S"), (D, "9C"), (A, "2C"), (B, "AS"))
@@ -306,17 +306,13 @@ def test_scenario_16_a_trump_wins() -> None:
 
 
 def test_scenario_17_the_highest_of_the_led_suit_wins() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(DIAMONDS)
+    t = mixed_in_tricks(DIAMONDS)
     t.play((A, "2C"), (B, "2H"), (C, "2S"), (D, "10C"))
     assert takers(t) == (D,)  # 10♣ over 2♣; the other suits can't take it
 
 
 def test_scenario_18_the_taker_leads() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES)
     t.play((A, "AH"), (B, "2H"), (C, "2S"), (D, "4H"))
     assert t.turn() == C
     t.refuse(D, ac.PlayCard(parse("9C")), "not_your_turn")
@@ -497,9 +493,7 @@ def test_scenario_33_timeout_of_the_trump_choice() -> None:
 
 
 def test_scenario_34_timeout_of_a_card() -> None:
-    t = mixed(timer_ms=30_000)
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES, timer_ms=30_000)
     t.expire()
     assert t.state.trick[-1] == (A, parse("2C"))  # leads the lowest of the longest plain suit
     t.expire()
@@ -548,9 +542,7 @@ def test_scenario_36_leaving_during_a_round() -> None:
 
 
 def test_scenario_37_views_hide_what_they_must() -> None:
-    t = mixed()
-    t.bid(1, 2, 3, 0)
-    t.trump(SPADES)
+    t = mixed_in_tricks(SPADES)
     t.play((A, "AH"), (B, "2H"))
     undealt = set(t.state.undealt)
     for seat in (A, B, C, D, None):
