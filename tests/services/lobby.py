@@ -10,18 +10,20 @@ from tests.services.client import Player
 
 async def new_table(player: Player, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """The lobby's answer to ``player`` opening a table with the settings ``body``."""
-    reply = await player.http("POST", "/api/tables", json=body)
-    assert reply.status_code == 200, reply.text
-    created: dict[str, Any] = reply.json()
-    return created
+    return await granted(player, "/api/tables", body)
 
 
 async def quick_play(player: Player, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """The lobby's answer to ``player`` asking for quick play (of the game ``body`` names)."""
-    reply = await player.http("POST", "/api/quickplay", json=body)
+    return await granted(player, "/api/quickplay", body)
+
+
+async def granted(player: Player, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+    """The lobby's answer to ``player``'s request at ``path``, which it must grant."""
+    reply = await player.http("POST", path, json=body)
     assert reply.status_code == 200, reply.text
-    seated: dict[str, Any] = reply.json()
-    return seated
+    answer: dict[str, Any] = reply.json()
+    return answer
 
 
 async def settings_refused(player: Player, path: str, body: object, words: Sequence[str]) -> None:
