@@ -59,6 +59,9 @@ class Interval:
     def excludes_zero(self) -> bool:
         return self.low > 0 or self.high < 0
 
+    def to_json(self) -> dict[str, float]:
+        return {"mean": self.mean, "low": self.low, "high": self.high}
+
 
 @dataclass(frozen=True, slots=True)
 class ArenaResult:
@@ -278,9 +281,6 @@ def _result(
 
 
 def report(result: ArenaResult) -> dict[str, object]:
-    def interval(i: Interval) -> dict[str, float]:
-        return {"mean": i.mean, "low": i.low, "high": i.high}
-
     return {
         "game": "swick",
         "seats": list(result.names),
@@ -290,8 +290,8 @@ def report(result: ArenaResult) -> dict[str, object]:
         "seconds": result.seconds,
         "cpu_seconds": result.cpu_seconds,
         "hands_per_second": result.hands_per_second,
-        "cents_per_hand": {name: interval(i) for name, i in result.per_strategy.items()},
-        "differences": {pair: interval(i) for pair, i in result.differences.items()},
+        "cents_per_hand": {name: i.to_json() for name, i in result.per_strategy.items()},
+        "differences": {pair: i.to_json() for pair, i in result.differences.items()},
         "hard_search": asdict(result.search),
     }
 

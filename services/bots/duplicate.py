@@ -147,9 +147,6 @@ def describe(result: DuplicateResult) -> str:
 
 
 def report(result: DuplicateResult) -> dict[str, object]:
-    def interval(i: Interval) -> dict[str, float]:
-        return {"mean": i.mean, "low": i.low, "high": i.high}
-
     return {
         "game": result.game,
         "seats": list(result.names),
@@ -161,6 +158,6 @@ def report(result: DuplicateResult) -> dict[str, object]:
         "rounds": result.rounds,
         "seconds": result.seconds,
         "cpu_seconds": result.cpu_seconds,
-        "points_per_game": {name: interval(i) for name, i in result.points.items()},
-        "differences": {pair: interval(i) for pair, i in result.differences.items()},
+        "points_per_game": {name: i.to_json() for name, i in result.points.items()},
+        "differences": {pair: i.to_json() for pair, i in result.differences.items()},
     }

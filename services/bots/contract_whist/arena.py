@@ -121,13 +121,6 @@ def report(result: WhistArenaResult) -> dict[str, Any]:
         "games": result.games,
         "rounds": result.rounds,
         "seconds": result.seconds,
-        "points": {
-            name: {"mean": i.mean, "low": i.low, "high": i.high}
-            for name, i in result.points.items()
-        },
-        "margin": {
-            "mean": result.margin.mean,
-            "low": result.margin.low,
-            "high": result.margin.high,
-        },
+        "points": {name: i.to_json() for name, i in result.points.items()},
+        "margin": result.margin.to_json(),
     }

@@ -96,13 +96,12 @@ def describe(result: EuchreArenaResult) -> str:
 
 
 def report(result: EuchreArenaResult) -> dict[str, Any]:
-    m = result.margin
     return {
         "game": "euchre",
         "names": list(result.names),
         "games": result.games,
         "target": result.target,
         "seconds": result.seconds,
-        "margin": {"mean": m.mean, "low": m.low, "high": m.high},
+        "margin": result.margin.to_json(),
         "wins": result.wins,
     }
