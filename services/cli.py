@@ -17,15 +17,21 @@ if TYPE_CHECKING:
     from services.progress import Progress
 
 
+def _printed(args: argparse.Namespace, module: Any, result: Any) -> int:
+    """Print what ``module`` says of ``result``: its ``report`` as JSON with ``--json``, else
+    its ``describe``."""
+    print(json.dumps(module.report(result)) if args.json else module.describe(result))
+    return 0
+
+
 def _shown(args: argparse.Namespace, module: Any, run: Callable[[Progress], Any]) -> int:
     """Run ``run`` with progress bars (none for ``--json``) and print what ``module`` says of
-    its result: its ``report`` as JSON with ``--json``, else its ``describe``."""
+    its result (``_printed``)."""
     from services.progress import progress_bars, showing
 
     with progress_bars(showing(args.json)) as progress:
         result = run(progress)
-    print(json.dumps(module.report(result)) if args.json else module.describe(result))
-    return 0
+    return _printed(args, module, result)
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -63,8 +69,7 @@ def _bench_replays(args: argparse.Namespace) -> int:
     from services.benchmarks import replays
 
     figures = asyncio.run(replays.run(args.seconds, args.games, args.per_table, args.sockets))
-    print(json.dumps(replays.report(figures)) if args.json else replays.describe(figures))
-    return 0
+    return _printed(args, replays, figures)
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
@@ -85,8 +90,7 @@ def _bench_floor(args: argparse.Namespace) -> int:
 
     amqp_url, database_url = floor.settings_urls()
     floors = uvloop.run(floor.run(args.samples, (0.04, 0.0), amqp_url, database_url))
-    print(json.dumps(floor.report(floors)) if args.json else floor.describe(floors))
-    return 0
+    return _printed(args, floor, floors)
 
 
 def _bench_flood(args: argparse.Namespace) -> int:
