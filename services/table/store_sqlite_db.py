@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -12,7 +13,7 @@ from services.table.storage import (
     BotAccount,
     TableRow,
 )
-from shared.sqlite import Database, iso_time
+from shared.sqlite import Database, first, iso_time, run
 
 SCOPE = "tables"
 MIGRATIONS = Path(__file__).parent / "migrations_sqlite"
@@ -42,6 +43,20 @@ def bot_of(record: aiosqlite.Row) -> BotAccount:
 
 @dataclass(eq=False)
 class DatabaseStore:
-    """The open database every part of the store works on."""
+    """The open database every part of the store works on, and its one-statement reads and
+    writes (each in a transaction of its own)."""
 
     db: Database
+
+    async def _read(self, query: str, *args: Any) -> list[aiosqlite.Row]:
+        async with self.db.read() as conn:
+            return list(await conn.execute_fetchall(query, args))
+
+    async def _read_row(self, query: str, *args: Any) -> aiosqlite.Row | None:
+        async with self.db.read() as conn:
+            return await first(conn, query, *args)
+
+    async def _write(self, query: str, *args: Any) -> int:
+        """The number of rows the statement changed."""
+        async with self.db.write() as conn:
+            return await run(conn, query, *args)

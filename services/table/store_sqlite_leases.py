@@ -45,14 +45,12 @@ class SqliteLeaseStore(DatabaseStore):
         return kept
 
     async def release(self, owner: str, shard: int) -> None:
-        async with self.db.write() as conn:
-            await run(
-                conn,
-                "UPDATE tables_leases SET expires_at = ? WHERE shard = ? AND owner = ?",
-                FREE,
-                shard,
-                owner,
-            )
+        await self._write(
+            "UPDATE tables_leases SET expires_at = ? WHERE shard = ? AND owner = ?",
+            FREE,
+            shard,
+            owner,
+        )
 
     async def heartbeat(self, worker_id: str, window: float) -> int:
         async with self.db.write() as conn:

@@ -51,10 +51,9 @@ class SqliteEventLog(DatabaseStore):
         )
 
     async def events(self, table_id: str) -> list[Any]:
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT events FROM tables_events WHERE table_id = ? ORDER BY seq", (table_id,)
-            )
+        rows = await self._read(
+            "SELECT events FROM tables_events WHERE table_id = ? ORDER BY seq", table_id
+        )
         return [event for row in rows for event in json.loads(row["events"])]
 
     async def append(
@@ -190,9 +189,7 @@ class SqliteEventLog(DatabaseStore):
 
     async def sent(self, ids: Sequence[int]) -> None:
         if ids:
-            async with self.db.write() as conn:
-                await run(
-                    conn,
-                    "DELETE FROM tables_outbox WHERE id IN (SELECT value FROM json_each(?))",
-                    json.dumps(list(ids)),
-                )
+            await self._write(
+                "DELETE FROM tables_outbox WHERE id IN (SELECT value FROM json_each(?))",
+                json.dumps(list(ids)),
+            )

@@ -57,30 +57,25 @@ class SqliteTableDirectory(DatabaseStore):
         return created == 1
 
     async def table(self, table_id: str) -> TableRow | None:
-        async with self.db.read() as conn:
-            record = await first(conn, "SELECT * FROM tables_tables WHERE table_id = ?", table_id)
+        record = await self._read_row("SELECT * FROM tables_tables WHERE table_id = ?", table_id)
         return None if record is None else row_of(record)
 
     async def by_invite(self, code: str) -> TableRow | None:
-        async with self.db.read() as conn:
-            record = await first(conn, "SELECT * FROM tables_tables WHERE invite_code = ?", code)
+        record = await self._read_row("SELECT * FROM tables_tables WHERE invite_code = ?", code)
         return None if record is None else row_of(record)
 
     async def lobby(self, limit: int = 200) -> list[TableRow]:
-        async with self.db.read() as conn:
-            records = await conn.execute_fetchall(
-                "SELECT * FROM tables_tables WHERE NOT private AND phase NOT IN ('closed', 'ended')"
-                " ORDER BY updated_at DESC LIMIT ?",
-                (limit,),
-            )
+        records = await self._read(
+            "SELECT * FROM tables_tables WHERE NOT private AND phase NOT IN ('closed', 'ended')"
+            " ORDER BY updated_at DESC LIMIT ?",
+            limit,
+        )
         return [row_of(record) for record in records]
 
     async def live_tables(self, shard: int) -> list[str]:
-        async with self.db.read() as conn:
-            records = await conn.execute_fetchall(
-                "SELECT table_id FROM tables_tables WHERE shard = ? AND phase <> 'closed'",
-                (shard,),
-            )
+        records = await self._read(
+            "SELECT table_id FROM tables_tables WHERE shard = ? AND phase <> 'closed'", shard
+        )
         return [record["table_id"] for record in records]
 
     async def overview(self) -> dict[str, Any]:
@@ -103,17 +98,13 @@ class SqliteTableDirectory(DatabaseStore):
         return overview_report(tables, leases, workers, json.loads, iso_time)
 
     async def departure(self, player_id: str) -> tuple[str, int] | None:
-        async with self.db.read() as conn:
-            record = await first(
-                conn,
-                "SELECT table_id, posting_no FROM tables_departures WHERE player_id = ?",
-                player_id,
-            )
+        record = await self._read_row(
+            "SELECT table_id, posting_no FROM tables_departures WHERE player_id = ?", player_id
+        )
         return None if record is None else (record["table_id"], record["posting_no"])
 
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
-        async with self.db.read() as conn:
-            record = await first(
-                conn, "SELECT table_id, seat FROM tables_seatings WHERE player_id = ?", player_id
-            )
+        record = await self._read_row(
+            "SELECT table_id, seat FROM tables_seatings WHERE player_id = ?", player_id
+        )
         return None if record is None else (record["table_id"], record["seat"])
