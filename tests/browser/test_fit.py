@@ -80,6 +80,20 @@ GAMES = {
         frozenset({"ready", "ante", "trump", "knock", "draw", "discard", "face_trump", "play"}),
         frozenset({"ready", "trump", "knock", "draw", "discard", "play"}),
     ),
+    # Swick's fullest tables, whose trick is two rows (one on a phone on its side) with the
+    # trump and the pot beside it; at five seats the decisions every hand brings.
+    "Swick, six seats": Game(
+        {},
+        5,
+        frozenset({"ready", "ante", "trump", "knock", "draw", "discard", "face_trump", "play"}),
+        frozenset({"ready", "knock", "draw", "play"}),
+    ),
+    "Swick, five seats": Game(
+        {},
+        4,
+        frozenset({"ready", "knock", "draw", "play"}),
+        frozenset({"ready", "knock", "draw", "play"}),
+    ),
     "Euchre": Game(
         {"game": "euchre", "target": 10},
         3,

@@ -36,10 +36,26 @@ const swickSight = (model, flash) =>
 const randomEntropy = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
 
+/** The direction of seat position `pos` of `n` from the felt's middle (0 is you, at the bottom). */
+const angleOf = (pos, n) => ((90 + (pos * 360) / n) * Math.PI) / 180;
+
 /** Where seat position `pos` of `n` sits on the oval: percentages of the felt. */
 function around(pos, n, rx, ry) {
-  const angle = ((90 + (pos * 360) / n) * Math.PI) / 180;
+  const angle = angleOf(pos, n);
   return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
+}
+
+/** Where a seat sits: its column (-1 left, 0 middle, 1 right) and whether on the far half. */
+function sideOf(pos, n) {
+  const angle = angleOf(pos, n);
+  const across = Math.cos(angle);
+  return { column: across < -0.3 ? -1 : across > 0.3 ? 1 : 0, far: Math.sin(angle) < 0 };
+}
+
+/** A side seat of a five- or six-seat table, for the screens that draw those seats apart. */
+function sideSpot(pos, n) {
+  const { column, far } = sideOf(pos, n);
+  return column ? `${far ? 'side-far' : 'side-near'} ${column < 0 ? 'side-left' : 'side-right'}` : '';
 }
 
 function Seat({ seat, n, model, onAddBot, onJoin }) {
@@ -52,6 +68,7 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
     acting ? 'acting' : '',
     seat.status === 'passed' || seat.status === 'dropped' ? 'out' : '',
     seat.away || (!seat.connected && !seat.bot && !seat.empty) ? 'away' : '',
+    n >= 5 ? sideSpot(seat.pos, n) : '',
   ].join(' ');
   const style = `--x:${x}%;--y:${y}%`;
   if (seat.empty) {
@@ -119,24 +136,28 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
 /** Where a card of a five- or six-card trick lies (percentages of the trick's box): a ring
  * whose top and bottom are drawn in, clear of the plates above and below the felt's middle,
  * round the trump, the stock and the pot. */
-function ringSpot(pos, n) {
-  const { x, y } = around(pos, n, 40, 44);
-  return { x, y: Math.abs(y - 50) > 40 ? 50 + (y - 50) * 0.62 : y };
+/** At five or six seats the trick is two rows of three, the far players' cards above the near
+    ones', each on its player's side: a ring that size would reach under the plates. `slot` is
+    the card's place, left to right, in the single row a phone on its side has room for. */
+function gridSpot(pos, n) {
+  const { column, far } = sideOf(pos, n);
+  return { x: 50 + column * 34, y: far ? 26 : 74, slot: (column + 1) * 2 + (far ? 0 : 1) };
 }
 
 function TrickCards({ cards, n, model, caption, winner = null }) {
   const positions = new Map(model.seats.map((s) => [s.seat, s.pos]));
   // Each card lies in front of its player, named, so six seats' cards stay apart and readable;
-  // a slight turn, never more than 4 degrees, keeps every corner index where it is looked for.
+  // a slight turn, never more than 4 degrees, keeps every corner index where it is looked for
+  // (none in the rows of five or six).
   return html`<ul class="trick" aria-label=${caption || 'The current trick'}>
     ${cards.map(({ seat, code }, k) => {
-      const { x, y } = n >= 5 ? ringSpot(positions.get(seat), n) : around(positions.get(seat), n, 20, 24);
+      const { x, y, slot = 0 } = n >= 5 ? gridSpot(positions.get(seat), n) : around(positions.get(seat), n, 20, 24);
       const who = model.seats[seat];
       const won = seat === winner;
       const said = `${who.isMe ? 'You' : who.name} played ${label(code)}${won ? ', and won the trick' : ''}`;
       return html`<li
         class=${`trick-card${won ? ' winner' : ''}`}
-        style=${`--x:${x}%;--y:${y}%;--r:${((k % 3) - 1) * 4}deg;z-index:${k + 1}`}
+        style=${`--x:${x}%;--y:${y}%;--slot:${slot};--r:${n >= 5 ? 0 : ((k % 3) - 1) * 4}deg;z-index:${k + 1}`}
         aria-label=${said}
         data-seat=${seat}
         data-card=${code}
