@@ -14,9 +14,13 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
+from typing import Any, Protocol
 
-from shared.games.swick.actions import Action, ChooseAnte
-from shared.games.swick.views import SwickView
+from shared.games.interface import Option
+from shared.games.lifecycle import PlayCard
+
+# Cards 0 to 23 are in every game's deck (Euchre's is the smallest).
+EVERY_DECK = range(24)
 
 CALM_VARIABLE = "SWICK_CHAOS_CALM"
 LOG_VARIABLE = "SWICK_CHAOS_FAULTS"
@@ -25,6 +29,16 @@ RAISED, ILLEGAL = "raised", "illegal"
 
 class StrategyFault(RuntimeError):
     """What the raising strategy raises: a bug in a bot's own code."""
+
+
+class SeatView(Protocol):
+    """What the faulty strategies read of any game's view of their seat."""
+
+    @property
+    def options(self) -> Sequence[Option[Any]]: ...
+
+    @property
+    def hand(self) -> Sequence[int | None]: ...
 
 
 class Misbehaving:
@@ -36,14 +50,14 @@ class Misbehaving:
         self.calm = os.environ.get(CALM_VARIABLE, "")
         self.log = os.environ.get(LOG_VARIABLE, "")
 
-    def choose(self, view: SwickView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Any]) -> Any:
         self.turns += 1
         if self.turns % 2 == 1 and not (self.calm and os.path.exists(self.calm)):
             self._note()
             return self.misbehave(view, legal)
         return self.rng.choice(list(legal))
 
-    def misbehave(self, view: SwickView, legal: Sequence[Action]) -> Action:
+    def misbehave(self, view: SeatView, legal: Sequence[Any]) -> Any:
         raise NotImplementedError
 
     def _note(self) -> None:
@@ -57,19 +71,21 @@ class Raising(Misbehaving):
 
     fault = RAISED
 
-    def misbehave(self, view: SwickView, legal: Sequence[Action]) -> Action:
+    def misbehave(self, view: SeatView, legal: Sequence[Any]) -> Any:
         raise StrategyFault(f"a bot's bug, on turn {self.turns}")
 
 
 class Illegal(Misbehaving):
-    """Answers an action the rules refuse now: one the view lists as refused, or an ante no
-    one may choose."""
+    """Answers an action of its game that the rules refuse now: one the view lists as refused,
+    or a card the seat does not hold."""
 
     fault = ILLEGAL
 
-    def misbehave(self, view: SwickView, legal: Sequence[Action]) -> Action:
+    def misbehave(self, view: SeatView, legal: Sequence[Any]) -> Any:
         refused = [option.action for option in view.options if not option.legal]
-        return self.rng.choice(refused) if refused else ChooseAnte(amount=-1)
+        if refused:
+            return self.rng.choice(refused)
+        return PlayCard(card=next(card for card in EVERY_DECK if card not in view.hand))
 
 
 def count(log: str) -> dict[str, int]:
