@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.load.platform import answering
 from tests.services.client import Player
 from tests.services.cluster import Cluster
 from tests.services.database import timeouts
@@ -36,7 +37,10 @@ async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
             )
             await ledger_agrees(cluster, table, [host], within=120)
         finally:
-            cluster.start_bots()
+            # The next test finds the cluster as it was: two bots services, both answering.
+            replacement = cluster.start_bots()
+            probe = f"http://127.0.0.1:{cluster.probes[replacement.pid]}"
+            await answering(probe, "/readyz", process=replacement)
 
 
 def frames(player: Player, table: str) -> list[dict[str, Any]]:
