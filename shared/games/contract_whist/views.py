@@ -25,7 +25,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
-from shared.games.views import ViewHead, header, presence, viewer
+from shared.games.views import REVEALED, ViewHead, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -104,13 +104,26 @@ def view_for(s: State, seat: int | None) -> WhistView:
             bid=s.bid_of(i),
             tricks=taken[i],
             score=s.scores[i],
-            **presence(s, i),
+            connected=s.connected[i],
+            away=player is not None and s.away(i),
+            timeouts=s.timeouts[i],
+            sitting_out=s.sitting_out[i],
+            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     bids = [b.bid for b in s.bids]
     return WhistView(
-        **header(s, seat, to_act(s)),
+        seat=seat,
+        seq=s.seq,
+        phase=s.phase,
+        config=s.config,
+        host=s.host,
+        game_no=s.game_no,
+        fingerprint=s.fingerprint,
+        seed=s.seed if s.phase in REVEALED else None,
+        to_act=to_act(s),
+        deadline=s.deadline,
         round_no=s.round_no,
         rounds=s.config.rounds,
         cards=s.cards,

@@ -30,7 +30,7 @@ from shared.games.euchre.state import (
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
 from shared.games.table.state import tricks_taken
-from shared.games.views import ViewHead, header, presence, viewer
+from shared.games.views import REVEALED, ViewHead, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -111,12 +111,25 @@ def view_for(s: State, seat: int | None) -> EuchreView:
             cards=len(s.hands[i]),
             tricks=taken[i],
             resting=i == s.resting,
-            **presence(s, i),
+            connected=s.connected[i],
+            away=player is not None and s.away(i),
+            timeouts=s.timeouts[i],
+            sitting_out=s.sitting_out[i],
+            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     return EuchreView(
-        **header(s, seat, to_act(s)),
+        seat=seat,
+        seq=s.seq,
+        phase=s.phase,
+        config=s.config,
+        host=s.host,
+        game_no=s.game_no,
+        fingerprint=s.fingerprint,
+        seed=s.seed if s.phase in REVEALED else None,
+        to_act=to_act(s),
+        deadline=s.deadline,
         hand_no=s.hand_no,
         dealer=s.dealer,
         turn_up=s.turn_up,

@@ -27,7 +27,7 @@ from shared.games.swick.state import (
     State,
     TableConfig,
 )
-from shared.games.views import ViewHead, header, presence, viewer
+from shared.games.views import REVEALED, ViewHead, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -120,12 +120,25 @@ def view_for(s: State, seat: int | None) -> SwickView:
             drew=s.drawn[i] if s.drawn[i] >= 0 else None,
             tricks=s.tricks_won[i],
             ready=i in ready and s.entropy[i] is not None,
-            **presence(s, i),
+            connected=s.connected[i],
+            away=player is not None and s.away(i),
+            timeouts=s.timeouts[i],
+            sitting_out=s.sitting_out[i],
+            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     return SwickView(
-        **header(s, seat, to_act(s)),
+        seat=seat,
+        seq=s.seq,
+        phase=s.phase,
+        config=s.config,
+        host=s.host,
+        game_no=s.game_no,
+        fingerprint=s.fingerprint,
+        seed=s.seed if s.phase in REVEALED else None,
+        to_act=to_act(s),
+        deadline=s.deadline,
         hand_no=s.hand_no,
         dealer=s.dealer,
         free_ride=s.free_ride,
