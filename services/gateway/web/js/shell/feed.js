@@ -113,9 +113,10 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
   useEffect(() => {
     if (warnIn === null) return undefined;
     const timer = setTimeout(() => {
+      // The words first: the sound and the buzz are extras a browser may refuse.
+      setLive(`${WARNING_MS / 1000} seconds left to decide.`);
       playSound('warning');
       buzz(200);
-      setLive(`${WARNING_MS / 1000} seconds left to decide.`);
     }, warnIn);
     return () => clearTimeout(timer);
   }, [view && view.deadline, warnIn === null]);
