@@ -133,9 +133,6 @@ function Seat({ seat, n, model, onAddBot, onJoin }) {
   </div>`;
 }
 
-/** Where a card of a five- or six-card trick lies (percentages of the trick's box): a ring
- * whose top and bottom are drawn in, clear of the plates above and below the felt's middle,
- * round the trump, the stock and the pot. */
 /** At five or six seats the trick is two rows of three, the far players' cards above the near
     ones', each on its player's side: a ring that size would reach under the plates. `slot` is
     the card's place, left to right, in the single row a phone on its side has room for. */
