@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import secrets
 import signal
 import socket
@@ -41,11 +42,22 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
+# The ports a test platform's services listen on come from below the kernel's ephemeral range
+# (32768 and up on Linux), which outgoing connections draw from: a port found free there can be
+# taken by one of the platform's own connections before the service binds it.
+LISTEN_PORTS = range(20_000, 32_768)
+_port_picker = random.Random()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    for port in _port_picker.sample(LISTEN_PORTS, 200):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use
+            return port
+    raise RuntimeError(f"no free port in {LISTEN_PORTS}")
 
 
 @asynccontextmanager
