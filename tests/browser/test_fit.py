@@ -81,11 +81,12 @@ GAMES = {
         frozenset({"ready", "trump", "knock", "draw", "discard", "play"}),
     ),
     # Swick's fullest tables, whose trick is two rows (one on a phone on its side) with the
-    # trump and the pot beside it; at five seats the decisions every hand brings.
+    # trump and the pot beside it: the decisions a hand brings (the rarer ante and face trump
+    # are the three-seat case's), and at five seats those every hand brings.
     "Swick, six seats": Game(
         {},
         5,
-        frozenset({"ready", "ante", "trump", "knock", "draw", "discard", "face_trump", "play"}),
+        frozenset({"ready", "trump", "knock", "draw", "discard", "play"}),
         frozenset({"ready", "knock", "draw", "play"}),
     ),
     "Swick, five seats": Game(
