@@ -71,6 +71,16 @@ class Settings:
     # CIDRs (services/gateway/proxies.py); empty: none, every peer is the client.
     trusted_proxies: str = ""
     session_days: float = 90.0  # renewal keeps a sign-in alive this long, then it ends
+    # Passkeys (docs/accounts.md): the relying party's id, a domain the site's pages are on,
+    # and the origins whose pages may use them, comma-separated (empty: the origins on that
+    # domain, plain http only for localhost).
+    passkey_rp_id: str = "localhost"
+    passkey_origins: str = ""
+    # Signing in again (passkey, device link, recovery code) from one client address: at most
+    # this many attempts per period, and as many again against one account from anywhere.
+    sign_in_attempts: int = 10
+    sign_in_period_minutes: float = 15.0
+    link_code_minutes: float = 10.0  # how long a device link's code stays good
     bot_turn_ttl_ms: int = DEFAULT_BOT_TURN_TTL_MS
     # Broker URLs by role, where a process needs several (the built-in bots: one per bot) or
     # sets up the others' users (``swick broker setup``): ``SWICK_AMQP_URL_<ROLE>``.
@@ -131,6 +141,11 @@ class Settings:
             # uvicorn's variable still counts where a deployment set it and not ours.
             trusted_proxies=env.get("SWICK_TRUSTED_PROXIES", env.get("FORWARDED_ALLOW_IPS", "")),
             session_days=float(env.get("SWICK_SESSION_DAYS", 90)),
+            passkey_rp_id=env.get("SWICK_PASSKEY_RP_ID", "localhost"),
+            passkey_origins=env.get("SWICK_PASSKEY_ORIGINS", ""),
+            sign_in_attempts=int(env.get("SWICK_SIGN_IN_ATTEMPTS", 10)),
+            sign_in_period_minutes=float(env.get("SWICK_SIGN_IN_PERIOD_MINUTES", 15)),
+            link_code_minutes=float(env.get("SWICK_LINK_CODE_MINUTES", 10)),
             bot_turn_ttl_ms=int(env.get("SWICK_BOT_TURN_TTL_MS", DEFAULT_BOT_TURN_TTL_MS)),
             amqp_urls={k: v for k, v in env.items() if k.startswith(ROLE_URL_PREFIX) and v},
             rabbitmq_api=env.get("SWICK_RABBITMQ_API", ""),
