@@ -105,10 +105,45 @@ export function rememberGame(table, game) {
 }
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `retryAfter`: the seconds a throttled request (429) says to wait, or null. */
+  constructor(status, message, retryAfter = null) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** The seconds of a Retry-After header (a number of seconds or an HTTP date), or null. */
+export function retryAfterSeconds(value, now = Date.now()) {
+  if (value === null || value === undefined || value === '') return null;
+  const text = String(value).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** "a minute", "5 minutes", "30 seconds": a wait as said to a player. */
+export function waitText(seconds) {
+  if (seconds < 60) return seconds <= 1 ? 'a second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
+}
+
+// How far the server's clock is ahead of this browser's (ms), from the Date of its answers: a
+// code's expiry counts down on the server's time even where this clock is wrong. Dates have
+// whole seconds, so an offset under two seconds is taken as none.
+let serverOffset = 0;
+
+function noteServerTime(header) {
+  const at = header ? Date.parse(header) : NaN;
+  if (Number.isNaN(at)) return;
+  const offset = at - Date.now();
+  serverOffset = Math.abs(offset) < 2000 ? 0 : offset;
+}
+
+/** A time of the server's clock (ms) as this browser's clock reads it. */
+export function localTime(serverMs) {
+  return serverMs - serverOffset;
 }
 
 async function request(method, path, { token, body } = {}) {
@@ -125,6 +160,7 @@ async function request(method, path, { token, body } = {}) {
   } catch {
     throw new ApiError(0, 'The server is not answering: check your connection');
   }
+  noteServerTime(response.headers.get('date'));
   const text = await response.text();
   let data = null;
   try {
@@ -139,9 +175,26 @@ async function request(method, path, { token, body } = {}) {
     let message = `${response.status} ${response.statusText}`;
     if (data && typeof data.detail === 'string') message = data.detail;
     else if (data && Array.isArray(data.detail) && data.detail[0]) message = data.detail[0].msg;
+    if (response.status === 429) {
+      // Throttled: how long to wait is what the player needs, whatever the server's words.
+      const wait = retryAfterSeconds(response.headers.get('retry-after'));
+      message = `Too many tries: wait ${wait === null ? 'a few minutes' : waitText(wait)}, then try again.`;
+      throw new ApiError(429, message, wait);
+    }
     throw new ApiError(response.status, message);
   }
   return data;
+}
+
+/** A client of the gateway's HTTP API signed in with `token` (or none): `post(path, body)`
+ * and `request(method, path, body)`, each resolving with the answer or throwing an ApiError
+ * (what the passkeys' ceremonies, js/passkeys.js, call through). */
+export function client(token = null) {
+  return {
+    token,
+    request: (method, path, body) => request(method, path, { token, body }),
+    post: (path, body) => request('POST', path, { token, body }),
+  };
 }
 
 /** Where a game's record (or its `replay`) is; with this browser's invite code of the table, if
@@ -152,8 +205,33 @@ export function recordPath(table, game, part = 'record') {
   return `/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/${part}${query}`;
 }
 
+/** What this browser keeps of a player the server signed in (a new one, or one signing in
+ * again): the same for every way in. */
+export function sessionOf(player) {
+  const session = { id: player.id, name: player.name, token: player.token };
+  if (player.handle) session.handle = player.handle;
+  return session;
+}
+
 export const api = {
   signUp: (name) => request('POST', '/api/players', { body: { name } }),
+  // Signing in again (docs/accounts.md): each answers the player, as signing up does.
+  signInWithLink: (code) => request('POST', '/api/sign-in/link', { body: { code } }),
+  signInWithRecovery: (code) => request('POST', '/api/sign-in/recovery', { body: { code } }),
+  passkeySignInOptions: () => request('POST', '/api/sign-in/passkey/options'),
+  signInWithPasskey: (ticket, credential) => request('POST', '/api/sign-in/passkey', { body: { ticket, credential } }),
+  // The account page.
+  account: (token) => request('GET', '/api/account', { token }),
+  rename: (token, name) => request('PATCH', '/api/account', { token, body: { name } }),
+  passkeyOptions: (token) => request('POST', '/api/account/passkeys/options', { token }),
+  addPasskey: (token, ticket, credential, label) =>
+    request('POST', '/api/account/passkeys', { token, body: label ? { ticket, credential, label } : { ticket, credential } }),
+  removePasskey: (token, id) => request('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`, { token }),
+  linkCode: (token) => request('POST', '/api/account/link', { token }),
+  recoveryCodes: (token) => request('POST', '/api/account/recovery-codes', { token }),
+  signOutDevice: (token, id) => request('DELETE', `/api/account/devices/${encodeURIComponent(id)}`, { token }),
+  signOut: (token) => request('POST', '/api/account/sign-out', { token }),
+  handles: (ids) => request('GET', `/api/handles?ids=${ids.map(encodeURIComponent).join(',')}`),
   me: (token) => request('GET', '/api/me', { token }),
   // Every token of the player dies but the fresh one answered (docs/protocol.md): keep it.
   revoke: (token) => request('POST', '/api/me/revoke', { token }),

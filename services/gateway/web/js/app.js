@@ -1,6 +1,7 @@
 // Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
 // Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre|/contract-whist],
-// #/verify[/<table>/<game>], #/replay/<table>/<game>.
+// #/verify[/<table>/<game>], #/replay/<table>/<game>, #/account, #/link/<code> (signing in with a
+// device link).
 
 import {
   html,
@@ -22,8 +23,9 @@ import {
   onSessionStored,
   onTokenRefused,
   saveSession,
+  sessionOf,
 } from './api.js';
-import { App, useApp } from './context.js';
+import { App, go, useApp } from './context.js';
 import { Connection } from './net.js';
 import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
 import { TipLayer } from './ui.js';
@@ -36,6 +38,9 @@ import { EuchreGuidePage } from './pages/euchre-guide.js';
 import { WhistGuidePage } from './pages/whist-guide.js';
 import { VerifyPage } from './pages/verify.js';
 import { ReplayPage } from './pages/replay.js';
+import { AccountPage } from './pages/account.js';
+import { SignInAgain } from './pages/sign-in.js';
+import { landingOf } from './account-words.js';
 
 export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -118,11 +123,17 @@ function Header({ route, shown }) {
     </nav>
     <div class="top-right">
       ${session
-        ? html`<span class="me" title=${online ? 'Connected' : 'Not connected'}>
+        ? html`<a
+            class=${`me ${route.page === 'account' ? 'active' : ''}`}
+            href="#/account"
+            title=${`Your account: ${online ? 'connected' : 'not connected'}`}
+            aria-current=${route.page === 'account' ? 'page' : undefined}
+          >
             <span class=${`dot ${online ? 'on' : 'off'}`} aria-hidden="true"></span>
+            <span class="visually-hidden">Your account: </span>
             <span class="me-name">${session.name}</span>
             <span class="visually-hidden">${online ? '(connected)' : '(not connected)'}</span>
-          </span>`
+          </a>`
         : null}
       <button
         type="button"
@@ -141,12 +152,33 @@ function Header({ route, shown }) {
 }
 
 const SIGN_IN_AGAIN =
-  'Your sign-in is no longer valid: it expired, you signed out everywhere from another device, or the server changed its keys. Pick your name again to play.';
+  'Your sign-in is no longer valid: this device was signed out (from your account on another device, or everywhere), the sign-in expired, or the server changed its keys. Sign in again below, or pick a name to start as a new player.';
 
 /** Pick a name once: the token is kept in this browser. After the server refused the token, the
- * name it had is offered again. */
-function NameGate({ why }) {
-  const { setSession } = useApp();
+ * name it had is offered again. A player who already has an account signs in again instead
+ * (`linkCode`: the code of #/link/<code>). */
+function NameGate({ why, page, linkCode = '', again = false }) {
+  const { session, setSession } = useApp();
+  const signedIn = (player) => {
+    setSession(sessionOf(player));
+    const to = landingOf(player, page);
+    if (to) go(to);
+  };
+  if (linkCode) {
+    return html`<main id="main" class="gate" tabindex="-1">
+      <section class="panel gate-panel">
+        <h1 class="visually-hidden">Swick Online: sign in with a link code</h1>
+        ${session
+          ? html`<p class="notice" role="note">This browser is signed in as ${session.name} now: signing in with the code switches it to the player who made the code.</p>`
+          : null}
+        <${SignInAgain} onSignedIn=${signedIn} code=${linkCode} />
+      </section>
+    </main>`;
+  }
+  return html`<${NewPlayer} why=${why} onSignedIn=${signedIn} again=${again} />`;
+}
+
+function NewPlayer({ why, onSignedIn, again }) {
   const [name, setName] = useState(formerName);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -160,8 +192,7 @@ function NameGate({ why }) {
     setBusy(true);
     setError('');
     try {
-      const player = await api.signUp(clean);
-      setSession({ id: player.id, name: player.name, token: player.token });
+      onSignedIn(await api.signUp(clean));
     } catch (e) {
       setError(e.message);
     } finally {
@@ -194,8 +225,9 @@ function NameGate({ why }) {
           <button class="primary" type="submit" disabled=${busy}>${busy ? 'Joining…' : 'Continue'}</button>
         </div>
         ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-        <p class="hint">Your name and chips are remembered in this browser.</p>
+        <p class="hint">Your name and chips are remembered in this browser. Add a passkey or recovery codes later to play on other devices too.</p>
       </form>
+      <${SignInAgain} onSignedIn=${onSignedIn} open=${again || Boolean(formerName())} />
     </section>
   </main>`;
 }
@@ -210,9 +242,12 @@ function Root() {
   const listeners = useRef(new Set());
   const connRef = useRef(null);
 
+  // Why the welcome page shows, when this page signed out itself.
+  const [gateWhy, setGateWhy] = useState('');
   const setSession = useCallback((value) => {
     saveSession(value);
     setSessionState(value);
+    if (value) setGateWhy('');
   }, []);
 
   // One socket while signed in.
@@ -282,6 +317,22 @@ function Root() {
       replacing.current = null;
     }
   }, [session]);
+  /** Sign out on this device (POST /api/account/sign-out), then forget its token: the welcome
+   * page follows. A token the server refuses already is signed out all the same. */
+  const signOutHere = useCallback(async () => {
+    const old = session.token;
+    replacing.current = old;
+    try {
+      await api.signOut(old);
+    } catch (error) {
+      if (error.status !== 401) throw error;
+    } finally {
+      replacing.current = null;
+    }
+    setGateWhy('You signed out on this device. Sign in again below, or pick a name to start as a new player.');
+    go('/');
+    setSession(null);
+  }, [session]);
   useEffect(() => {
     if (status.state === 'unauthorized' && connRef.current) signInAgain(connRef.current.token);
   }, [status.state]);
@@ -317,6 +368,7 @@ function Root() {
       session,
       setSession,
       signOutEverywhere,
+      signOutHere,
       status,
       muted,
       toggleMute,
@@ -330,20 +382,26 @@ function Root() {
         return () => listeners.current.delete(listener);
       },
     }),
-    [session, status, muted, signOutEverywhere],
+    [session, status, muted, signOutEverywhere, signOutHere],
   );
 
   let page;
-  const needsName = ['lobby', 'table', 'join'].includes(route.page) && !session;
-  if (needsName) {
-    const why = formerName()
+  const needsName = ['lobby', 'table', 'join', 'account', 'link'].includes(route.page) && !session;
+  if (route.page === 'link' && route.args[0]) {
+    page = html`<${NameGate} key=${route.args[0]} page="link" linkCode=${route.args[0]} />`;
+  } else if (needsName) {
+    const why = gateWhy || (formerName()
       ? SIGN_IN_AGAIN
       : route.page === 'join'
         ? 'You were invited to a table. Pick a name to sit down.'
         : route.page === 'table'
           ? 'Pick a name to sit at or watch this table.'
-          : '';
-    page = html`<${NameGate} why=${why} />`;
+          : route.page === 'account'
+            ? 'Sign in to see your account.'
+            : '');
+    page = html`<${NameGate} why=${why} page=${route.page} again=${Boolean(gateWhy) || route.page === 'account' || route.page === 'link'} />`;
+  } else if (route.page === 'account') {
+    page = html`<${AccountPage} />`;
   } else if (route.page === 'table' && route.args[0]) {
     const [table, ...rest] = route.args;
     const invite = rest.find((arg) => arg !== 'join') || invites()[table] || null;

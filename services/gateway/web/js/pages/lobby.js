@@ -4,6 +4,7 @@
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { ApiError, api, rememberGame, rememberInvite } from '../api.js';
 import { go, useApp } from '../context.js';
+import { knownHandles, seatNameOf, tagsFor, useTags } from '../handles.js';
 import { cents, signed } from '../state.js';
 import { CreateEuchreTable, CreateTable, CreateWhistTable } from './create-table.js';
 
@@ -76,9 +77,16 @@ function usePolling(load, every, deps = []) {
   return state;
 }
 
+/** The names of a lobby table's seats, each with its tag where two people there share one. */
+function seatNames(table) {
+  const seated = table.seats.filter(Boolean);
+  const tags = tagsFor(seated, knownHandles());
+  return seated.map((s) => seatNameOf(s, tags));
+}
+
 function TableRow({ table, seatedAt, onJoin }) {
   const free = table.seats.some((s) => !s);
-  const names = table.seats.filter(Boolean).map((s) => (s.bot ? `${s.name}` : s.name));
+  const names = seatNames(table);
   const mine = seatedAt === table.id;
   return html`<tr>
     <th scope="row">
@@ -366,6 +374,8 @@ export function LobbyPage() {
     go(`/table/${table.id}/join`);
   };
   const list = tables.data || [];
+  // The handles of everyone listed, asked for at once: a row tags two people of one name.
+  useTags(list.flatMap((t) => t.seats.filter(Boolean)));
   return html`<main id="main" class="lobby" tabindex="-1">
     <h1 class="visually-hidden">Lobby</h1>
     ${seat.at
@@ -440,6 +450,7 @@ export function JoinPage({ code }) {
       .catch((e) => setState({ table: null, error: e.message }));
   }, [code]);
   const { table, error } = state;
+  useTags(table ? table.seats.filter(Boolean) : []);
   return html`<main id="main" class="join" tabindex="-1">
     <section class="panel gate-panel" aria-labelledby="join-title">
       <h1 id="join-title">You are invited to a table</h1>
@@ -448,7 +459,7 @@ export function JoinPage({ code }) {
         : !table
           ? html`<p>Looking up the invite…</p>`
           : html`<dl class="facts">
-                <div><dt>Players</dt><dd>${table.seats.filter(Boolean).map((s) => s.name).join(', ') || 'Nobody yet'}</dd></div>
+                <div><dt>Players</dt><dd>${seatNames(table).join(', ') || 'Nobody yet'}</dd></div>
                 <div><dt>Seats</dt><dd>${seatSummary(table)} taken</dd></div>
                 <div><dt>Game</dt><dd>${gameName(table.game || 'swick')}</dd></div>
                 ${(table.game || 'swick') === 'swick'

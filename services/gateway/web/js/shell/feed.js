@@ -3,9 +3,10 @@
 // game's own words, a finished trick kept on show a while, and the moves sent to the table.
 // Each game's page passes its words (`game`, below); everything else is written here once.
 
-import { useCallback, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { useCallback, useEffect, useMemo, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { rememberInvite } from '../api.js';
 import { go, useApp } from '../context.js';
+import { peopleOf, taggedView, useTags } from '../handles.js';
 import { buzz, play as playSound } from '../sound.js';
 import { applyFrame, markStale, mergeChat, mergeLog, newTableState } from '../state.js';
 import { SOUNDS, WARNING_MS, foreignGame, logEntries, ranOutForYou, warningDelay } from './words.js';
@@ -41,7 +42,13 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
   const logId = useRef(0);
   const tabRef = useRef(tab);
   tabRef.current = tab;
-  const view = ts.view;
+  // Two people of one name at the table: each shown with the tag of their handle, in the
+  // view every game draws and in the words said of it.
+  const tags = useTags(peopleOf(ts.view));
+  const tagsRef = useRef(tags);
+  tagsRef.current = tags;
+  const tagKey = [...tags].map(([id, tag]) => `${id}#${tag}`).join(',');
+  const view = useMemo(() => taggedView(ts.view, tags), [ts.view, tagKey]);
   const toEntry = (s) => ({ id: (logId.current += 1), text: s.text, base: s.base });
 
   useEffect(() => {
@@ -77,7 +84,7 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
         if (frame.type === 'history') {
           // After a reload or a reconnect: the chat and the hand log so far, each line once.
           setChat((c) => ({ ...c, lines: mergeChat(c.lines, frame.chat || []).lines }));
-          const lines = w.history ? w.history(frame.views || []) : null;
+          const lines = w.history ? w.history((frame.views || []).map((v) => taggedView(v, tagsRef.current))) : null;
           if (lines && (lines.before.length || lines.after.length)) setLog((entries) => mergeLog(entries, lines, toEntry));
           return;
         }
@@ -89,8 +96,8 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
         if (!r.changed) return;
         setTs(r.state);
         setMissing('');
-        const prev = before.view;
-        const next = r.state.view;
+        const prev = taggedView(before.view, tagsRef.current);
+        const next = taggedView(r.state.view, tagsRef.current);
         const said = w.said(prev, next);
         if (said.length) {
           setLog((entries) => [...entries.slice(-200), ...logEntries(said).map(toEntry)]);

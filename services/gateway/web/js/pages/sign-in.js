@@ -1,0 +1,182 @@
+// Signing in again, on the welcome page: "I already have an account", with a passkey (where the
+// browser has them), a link code from a device already signed in (#/link/<code> opens it
+// filled in) or a recovery code. Each answers the player as signing up does.
+
+import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
+import { api, client } from '../api.js';
+import { cleanCode, linkCodeOf } from '../account-words.js';
+
+let passkeysModule = null;
+
+/** The browser side of passkeys (js/passkeys.js), or null where it cannot be loaded. */
+export function loadPasskeys() {
+  if (!passkeysModule) passkeysModule = import('../passkeys.js').catch(() => null);
+  return passkeysModule;
+}
+
+/** Whether this browser can use passkeys: false until known, then as js/passkeys.js says. */
+export function usePasskeysSupported() {
+  const [supported, setSupported] = useState(false);
+  useEffect(() => {
+    let alive = true;
+    loadPasskeys()
+      .then((module) => (module ? module.passkeysSupported() : false))
+      .then((yes) => alive && setSupported(Boolean(yes)))
+      .catch(() => alive && setSupported(false));
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return supported;
+}
+
+/** A passkey prompt the player closed, or one that timed out: said gently, not as a fault. */
+export function passkeyError(error) {
+  const name = error && error.name;
+  if (name === 'NotAllowedError' || name === 'AbortError') return 'No passkey was used: the request was cancelled or timed out.';
+  if (name === 'InvalidStateError') return 'This device already holds a passkey for this account.';
+  return (error && error.message) || 'The passkey did not work';
+}
+
+/** One way of signing in with a code: its field, its button and what went wrong. */
+function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText, error, inputRef, autoComplete }) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const described = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return html`<form class="code-form" onSubmit=${onSubmit} data-way=${id}>
+    <label for=${id}>${label}</label>
+    ${hint ? html`<p class="hint" id=${hintId}>${hint}</p>` : null}
+    <div class="row">
+      <input
+        id=${id}
+        ref=${inputRef}
+        value=${value}
+        onInput=${(e) => setValue(e.target.value)}
+        autocomplete=${autoComplete}
+        autocapitalize="characters"
+        spellcheck="false"
+        maxlength="64"
+        aria-invalid=${error ? 'true' : undefined}
+        aria-describedby=${described}
+      />
+      <button type="submit" disabled=${busy}>${submitText}</button>
+    </div>
+    ${error ? html`<p class="error" id=${errorId} role="alert">${error}</p>` : null}
+  </form>`;
+}
+
+/**
+ * "I already have an account": `onSignedIn(player)` takes the player the server answers;
+ * `code` (from #/link/<code>) opens the link code's way with the code filled in, asking to
+ * confirm; `open` shows the ways at once (a browser whose sign-in was refused).
+ */
+export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }) {
+  const fromLink = linkCodeOf(code);
+  const [open, setOpen] = useState(Boolean(fromLink) || openAtFirst);
+  const passkeys = usePasskeysSupported();
+  const [link, setLink] = useState(fromLink);
+  const [recovery, setRecovery] = useState('');
+  const [busy, setBusy] = useState('');
+  const [errors, setErrors] = useState({});
+  const linkRef = useRef(null);
+  const confirmRef = useRef(null);
+  useEffect(() => {
+    if (fromLink && confirmRef.current) confirmRef.current.focus();
+  }, []);
+
+  const attempt = async (way, call) => {
+    setBusy(way);
+    setErrors({});
+    try {
+      const player = await call();
+      if (!player || !player.token) throw new Error('The server did not sign you in');
+      onSignedIn(player);
+    } catch (error) {
+      setErrors({ [way]: way === 'passkey' ? passkeyError(error) : error.message });
+      setBusy('');
+    }
+  };
+  const withPasskey = () =>
+    attempt('passkey', async () => {
+      const module = await loadPasskeys();
+      if (!module) throw new Error('This browser cannot use passkeys here');
+      return module.signInWithPasskey(client());
+    });
+  const withLink = (event) => {
+    event.preventDefault();
+    const typed = linkCodeOf(link);
+    if (!typed) {
+      setErrors({ link: 'Type the code your other device shows' });
+      return;
+    }
+    attempt('link', () => api.signInWithLink(typed));
+  };
+  const withRecovery = (event) => {
+    event.preventDefault();
+    const typed = cleanCode(recovery);
+    if (!typed) {
+      setErrors({ recovery: 'Type one of your recovery codes' });
+      return;
+    }
+    attempt('recovery', () => api.signInWithRecovery(typed));
+  };
+
+  if (fromLink) {
+    // Opened from a link (a QR code): nothing signs in before the player says so.
+    return html`<section class="sign-in-again from-link" aria-labelledby="link-title">
+      <h2 id="link-title">Sign in with a link code</h2>
+      <p>Another device signed in to Swick Online made this code to let this one in. Sign in here as that player?</p>
+      <p class="link-code-shown"><span class="visually-hidden">Code: </span><code>${fromLink}</code></p>
+      ${errors.link ? html`<p class="error" role="alert">${errors.link}</p>` : null}
+      <div class="row wrap">
+        <button type="button" class="primary" ref=${confirmRef} disabled=${Boolean(busy)} onClick=${withLink}>
+          ${busy === 'link' ? 'Signing in…' : 'Sign in on this device'}
+        </button>
+        <a class="button" href="#/">Cancel</a>
+      </div>
+    </section>`;
+  }
+
+  return html`<section class="sign-in-again" aria-labelledby="again-title">
+    <h2 id="again-title" class="again-head">
+      <button type="button" class="link again-toggle" aria-expanded=${open ? 'true' : 'false'} aria-controls="again-ways" onClick=${() => setOpen(!open)}>
+        I already have an account
+      </button>
+    </h2>
+    <div id="again-ways" class="again-ways" hidden=${!open}>
+      ${passkeys
+        ? html`<div class="again-way" data-way="passkey">
+            <button type="button" class="primary" disabled=${Boolean(busy)} onClick=${withPasskey} aria-describedby=${errors.passkey ? 'passkey-error' : undefined}>
+              ${busy === 'passkey' ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+            </button>
+            ${errors.passkey ? html`<p class="error" id="passkey-error" role="alert">${errors.passkey}</p>` : null}
+          </div>`
+        : null}
+      <${CodeForm}
+        id="link-code"
+        label="Enter a link code"
+        hint="On a device where you are signed in, open Your account and choose Link a device."
+        value=${link}
+        setValue=${setLink}
+        busy=${Boolean(busy)}
+        onSubmit=${withLink}
+        submitText=${busy === 'link' ? 'Signing in…' : 'Sign in'}
+        error=${errors.link}
+        inputRef=${linkRef}
+        autoComplete="one-time-code"
+      />
+      <${CodeForm}
+        id="recovery-code"
+        label="Use a recovery code"
+        hint="One of the ten codes you saved; each works once."
+        value=${recovery}
+        setValue=${setRecovery}
+        busy=${Boolean(busy)}
+        onSubmit=${withRecovery}
+        submitText=${busy === 'recovery' ? 'Signing in…' : 'Sign in'}
+        error=${errors.recovery}
+        autoComplete="off"
+      />
+    </div>
+  </section>`;
+}

@@ -1,0 +1,116 @@
+// web/js/handles.js: two people of one name at a table are told apart by their handles' tags,
+// shown beside the name; everyone else keeps their name as it is.
+
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+
+import {
+  knownHandles,
+  lookUp,
+  peopleOf,
+  seatNameOf,
+  shownName,
+  tagOf,
+  taggedView,
+  tagsFor,
+} from '../../services/gateway/web/js/handles.js';
+import { MemoryStorage, fakePage } from './fakes.mjs';
+
+beforeEach(() => {
+  globalThis.localStorage = new MemoryStorage();
+  fakePage();
+});
+
+afterEach(() => {
+  delete globalThis.fetch;
+});
+
+const handles = new Map([
+  ['p-1', { handle: 'Rita#4821', key: 'rita' }],
+  ['p-2', { handle: 'RITA#0007', key: 'rita' }],
+  ['p-3', { handle: 'Ann#1234', key: 'ann' }],
+  ['p-4', { handle: 'Ríta#5555', key: 'rita' }],
+]);
+const rita = { id: 'p-1', name: 'Rita', bot: null };
+const RITA = { id: 'p-2', name: 'RITA', bot: null };
+const ann = { id: 'p-3', name: 'Ann', bot: null };
+const bot = { id: 'b-1', name: 'Rita', bot: 'easy' };
+
+test('a tag is what follows the handle\'s #', () => {
+  assert.equal(tagOf('Rita#4821'), '4821');
+  assert.equal(tagOf('We#are#4821'), '4821');
+  assert.equal(tagOf('Rita'), '');
+  assert.equal(tagOf(undefined), '');
+  assert.equal(shownName('Rita', '4821'), 'Rita #4821');
+  assert.equal(shownName('Rita', ''), 'Rita');
+});
+
+test('only people sharing a handle key get their tags', () => {
+  assert.deepEqual([...tagsFor([rita, RITA, ann, null], handles)], [['p-1', '4821'], ['p-2', '0007']]);
+  assert.deepEqual([...tagsFor([rita, ann], handles)], [], 'one Rita needs no tag');
+  assert.deepEqual([...tagsFor([rita, bot], handles)], [], 'a bot is no person to tell apart');
+  assert.deepEqual([...tagsFor([rita, { id: 'p-9', name: 'Rita', bot: null }], handles)], [], 'an unknown handle: no tag yet');
+  const lookalike = { id: 'p-4', name: 'Ríta', bot: null };
+  assert.deepEqual([...tagsFor([rita, lookalike], handles)], [['p-1', '4821'], ['p-4', '5555']], 'look-alikes share a key');
+});
+
+test('a table\'s view names its tagged players with their tags, and nothing else changes', () => {
+  const view = {
+    seq: 4,
+    seat: 0,
+    seats: [
+      { seat: 0, player: rita, stack: 5 },
+      { seat: 1, player: RITA, stack: 6 },
+      { seat: 2, player: null },
+      { seat: 3, player: ann },
+    ],
+  };
+  assert.deepEqual(peopleOf(view), [rita, RITA, ann]);
+  const tags = tagsFor(peopleOf(view), handles);
+  const shown = taggedView(view, tags);
+  assert.deepEqual(
+    shown.seats.map((s) => s.player && s.player.name),
+    ['Rita #4821', 'RITA #0007', null, 'Ann'],
+  );
+  assert.equal(shown.seats[0].stack, 5);
+  assert.equal(shown.seats[3], view.seats[3], 'an untagged seat is the same object');
+  assert.equal(view.seats[0].player.name, 'Rita', 'the view itself is left as it was');
+  assert.equal(taggedView(view, new Map()), view);
+  assert.equal(taggedView(null, tags), null);
+});
+
+test('a lobby seat is named with its tag', () => {
+  const tags = tagsFor([rita, RITA], handles);
+  assert.equal(seatNameOf(rita, tags), 'Rita #4821');
+  assert.equal(seatNameOf(ann, tags), 'Ann');
+  assert.equal(seatNameOf({ name: 'Old', bot: null }, tags), 'Old');
+});
+
+test('handles are asked for once, in one request, and kept', async () => {
+  const asked = [];
+  globalThis.fetch = async (path) => {
+    asked.push(path);
+    return new Response(JSON.stringify({ 'q-1': { handle: 'Rita#4821', key: 'rita' } }), { status: 200 });
+  };
+  await lookUp(['q-1', 'q-2', 'q-1']);
+  await lookUp(['q-1', 'q-2']);
+  assert.deepEqual(asked, ['/api/handles?ids=q-1,q-2']);
+  const known = knownHandles();
+  assert.deepEqual(known.get('q-1'), { handle: 'Rita#4821', key: 'rita' });
+  assert.equal(known.has('q-2'), false, 'an id with no account has no handle');
+});
+
+test('a lookup that fails is asked again later', async () => {
+  let calls = 0;
+  globalThis.fetch = async () => {
+    calls += 1;
+    return calls === 1
+      ? new Response('{"detail":"down"}', { status: 503 })
+      : new Response(JSON.stringify({ 'r-1': { handle: 'Bo#0001', key: 'bo' } }), { status: 200 });
+  };
+  await lookUp(['r-1']);
+  assert.equal(knownHandles().has('r-1'), false);
+  await lookUp(['r-1']);
+  assert.equal(calls, 2);
+  assert.equal(knownHandles().get('r-1').handle, 'Bo#0001');
+});
