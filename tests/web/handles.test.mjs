@@ -90,14 +90,14 @@ test('handles are asked for once, in one request, and kept', async () => {
   const asked = [];
   globalThis.fetch = async (path) => {
     asked.push(path);
-    return new Response(JSON.stringify({ 'q-1': { handle: 'Rita#4821', key: 'rita' } }), { status: 200 });
+    return new Response(JSON.stringify({ 'p-00000000000000a1': { handle: 'Rita#4821', key: 'rita' } }), { status: 200 });
   };
-  await lookUp(['q-1', 'q-2', 'q-1']);
-  await lookUp(['q-1', 'q-2']);
-  assert.deepEqual(asked, ['/api/handles?ids=q-1,q-2']);
+  await lookUp(['p-00000000000000a1', 'p-00000000000000a2', 'p-00000000000000a1']);
+  await lookUp(['p-00000000000000a1', 'p-00000000000000a2']);
+  assert.deepEqual(asked, ['/api/handles?ids=p-00000000000000a1,p-00000000000000a2']);
   const known = knownHandles();
-  assert.deepEqual(known.get('q-1'), { handle: 'Rita#4821', key: 'rita' });
-  assert.equal(known.has('q-2'), false, 'an id with no account has no handle');
+  assert.deepEqual(known.get('p-00000000000000a1'), { handle: 'Rita#4821', key: 'rita' });
+  assert.equal(known.has('p-00000000000000a2'), false, 'an id with no account has no handle');
 });
 
 test('a lookup that fails is asked again later', async () => {
@@ -106,11 +106,23 @@ test('a lookup that fails is asked again later', async () => {
     calls += 1;
     return calls === 1
       ? new Response('{"detail":"down"}', { status: 503 })
-      : new Response(JSON.stringify({ 'r-1': { handle: 'Bo#0001', key: 'bo' } }), { status: 200 });
+      : new Response(JSON.stringify({ 'p-00000000000000b1': { handle: 'Bo#0001', key: 'bo' } }), { status: 200 });
   };
-  await lookUp(['r-1']);
-  assert.equal(knownHandles().has('r-1'), false);
-  await lookUp(['r-1']);
+  await lookUp(['p-00000000000000b1']);
+  assert.equal(knownHandles().has('p-00000000000000b1'), false);
+  await lookUp(['p-00000000000000b1']);
   assert.equal(calls, 2);
-  assert.equal(knownHandles().get('r-1').handle, 'Bo#0001');
+  assert.equal(knownHandles().get('p-00000000000000b1').handle, 'Bo#0001');
+});
+
+test('only account ids are asked for: a bot\'s or a made-up id has no handle', async () => {
+  const asked = [];
+  globalThis.fetch = async (path) => {
+    asked.push(path);
+    return new Response('{}', { status: 200 });
+  };
+  await lookUp(['b-easy-1', 'p0', 'p-00000000000000c1']);
+  assert.deepEqual(asked, ['/api/handles?ids=p-00000000000000c1']);
+  await lookUp(['b-easy-1', 'p0']);
+  assert.equal(asked.length, 1);
 });

@@ -73,13 +73,17 @@ export function seatNameOf(seat, tags) {
 // id -> { handle, key }, or null for an id with no account (a bot, a deleted account).
 const known = new Map();
 const asking = new Set();
+// Only an account's id has a handle (a bot's, or a test's made-up one, has none to ask for).
+const ACCOUNT_ID = /^p-[0-9a-f]{16}$/;
 const listeners = new Set();
 const CHUNK = 50;
 
 /** Ask the server for the handles of `ids` not known yet (a failed lookup is asked again next
  * time); every hook hears when they arrive. */
 export async function lookUp(ids) {
-  const missing = [...new Set(ids)].filter((id) => id && !known.has(id) && !asking.has(id));
+  const fresh = [...new Set(ids)].filter((id) => id && !known.has(id) && !asking.has(id));
+  for (const id of fresh) if (!ACCOUNT_ID.test(id)) known.set(id, null);
+  const missing = fresh.filter((id) => ACCOUNT_ID.test(id));
   if (!missing.length) return;
   for (let at = 0; at < missing.length; at += CHUNK) {
     const part = missing.slice(at, at + CHUNK);

@@ -360,6 +360,20 @@ function deviceName(d) {
   return `${kindText(d.kind)}${d.where ? `, ${d.where}` : ''}`;
 }
 
+const HOW = {
+  new: 'as a new player',
+  passkey: 'with a passkey',
+  link: 'with a link code',
+  recovery: 'with a recovery code',
+};
+
+/** When and how a device signed in, and when it was last seen (or signed out). */
+function deviceLine(d, now) {
+  const how = HOW[d.how] ? ` ${HOW[d.how]}` : '';
+  const last = d.signed_out_at ? `signed out ${ago(d.signed_out_at, now)}` : `last seen ${d.current ? 'now' : ago(d.last_seen, now)}`;
+  return `Signed in ${dateText(d.created_at)}${how} · ${last}`;
+}
+
 function Devices({ account, now, onDone }) {
   const { session, signOutEverywhere } = useApp();
   const [out, setOut] = useState(null); // the device being signed out, or 'others'
@@ -367,7 +381,7 @@ function Devices({ account, now, onDone }) {
   const [error, setError] = useState('');
   const [said, setSaid] = useState('');
   const devices = account.devices || [];
-  const others = devices.filter((d) => !d.current);
+  const others = devices.filter((d) => !d.current && !d.signed_out_at);
   const signOut = async () => {
     setBusy(true);
     setError('');
@@ -390,12 +404,12 @@ function Devices({ account, now, onDone }) {
   return html`<${Section} id="devices" title="Devices signed in">
     <ul class="account-list device-list">
       ${devices.map(
-        (d) => html`<li key=${d.id} data-device=${d.id} class=${d.current ? 'current' : ''}>
+        (d) => html`<li key=${d.id} data-device=${d.id} class=${d.current ? 'current' : d.signed_out_at ? 'signed-out' : ''}>
           <div class="item-text">
-            <strong>${deviceName(d)}${d.current ? html` <span class="badge this-device">This device</span>` : null}</strong>
-            <span class="small muted">Signed in ${dateText(d.created_at)} · last seen ${d.current ? 'now' : ago(d.last_seen, now)}</span>
+            <strong>${deviceName(d)}${d.current ? html` <span class="badge this-device">This device</span>` : null}${d.signed_out_at ? html` <span class="badge">Signed out</span>` : null}</strong>
+            <span class="small muted">${deviceLine(d, now)}</span>
           </div>
-          ${d.current
+          ${d.current || d.signed_out_at
             ? null
             : out && out.id === d.id
               ? html`<${Confirm}
@@ -505,7 +519,7 @@ export function AccountPage() {
             <${RecoveryCodes} account=${account} onDone=${reload} />
             <${LinkDevice} />
             <${Devices} account=${account} now=${now} onDone=${reload} />
-            <${Rename} key=${account.name} account=${account} onDone=${reload} />
+            <${Rename} key=${account.id} account=${account} onDone=${reload} />
             <${SignOutHere} account=${account} />
           </div>`}
   </main>`;

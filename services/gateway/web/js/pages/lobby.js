@@ -4,6 +4,7 @@
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
 import { ApiError, api, rememberGame, rememberInvite } from '../api.js';
 import { go, useApp } from '../context.js';
+import { isGuest } from '../account-words.js';
 import { knownHandles, seatNameOf, tagsFor, useTags } from '../handles.js';
 import { cents, signed } from '../state.js';
 import { CreateEuchreTable, CreateTable, CreateWhistTable } from './create-table.js';
@@ -163,6 +164,26 @@ function Balance() {
   </section>`;
 }
 
+/** A guest (no passkey, no recovery codes) is told once here how to keep the account; an
+ * account that has a way back in hears nothing. */
+function KeepAccount() {
+  const { session } = useApp();
+  const [guest, setGuest] = useState(false);
+  useEffect(() => {
+    let alive = true;
+    api
+      .account(session.token)
+      .then((account) => alive && setGuest(isGuest(account)))
+      .catch(() => {});
+    return () => {
+      alive = false;
+    };
+  }, [session.id]);
+  return guest
+    ? html`<p class="small keep-account">Only this browser can sign in as you. <a href="#/account">Add a passkey or recovery codes</a> to play on another device or after clearing this one.</p>`
+    : html`<p class="small"><a href="#/account">Your account</a>: passkeys, device links, recovery codes.</p>`;
+}
+
 /** Sign out everywhere (POST /api/me/revoke), for a sign-in left on another device or copied by
  * someone: every other token of the player stops working, this browser keeps a fresh one. Asks
  * first, with Cancel focused (Escape cancels too), and says how it went in a live region. */
@@ -207,7 +228,8 @@ function SignOutEverywhere() {
   };
   return html`<section class="panel sign-in-panel" aria-labelledby="sign-in-title">
     <h2 id="sign-in-title">Your sign-in</h2>
-    <p class="muted small">Signed in on another device, or afraid someone copied your sign-in? Sign the others out.</p>
+    <${KeepAccount} />
+    <p class="muted small">Signed in on another device, or afraid someone copied your sign-in? Sign the others out, or see <a href="#/account">your devices</a>.</p>
     <button type="button" class="small" ref=${opener} aria-expanded=${asking ? 'true' : 'false'} onClick=${asking ? close : open}>Sign out everywhere…</button>
     ${asking
       ? html`<div class="confirm-sign-out" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text" onKeyDown=${key}>

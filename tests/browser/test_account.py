@@ -1,0 +1,261 @@
+"""The account page (#/account): reached from the player's name in the header, it shows the
+handle, renames (keeping the account, on a fresh token), lists the devices signed in and signs
+any other out (that device's socket is closed with 4401 there and then, and it says it is
+signed out), and signs this device out; at phone and desktop sizes, by keyboard alone, with no
+accessibility violation. Two players of one name at a table are told apart by their tags."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from services.gateway.devices import device_kind, new_device
+from services.gateway.identity import Identity, Tokens
+from tests.browser.support import (
+    axe_violations,
+    browsing,
+    no_overflow,
+    python_table,
+    sign_up,
+    sit_in,
+    token_of,
+)
+from tests.services.cluster import Cluster
+
+SIZES = {
+    "phone-360": {"width": 360, "height": 740},
+    "phone-390": {"width": 390, "height": 844},
+    "desktop-1366": {"width": 1366, "height": 768},
+    "desktop-1920": {"width": 1920, "height": 1080},
+}
+PHONE_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko)"
+    " Chrome/126.0 Mobile Safari/537.36"
+)
+SIGNED_OUT = "Your sign-in is no longer valid"
+
+
+async def account_of(base: str, token: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get("/api/account", headers={"authorization": f"Bearer {token}"})
+        assert reply.status_code == 200, reply.text
+        body: dict[str, Any] = reply.json()
+        return body
+
+
+async def status_of(base: str, token: str) -> int:
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get("/api/me", headers={"authorization": f"Bearer {token}"})
+        return reply.status_code
+
+
+async def second_device(cluster: Cluster, session: dict[str, str]) -> tuple[str, str]:
+    """Another device signed in to the session's account, as a passkey or a link code signs
+    one in: its row in the gateway's database, and a token naming it. Its id and token."""
+    tokens = Tokens(cluster.settings.secret)
+    claims = tokens.claims(session["token"])
+    assert claims is not None
+    device = new_device(
+        session["id"], device_kind(PHONE_AGENT), "link", "127.0.0.2", int(time.time() * 1000)
+    )
+    connection = await asyncpg.connect(cluster.settings.database_url)
+    try:
+        await connection.execute(
+            "INSERT INTO gateway.devices"
+            " (id, account_id, kind, how, address, created_at, last_seen)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            device.id,
+            device.account_id,
+            device.kind,
+            device.how,
+            device.address,
+            device.created_at,
+            device.last_seen,
+        )
+    finally:
+        await connection.close()
+    identity = Identity(session["id"], session["name"])
+    return device.id, tokens.sign(identity, version=claims.version, session=device.id)
+
+
+async def open_account(page: Page) -> None:
+    """From the lobby, the header's name opens the account page."""
+    await page.locator("header.top a.me").click()
+    await expect(page).to_have_url(re.compile("#/account$"))
+    await expect(page.get_by_role("heading", name="Your account", exact=True)).to_be_visible()
+    await page.locator(".handle").wait_for()
+
+
+@pytest.mark.parametrize("viewport", list(SIZES.values()), ids=list(SIZES))
+async def test_the_account_page_shows_the_handle_and_passes_axe(
+    cluster: Cluster, browser: Browser, viewport: dict[str, int]
+) -> None:
+    async with browsing(browser, viewport) as (_, page, errors):
+        await sign_up(page, cluster.base, "Ava")
+        session = await token_of(page)
+        await open_account(page)
+        account = await account_of(cluster.base, session["token"])
+        assert re.fullmatch(r"Ava#\d{4}", account["handle"])
+        await expect(page.locator(".handle")).to_have_text(account["handle"])
+        # A guest is told, once and here, how to keep the account.
+        await expect(page.locator(".keep-it")).to_contain_text("Only this browser can sign in")
+        [device] = account["devices"]
+        row = page.locator(f"[data-device='{device['id']}']")
+        await expect(row).to_contain_text("This device")
+        await expect(row).to_contain_text(device["kind"])
+        await no_overflow(page)
+        assert await axe_violations(page) == []
+        # Asking before signing out: the question is accessible too.
+        await page.get_by_role("button", name="Sign out on this device…").click()
+        dialog = page.get_by_role("alertdialog", name="Sign out on this device?")
+        await expect(dialog).to_contain_text("no passkey and no recovery codes")
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        assert await axe_violations(page) == []
+        await no_overflow(page)
+        errors.check()
+
+
+async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Browser) -> None:
+    async with browsing(browser, SIZES["phone-390"]) as (_, page, errors):
+        await sign_up(page, cluster.base, "Ava")
+        before = await token_of(page)
+        # Tab (round the page) to the header's name; Enter opens the account page.
+        for _ in range(60):
+            await page.keyboard.press("Tab")
+            if await page.evaluate("document.activeElement.matches('header.top a.me')"):
+                break
+        else:
+            raise AssertionError("the header's name is not reached by Tab")
+        await page.keyboard.press("Enter")
+        await page.locator(".handle").wait_for()
+        # The name field, by Tab alone: rename with Enter.
+        for _ in range(40):
+            await page.keyboard.press("Tab")
+            if await page.evaluate("document.activeElement.id === 'account-name'"):
+                break
+        else:
+            raise AssertionError("the name field is not reached by Tab")
+        await page.keyboard.press("Control+A")
+        await page.keyboard.type("Bea")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#name .account-said")).to_contain_text("Your name is now Bea")
+        await expect(page.locator("header.top .me-name")).to_have_text("Bea")
+        after = await token_of(page)
+        assert after["id"] == before["id"] and after["name"] == "Bea"
+        assert after["token"] != before["token"]
+        await expect(page.locator(".handle")).to_have_text(re.compile(r"^Bea#\d{4}$"))
+        # Sign out on this device: asked first, Cancel focused, Escape gives it.
+        button = page.get_by_role("button", name="Sign out on this device…")
+        await button.focus()
+        await page.keyboard.press("Enter")
+        cancel = page.get_by_role("alertdialog").get_by_role("button", name="Cancel")
+        await expect(cancel).to_be_focused()
+        await page.keyboard.press("Escape")
+        await expect(page.get_by_role("alertdialog")).to_have_count(0)
+        assert await status_of(cluster.base, after["token"]) == 200
+        errors.check()
+
+
+async def test_a_device_signed_out_from_the_account_page_is_closed_and_says_so(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with (
+        browsing(browser, SIZES["desktop-1366"]) as (_, desk, desk_errors),
+        browsing(browser, SIZES["phone-390"]) as (_, phone, phone_errors),
+    ):
+        await sign_up(desk, cluster.base, "Ava")
+        session = await token_of(desk)
+        phone_id, phone_token = await second_device(cluster, session)
+        await phone.goto(cluster.base + "/")
+        await phone.wait_for_selector("#name-input")
+        await phone.evaluate(
+            "t => localStorage.setItem('swick.session', JSON.stringify(t))",
+            {"id": session["id"], "name": session["name"], "token": phone_token},
+        )
+        await phone.reload()
+        await expect(phone.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        await expect(phone.locator(".me .dot.on")).to_be_visible()
+        await phone.evaluate(
+            "() => { window.__closes = []; for (const s of window.__sockets)"
+            " s.addEventListener('close', (e) => window.__closes.push(e.code)); }"
+        )
+
+        await open_account(desk)
+        row = desk.locator(f"[data-device='{phone_id}']")
+        await expect(row).to_contain_text("Chrome on Android")
+        await expect(row).to_contain_text("with a link code")
+        await row.get_by_role("button", name=re.compile("^Sign out Chrome on Android")).click()
+        dialog = row.get_by_role("alertdialog")
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        await dialog.get_by_role("button", name="Sign out", exact=True).click()
+        await expect(desk.locator("#devices .account-said")).to_contain_text("is signed out")
+        await expect(row).to_contain_text("Signed out")
+        await expect(row.get_by_role("button")).to_have_count(0)
+
+        # The phone: its socket closed with 4401 at once, and it says it is signed out,
+        # offering the ways back in.
+        await phone.wait_for_function("() => window.__closes.includes(4401)")
+        await expect(phone.get_by_text(SIGNED_OUT)).to_be_visible()
+        again = phone.get_by_role("button", name="I already have an account")
+        await expect(again).to_have_attribute("aria-expanded", "true")
+        await expect(phone.locator("#link-code")).to_be_visible()
+        assert await status_of(cluster.base, phone_token) == 401
+        # The desktop stays signed in (its socket gave way to the phone's: one at a time).
+        assert await status_of(cluster.base, session["token"]) == 200
+        await expect(desk.locator("#name-input")).to_have_count(0)
+        desk_errors.check()
+        phone_errors.check()
+
+
+async def test_signing_out_on_this_device_forgets_its_token(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with browsing(browser, SIZES["phone-360"]) as (_, page, errors):
+        await sign_up(page, cluster.base, "Ava")
+        session = await token_of(page)
+        await open_account(page)
+        await page.get_by_role("button", name="Sign out on this device…").click()
+        dialog = page.get_by_role("alertdialog")
+        await dialog.get_by_role("button", name="Sign out", exact=True).click()
+        await expect(page.get_by_text("You signed out on this device")).to_be_visible()
+        await expect(page).to_have_url(re.compile("#/$"))
+        assert await page.evaluate("localStorage.getItem('swick.session')") is None
+        assert await page.locator("#name-input").input_value() == ""
+        assert await status_of(cluster.base, session["token"]) == 401
+        errors.check()
+
+
+async def test_two_players_of_one_name_at_a_table_show_their_tags(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with (
+        python_table(cluster.base, ["Rita", "Bob"]) as (table, players),
+        browsing(browser) as (_, page, errors),
+    ):
+        seats = await sit_in(page, cluster.base, "rita", table, players, deal=False)
+        try:
+            mine = await token_of(page)
+            async with httpx.AsyncClient(base_url=cluster.base) as http:
+                ids = f"{players[0].id},{players[1].id},{mine['id']}"
+                handles = (await http.get(f"/api/handles?ids={ids}")).json()
+            theirs = handles[players[0].id]["handle"].split("#")[1]
+            ours = handles[mine["id"]]["handle"].split("#")[1]
+            assert handles[players[0].id]["key"] == handles[mine["id"]]["key"]
+            names = page.locator(".seat .seat-name")
+            await expect(names.filter(has_text=f"Rita #{theirs}")).to_have_count(1)
+            await expect(names.filter(has_text=f"rita #{ours}")).to_have_count(1)
+            # Bob shares his name with nobody: no tag.
+            await expect(names.filter(has_text=re.compile(r"^\s*Bob\s*(★)?\s*$"))).to_have_count(1)
+            # The lobby's row of the table says the same.
+            await page.goto(cluster.base + "/#/")
+            row = page.locator(".lobby-table tr", has_text=f"Rita #{theirs}")
+            await expect(row.locator(".table-players")).to_contain_text(f"rita #{ours}")
+            errors.check()
+        finally:
+            await seats.stop()
