@@ -30,6 +30,14 @@ LENGTH = 8  # characters: 40 bits, shown as K7QF-9M2X
 DRAWS = 5  # codes drawn until one is not already out (each is, 1 in 2^40 per code out)
 
 
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """Whose a code was: the account it joins, and the device that showed it."""
+
+    account_id: str
+    device_id: str
+
+
 class LinkCodeStore(Protocol):
     """Where the codes' hashes wait for the device that enters them."""
 
@@ -42,9 +50,9 @@ class LinkCodeStore(Protocol):
         expired by ``now_ms``); ``False``, keeping nothing, if that hash is another device's."""
         ...
 
-    async def take(self, code_hash: str, now_ms: int) -> str | None:
-        """The account of the code, now used, if it was unused and unexpired at ``now_ms``;
-        ``None`` otherwise. One step: of any number of takers at once, one gets it."""
+    async def take(self, code_hash: str, now_ms: int) -> Linked | None:
+        """The account and device of the code, now used, if it was unused and unexpired at
+        ``now_ms``; ``None`` otherwise. One step: of any number of takers at once, one gets it."""
         ...
 
 
@@ -72,16 +80,16 @@ class PostgresLinkCodes(InPostgres, LinkCodeStore):
             return False
         return True
 
-    async def take(self, code_hash: str, now_ms: int) -> str | None:
+    async def take(self, code_hash: str, now_ms: int) -> Linked | None:
         # Under READ COMMITTED a second taker waits for the first's row lock, then finds
         # used_at set and updates nothing.
-        account: str | None = await self.pool.fetchval(
-            "UPDATE gateway.link_codes SET used_at = $2"
-            " WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING account_id",
+        row = await self.pool.fetchrow(
+            "UPDATE gateway.link_codes SET used_at = $2 WHERE code_hash = $1"
+            " AND used_at IS NULL AND expires_at > $2 RETURNING account_id, device_id",
             code_hash,
             now_ms,
         )
-        return account
+        return None if row is None else Linked(row["account_id"], row["device_id"])
 
 
 class SqliteLinkCodes(InSqlite, LinkCodeStore):
@@ -109,17 +117,17 @@ class SqliteLinkCodes(InSqlite, LinkCodeStore):
             return False
         return True
 
-    async def take(self, code_hash: str, now_ms: int) -> str | None:
+    async def take(self, code_hash: str, now_ms: int) -> Linked | None:
         async with self.db.write() as conn:  # the write lock: one taker at a time
             row = await first(
                 conn,
-                "UPDATE gateway_link_codes SET used_at = ?"
-                " WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING account_id",
+                "UPDATE gateway_link_codes SET used_at = ? WHERE code_hash = ?"
+                " AND used_at IS NULL AND expires_at > ? RETURNING account_id, device_id",
                 now_ms,
                 code_hash,
                 now_ms,
             )
-        return None if row is None else str(row["account_id"])
+        return None if row is None else Linked(row["account_id"], row["device_id"])
 
 
 @dataclass
@@ -153,12 +161,12 @@ class MemoryLinkCodes(LinkCodeStore):
         self.codes[code_hash] = _Kept(account_id, device_id, expires_ms)
         return True
 
-    async def take(self, code_hash: str, now_ms: int) -> str | None:
+    async def take(self, code_hash: str, now_ms: int) -> Linked | None:
         kept = self.codes.get(code_hash)
         if kept is None or kept.used or kept.expires_ms <= now_ms:
             return None
         kept.used = True
-        return kept.account_id
+        return Linked(kept.account_id, kept.device_id)
 
 
 def link_code_store_for(store: object) -> LinkCodeStore:
@@ -203,9 +211,9 @@ class LinkCodes:
                 return LinkCode(shown(code), expires_ms)
         raise RuntimeError("no free link code after several draws")  # not with < 2^30 out
 
-    async def redeem(self, typed: str) -> str | None:
-        """The account whose code ``typed`` is, if still good: it is good no more. ``None``
-        for anything else (not a code, unknown, expired or used)."""
+    async def redeem(self, typed: str) -> Linked | None:
+        """The account and device whose code ``typed`` is, if still good: it is good no more.
+        ``None`` for anything else (not a code, unknown, expired or used)."""
         code = canonical(typed, LENGTH)
         if code is None:
             return None

@@ -141,7 +141,11 @@ def add_code_routes(app: FastAPI) -> None:
     async def sign_in_with_link(body: TypedCode, request: Request) -> PlayerOut:
         gw = gateway_of(app)
         await throttle(gw, request, "sign-in")
-        account = await account_or_401(await codes_of(app).links.redeem(body.code))
+        linked = await codes_of(app).links.redeem(body.code)
+        # A code shown by a device signed out since (a stolen one, say) joins nobody.
+        if linked is not None and await gw.sessions.signed_out(linked.device_id):
+            linked = None
+        account = await account_or_401(None if linked is None else linked.account_id)
         return await sign_in(gw, request, account, "link")
 
     @app.post(

@@ -17,6 +17,7 @@ import pytest
 from services.gateway.code_format import ALPHABET
 from services.gateway.link_codes import (
     LinkCodes,
+    Linked,
     MemoryLinkCodes,
     PostgresLinkCodes,
     SqliteLinkCodes,
@@ -40,6 +41,10 @@ MINUTE = 60.0
 def account() -> str:
     """An account id no other test uses (the PostgreSQL database is the whole run's)."""
     return f"p-{secrets.token_hex(8)}"
+
+
+def device() -> str:
+    return f"d-{secrets.token_hex(8)}"
 
 
 @dataclass
@@ -121,40 +126,40 @@ def no_code_in(rows: list[dict[str, Any]], codes: list[str]) -> None:
 
 
 async def test_a_link_code_opens_its_account_once(rig: Rig) -> None:
-    who = account()
-    issued = await rig.links.issue(who, "d-0000000000000001")
+    who, phone = account(), device()
+    issued = await rig.links.issue(who, phone)
     assert len(issued.code) == 9 and issued.code[4] == "-"
     assert set(issued.code.replace("-", "")) <= set(ALPHABET)
     assert issued.expires_at == int((rig.clock.now + 10 * MINUTE) * 1000)
     typed = issued.code.lower().replace("-", "")  # as a person may type it
-    assert await rig.links.redeem(typed) == who
+    assert await rig.links.redeem(typed) == Linked(who, phone)
     assert await rig.links.redeem(issued.code) is None  # used
     assert await rig.links.redeem(typed) is None
 
 
 async def test_a_link_code_lasts_its_minutes_and_no_more(rig: Rig) -> None:
-    who = account()
-    kept = await rig.links.issue(who, "d-0000000000000002")
-    lapsed = await rig.links.issue(who, "d-0000000000000003")
+    who, phone = account(), device()
+    kept = await rig.links.issue(who, phone)
+    lapsed = await rig.links.issue(who, device())
     rig.clock.now += 10 * MINUTE - 0.001
-    assert await rig.links.redeem(kept.code) == who
+    assert await rig.links.redeem(kept.code) == Linked(who, phone)
     rig.clock.now += 0.001
     assert await rig.links.redeem(lapsed.code) is None
 
 
 async def test_a_new_link_code_replaces_the_devices_earlier_one(rig: Rig) -> None:
-    who = account()
-    device, other = "d-0000000000000004", "d-0000000000000005"
-    earlier = await rig.links.issue(who, device)
-    elsewhere = await rig.links.issue(who, other)
-    later = await rig.links.issue(who, device)
+    who, phone, laptop = account(), device(), device()
+    earlier = await rig.links.issue(who, phone)
+    elsewhere = await rig.links.issue(who, laptop)
+    later = await rig.links.issue(who, phone)
     assert await rig.links.redeem(earlier.code) is None
-    assert await rig.links.redeem(later.code) == who
-    assert await rig.links.redeem(elsewhere.code) == who  # another device's code is its own
+    assert await rig.links.redeem(later.code) == Linked(who, phone)
+    # Another device's code is its own.
+    assert await rig.links.redeem(elsewhere.code) == Linked(who, laptop)
 
 
 async def test_unknown_and_malformed_link_codes_open_nothing(rig: Rig) -> None:
-    await rig.links.issue(account(), "d-0000000000000006")
+    await rig.links.issue(account(), device())
     for typed in ("", "K7QF-9M2", "K7QF-9M2U", "K7QF-9M2X-AAAA", "💥" * 8, "' OR 1=1 --"):
         assert await rig.links.redeem(typed) is None
     # A well-formed code no device was given (one in 2^40 that it was).
@@ -162,15 +167,15 @@ async def test_unknown_and_malformed_link_codes_open_nothing(rig: Rig) -> None:
 
 
 async def test_of_many_devices_entering_one_link_code_at_once_one_gets_in(rig: Rig) -> None:
-    who = account()
-    issued = await rig.links.issue(who, "d-0000000000000007")
+    who, phone = account(), device()
+    issued = await rig.links.issue(who, phone)
     taken = await asyncio.gather(*(rig.links.redeem(issued.code) for _ in range(10)))
-    assert taken.count(who) == 1 and taken.count(None) == 9
+    assert taken.count(Linked(who, phone)) == 1 and taken.count(None) == 9
 
 
 async def test_the_database_keeps_a_keyed_hash_of_a_link_code(rig: Rig) -> None:
-    who = account()
-    issued = await rig.links.issue(who, "d-0000000000000008")
+    who, phone = account(), device()
+    issued = await rig.links.issue(who, phone)
     rows = await rig.stored("link_codes")
     if rig.kind == "memory":
         return
@@ -180,27 +185,27 @@ async def test_the_database_keeps_a_keyed_hash_of_a_link_code(rig: Rig) -> None:
     canonical = issued.code.replace("-", "")
     assert mine[0]["code_hash"] == rig.links.hash(canonical)
     assert mine[0]["code_hash"] != hashlib.sha256(canonical.encode()).hexdigest()  # keyed
-    assert mine[0]["device_id"] == "d-0000000000000008" and mine[0]["used_at"] is None
-    assert await rig.links.redeem(issued.code) == who
+    assert mine[0]["device_id"] == phone and mine[0]["used_at"] is None
+    assert await rig.links.redeem(issued.code) == Linked(who, phone)
     used = [row for row in await rig.stored("link_codes") if row["account_id"] == who]
     assert used[0]["used_at"] == int(rig.clock.now * 1000)
 
 
 async def test_a_link_code_from_before_the_secret_rotated_opens_nothing(rig: Rig) -> None:
-    who = account()
-    issued = await rig.links.issue(who, "d-0000000000000009")
+    who, phone = account(), device()
+    issued = await rig.links.issue(who, phone)
     rotated = LinkCodes(rig.links.store, SECRET + " rotated", 10 * MINUTE, rig.clock)
     assert await rotated.redeem(issued.code) is None
-    assert await rig.links.redeem(issued.code) == who
+    assert await rig.links.redeem(issued.code) == Linked(who, phone)
 
 
 async def test_expired_link_codes_are_forgotten(rig: Rig) -> None:
     if rig.kind == "memory":
         return
     who = account()
-    await rig.links.issue(who, "d-000000000000000a")
+    await rig.links.issue(who, device())
     rig.clock.now += 10 * MINUTE
-    await rig.links.issue(account(), "d-000000000000000b")
+    await rig.links.issue(account(), device())
     assert [row for row in await rig.stored("link_codes") if row["account_id"] == who] == []
 
 

@@ -193,6 +193,21 @@ async def test_a_new_link_code_replaces_the_devices_earlier_one(rig: Rig) -> Non
     assert (await sign_in(rig, "link", later)).status_code == 200
 
 
+async def test_a_code_shown_by_a_device_signed_out_since_joins_nobody(rig: Rig) -> None:
+    """A thief's phone shows a code; the owner signs the phone out from their laptop: the
+    code is dead, though not yet expired."""
+    phone = await rig.new_player()
+    joined = await sign_in(rig, "link", (await rig.link_code(phone["token"]))["code"])
+    laptop = joined.json()
+    stolen = (await rig.link_code(phone["token"]))["code"]
+    devices = (await rig.account(phone["token"]))["devices"]
+    (phone_device,) = [d["id"] for d in devices if d["current"]]
+    async with rig.http(laptop["token"]) as http:
+        assert (await http.delete(f"/api/account/devices/{phone_device}")).status_code == 204
+    reply = await sign_in(rig, "link", stolen)
+    assert (reply.status_code, reply.json()) == (401, REFUSED)
+
+
 async def test_codes_need_a_signed_in_device_to_make(rig: Rig) -> None:
     async with rig.http() as http:
         for path in ("/api/account/link", "/api/account/recovery-codes"):
