@@ -59,7 +59,7 @@ class Codes:
 
     @classmethod
     def of(cls, gw: Gateway) -> Codes:
-        def clock() -> float:  # read through, so a test's clock on the sessions counts
+        def clock() -> float:  # the gateway's wall clock, whichever it is at each use
             return gw.sessions.wall_clock()
 
         links = LinkCodes(
