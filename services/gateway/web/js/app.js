@@ -152,7 +152,7 @@ function Header({ route, shown }) {
 }
 
 const SIGN_IN_AGAIN =
-  'Your sign-in is no longer valid: this device was signed out (from your account on another device, or everywhere), the sign-in expired, or the server changed its keys. Sign in again below, or pick a name to start as a new player.';
+  'Your sign-in is no longer valid: this device was signed out from your account on another one, you signed out everywhere from another device, it expired, or the server changed its keys. Sign in again below, or pick a name to start as a new player.';
 
 /** Pick a name once: the token is kept in this browser. After the server refused the token, the
  * name it had is offered again. A player who already has an account signs in again instead
