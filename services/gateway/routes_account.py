@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from services.gateway.accounts import Account, NameCrowded
 from services.gateway.identity import Identity, check_name
 from services.gateway.models import NewPlayer, PlayerOut
+from services.gateway.routes_passkeys import PasskeyOut, passkey_out
 from services.gateway.signed_in import SignedInClaims
 from services.gateway.signing_in import player_out
 from services.gateway.state import Gateway, gateway_of
@@ -37,6 +38,7 @@ class AccountOut(BaseModel):
     name: str
     handle: str
     created_at: int
+    passkeys: list[PasskeyOut]
     devices: list[DeviceOut]
 
 
@@ -65,6 +67,7 @@ def add_account_routes(app: FastAPI) -> None:
             name=mine.name,
             handle=mine.handle,
             created_at=mine.created_at,
+            passkeys=[passkey_out(p) for p in await gw.passkeys.of(mine.id)],
             devices=[
                 DeviceOut(
                     id=d.id,

@@ -27,7 +27,7 @@ from services.table.store import connect_pool
 from shared.settings import Settings
 from shared.sqlite import Database
 from tests.clock import Clock
-from tests.gateway.authenticator import Authenticator, InvalidStateError
+from tests.security.passkey_authenticator import Authenticator, InvalidStateError
 
 RP = "swick.example"
 ORIGIN = "https://swick.example"
