@@ -12,6 +12,7 @@ import pytest
 
 from services.gateway.passkey_ceremonies import (
     CHALLENGE_SECONDS,
+    MAX_PASSKEYS,
     Ceremonies,
     NotSignedIn,
     PasskeyRefused,
@@ -261,6 +262,17 @@ async def test_a_ticket_is_for_its_own_account_and_ceremony(ceremonies: Ceremoni
     with pytest.raises(PasskeyRefused):
         await ceremonies.register(rita, ticket, {}, "Phone", ORIGIN)
     assert await ceremonies.store.of(rita) == await ceremonies.store.of(mallory) == []
+
+
+async def test_an_account_has_at_most_so_many_passkeys(ceremonies: Ceremonies) -> None:
+    rita = account()
+    for _ in range(MAX_PASSKEYS):
+        await add(ceremonies, rita, Authenticator(ORIGIN))
+    with pytest.raises(PasskeyRefused, match="remove one"):
+        await ceremonies.registration_options(rita, "Rita#4821", "Rita")
+    assert len(await ceremonies.store.of(rita)) == MAX_PASSKEYS
+    assert await ceremonies.store.remove_all(rita) == MAX_PASSKEYS
+    assert await ceremonies.store.of(rita) == []
 
 
 async def test_a_passkey_is_removed_only_by_its_own_account(ceremonies: Ceremonies) -> None:

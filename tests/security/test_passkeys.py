@@ -246,6 +246,15 @@ async def test_a_player_removes_only_their_own_passkeys(gateway: LoneGateway) ->
     assert len((await mallory.account())["passkeys"]) == 1
 
 
+async def test_a_deleted_accounts_passkeys_sign_in_no_more(gateway: LoneGateway) -> None:
+    rita = Device(gateway)
+    account = await rita.join("Rita")
+    await rita.add_passkey("Phone")
+    assert (await Device(gateway, rita.authenticator).sign_in()).status_code == 200
+    assert await gateway.gateway.accounts.delete(account["id"], 1)
+    assert refused(await Device(gateway, rita.authenticator).sign_in())
+
+
 async def test_adding_a_passkey_needs_a_sign_in_and_a_good_answer(gateway: LoneGateway) -> None:
     rita = Device(gateway)
     async with rita.http() as http:
