@@ -5,9 +5,9 @@ guest is an account with no credential yet, and adding a passkey or recovery cod
 in place, its chips (the ledger's wallet of that id), seat and history with it.
 
 Display names need not be unique; handles are. A handle is the name and a four-digit tag
-(``Rita#4821``), unique by the name *folded* (case and look-alike letters, as
-``names.folded`` folds them) and the tag, so ``rita`` and ``RІTA`` (a Cyrillic ``І``) never
-share one. A tag is drawn at random among those free for the folded name.
+(``Rita#4821``), unique by the name's key (``handle_key``: case and look-alike letters folded)
+and the tag, so ``rita`` and ``RІTA`` (a Cyrillic ``І``) never share one. A tag is drawn at
+random among those free for the key.
 """
 
 from __future__ import annotations
@@ -42,8 +42,13 @@ class Account:
 
     @property
     def key(self) -> str:
-        """What two handles are compared by besides the tag: the name folded."""
-        return folded(self.name)
+        return handle_key(self.name)
+
+
+def handle_key(name: str) -> str:
+    """What two handles are compared by besides the tag: the name case-folded first (so a
+    capital ``I`` is an ``i``, not the ``l`` it looks like), then its look-alikes folded."""
+    return folded(name.casefold())
 
 
 class NameCrowded(ValueError):
@@ -96,7 +101,7 @@ def _account(row: Row) -> Account:
 
 class PostgresAccounts(InPostgres, AccountStore):
     async def create(self, account_id: str, name: str, now_ms: int) -> Account:
-        key = folded(name)
+        key = handle_key(name)
         for _ in range(_TRIES):
             taken = await self.pool.fetch(
                 "SELECT tag FROM gateway.accounts WHERE handle_key = $1", key
@@ -134,7 +139,7 @@ class PostgresAccounts(InPostgres, AccountStore):
         return {row["id"]: _account(row) for row in rows}
 
     async def rename(self, account_id: str, name: str) -> Account | None:
-        key = folded(name)
+        key = handle_key(name)
         for _ in range(_TRIES):
             account = await self.get(account_id)
             if account is None:
@@ -173,7 +178,7 @@ class PostgresAccounts(InPostgres, AccountStore):
 
 class SqliteAccounts(InSqlite, AccountStore):
     async def create(self, account_id: str, name: str, now_ms: int) -> Account:
-        key = folded(name)
+        key = handle_key(name)
         async with self.db.write() as conn:  # one writer at a time: no tag is raced for
             existing = await first(conn, "SELECT * FROM gateway_accounts WHERE id = ?", account_id)
             if existing is not None:
@@ -217,7 +222,7 @@ class SqliteAccounts(InSqlite, AccountStore):
         return found
 
     async def rename(self, account_id: str, name: str) -> Account | None:
-        key = folded(name)
+        key = handle_key(name)
         async with self.db.write() as conn:
             row = await first(
                 conn,
@@ -271,7 +276,7 @@ class MemoryAccounts(AccountStore):
     async def create(self, account_id: str, name: str, now_ms: int) -> Account:
         if account_id in self.accounts:
             return self.accounts[account_id]
-        account = Account(account_id, name, _tag_for(self._taken(folded(name))), now_ms)
+        account = Account(account_id, name, _tag_for(self._taken(handle_key(name))), now_ms)
         self.accounts[account_id] = account
         return account
 
@@ -285,7 +290,7 @@ class MemoryAccounts(AccountStore):
         account = self.accounts.get(account_id)
         if account is None:
             return None
-        tag = _tag_for(self._taken(folded(name), account_id), keep=account.tag)
+        tag = _tag_for(self._taken(handle_key(name), account_id), keep=account.tag)
         renamed = Account(account_id, name, tag, account.created_at)
         self.accounts[account_id] = renamed
         return renamed
