@@ -173,10 +173,10 @@ class PostgresPasskeys(InPostgres, PasskeyStore):
     ) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
-                "DELETE FROM gateway.passkey_challenges WHERE expires_at <= $1", now_ms
+                "DELETE FROM gateway.webauthn_challenges WHERE expires_at <= $1", now_ms
             )
             await conn.execute(
-                "INSERT INTO gateway.passkey_challenges"
+                "INSERT INTO gateway.webauthn_challenges"
                 " (ticket, purpose, account_id, challenge, expires_at)"
                 " VALUES ($1, $2, $3, $4, $5)",
                 ticket,
@@ -188,7 +188,7 @@ class PostgresPasskeys(InPostgres, PasskeyStore):
 
     async def take_challenge(self, ticket: str, now_ms: int) -> Challenge | None:
         row = await self.pool.fetchrow(
-            "DELETE FROM gateway.passkey_challenges WHERE ticket = $1"
+            "DELETE FROM gateway.webauthn_challenges WHERE ticket = $1"
             " RETURNING purpose, account_id, challenge, expires_at",
             ticket,
         )
@@ -258,10 +258,10 @@ class SqlitePasskeys(InSqlite, PasskeyStore):
         self, ticket: str, challenge: Challenge, expires_ms: int, now_ms: int
     ) -> None:
         async with self.db.write() as conn:
-            await run(conn, "DELETE FROM gateway_passkey_challenges WHERE expires_at <= ?", now_ms)
+            await run(conn, "DELETE FROM gateway_webauthn_challenges WHERE expires_at <= ?", now_ms)
             await run(
                 conn,
-                "INSERT INTO gateway_passkey_challenges"
+                "INSERT INTO gateway_webauthn_challenges"
                 " (ticket, purpose, account_id, challenge, expires_at) VALUES (?, ?, ?, ?, ?)",
                 ticket,
                 challenge.purpose,
@@ -274,7 +274,7 @@ class SqlitePasskeys(InSqlite, PasskeyStore):
         async with self.db.write() as conn:
             row = await first(
                 conn,
-                "DELETE FROM gateway_passkey_challenges WHERE ticket = ?"
+                "DELETE FROM gateway_webauthn_challenges WHERE ticket = ?"
                 " RETURNING purpose, account_id, challenge, expires_at",
                 ticket,
             )

@@ -17,11 +17,11 @@ CREATE INDEX passkeys_by_account ON passkeys (account_id);
 
 -- The challenges handed out with each ceremony's options, each good once and for a few
 -- minutes; every new one clears the expired.
-CREATE TABLE passkey_challenges (
+CREATE TABLE webauthn_challenges (
     ticket     text PRIMARY KEY,                -- what the client hands back with its answer
     purpose    text NOT NULL CHECK (purpose IN ('register', 'sign-in')),
     account_id text NOT NULL,                   -- who registers ('' for a sign-in)
     challenge  bytea NOT NULL,
     expires_at bigint NOT NULL                  -- ms since the epoch
 );
-CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at);
+CREATE INDEX webauthn_challenges_by_expiry ON webauthn_challenges (expires_at);

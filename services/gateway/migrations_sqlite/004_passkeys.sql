@@ -1,5 +1,5 @@
 -- Passkeys and their ceremonies' challenges (the PostgreSQL schema's gateway.passkeys and
--- gateway.passkey_challenges).
+-- gateway.webauthn_challenges).
 CREATE TABLE gateway_passkeys (
     id           TEXT PRIMARY KEY,
     account_id   TEXT NOT NULL,
@@ -14,11 +14,11 @@ CREATE TABLE gateway_passkeys (
 );
 CREATE INDEX gateway_passkeys_by_account ON gateway_passkeys (account_id);
 
-CREATE TABLE gateway_passkey_challenges (
+CREATE TABLE gateway_webauthn_challenges (
     ticket     TEXT PRIMARY KEY,
     purpose    TEXT NOT NULL CHECK (purpose IN ('register', 'sign-in')),
     account_id TEXT NOT NULL,
     challenge  BLOB NOT NULL,
     expires_at INTEGER NOT NULL
 );
-CREATE INDEX gateway_passkey_challenges_by_expiry ON gateway_passkey_challenges (expires_at);
+CREATE INDEX gateway_webauthn_challenges_by_expiry ON gateway_webauthn_challenges (expires_at);
