@@ -9,6 +9,7 @@ its services, its sockets and its limits):
 - ``routes_players.py``, ``routes_account.py``, ``routes_tables.py``, ``routes_games.py``,
   ``routes_chips.py``: the lobby's routes (signing up, one's account and devices, the tables,
   finished games' records and replays, the chips); ``signing_in.py``: a device signing in;
+  ``routes_passkeys.py``: adding passkeys and signing in with one;
 - ``models.py``: their request and response bodies; ``signed_in.py``: who a token is;
 - ``opening.py``: opening a table (and quick play); ``table_requests.py``: requests to tables;
 - ``ledger_proxy.py``: the ledger's read-only answers;
@@ -39,6 +40,7 @@ from services.gateway.devices import devices_for
 from services.gateway.hub import Hub
 from services.gateway.identity import Tokens
 from services.gateway.metrics import GatewayMetrics
+from services.gateway.passkeys import passkeys_for
 from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
@@ -46,6 +48,7 @@ from services.gateway.routes_account import add_account_routes
 from services.gateway.routes_chips import add_chip_routes
 from services.gateway.routes_codes import add_code_routes
 from services.gateway.routes_games import add_game_routes
+from services.gateway.routes_passkeys import add_passkey_routes
 from services.gateway.routes_players import add_player_routes
 from services.gateway.routes_tables import add_table_routes
 from services.gateway.security import SecurityHeaders
@@ -114,6 +117,7 @@ def create_app(
                 replays=Replays(tables),
                 sessions=sessions,
                 accounts=accounts,
+                passkeys=passkeys_for(tables),
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -156,6 +160,7 @@ def create_app(
     app.state.registries = (metrics.registry, *also_exposes)
     add_player_routes(app)
     add_account_routes(app)
+    add_passkey_routes(app)
     add_code_routes(app)
     add_table_routes(app)
     add_game_routes(app)

@@ -18,6 +18,7 @@ from services.gateway.history import History
 from services.gateway.hub import Connection, Hub
 from services.gateway.identity import Claims, Tokens
 from services.gateway.limits import AddressRate
+from services.gateway.passkeys import MemoryPasskeys, PasskeyStore
 from services.gateway.records import Records
 from services.gateway.replays import Replays
 from services.gateway.sessions import MemoryVersions, Sessions
@@ -48,6 +49,7 @@ class Gateway:
     )
     sessions: Sessions = field(default_factory=lambda: Sessions(MemoryVersions()))
     accounts: AccountStore = field(default_factory=MemoryAccounts)
+    passkeys: PasskeyStore = field(default_factory=MemoryPasskeys)
 
     async def signed_in(self, token: str) -> Claims | None:
         """The claims of ``token`` if it is valid and not revoked (signed out everywhere, or

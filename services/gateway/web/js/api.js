@@ -247,6 +247,13 @@ export const api = {
   replay: (table, game) => request('GET', recordPath(table, game, 'replay'), { token: loadSession()?.token }),
   balance: (token) => request('GET', '/api/me/balance', { token }),
   transfers: (token) => request('GET', '/api/me/transfers?limit=12', { token }),
+  // Passkeys (web/js/passkeys.js turns their options and answers into WebAuthn's forms).
+  passkeyOptions: (token = loadSession()?.token) => request('POST', '/api/account/passkeys/options', { token }),
+  addPasskey: (body, token = loadSession()?.token) => request('POST', '/api/account/passkeys', { token, body }),
+  removePasskey: (id, token = loadSession()?.token) =>
+    request('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`, { token }),
+  passkeySignInOptions: () => request('POST', '/api/sign-in/passkey/options'),
+  signInWithPasskey: (body) => request('POST', '/api/sign-in/passkey', { body }),
   leaderboard: (game) => request('GET', `/api/leaderboard?days=7&limit=10&game=${encodeURIComponent(game)}`),
   rules: async () => {
     const response = await fetch('/rules.md');
