@@ -186,17 +186,6 @@ async function request(method, path, { token, body } = {}) {
   return data;
 }
 
-/** A client of the gateway's HTTP API signed in with `token` (or none): `post(path, body)`
- * and `request(method, path, body)`, each resolving with the answer or throwing an ApiError
- * (what the passkeys' ceremonies, js/passkeys.js, call through). */
-export function client(token = null) {
-  return {
-    token,
-    request: (method, path, body) => request(method, path, { token, body }),
-    post: (path, body) => request('POST', path, { token, body }),
-  };
-}
-
 /** Where a game's record (or its `replay`) is; with this browser's invite code of the table, if
  * it has one. */
 export function recordPath(table, game, part = 'record') {
@@ -218,15 +207,9 @@ export const api = {
   // Signing in again (docs/accounts.md): each answers the player, as signing up does.
   signInWithLink: (code) => request('POST', '/api/sign-in/link', { body: { code } }),
   signInWithRecovery: (code) => request('POST', '/api/sign-in/recovery', { body: { code } }),
-  passkeySignInOptions: () => request('POST', '/api/sign-in/passkey/options'),
-  signInWithPasskey: (ticket, credential) => request('POST', '/api/sign-in/passkey', { body: { ticket, credential } }),
   // The account page.
   account: (token) => request('GET', '/api/account', { token }),
   rename: (token, name) => request('PATCH', '/api/account', { token, body: { name } }),
-  passkeyOptions: (token) => request('POST', '/api/account/passkeys/options', { token }),
-  addPasskey: (token, ticket, credential, label) =>
-    request('POST', '/api/account/passkeys', { token, body: label ? { ticket, credential, label } : { ticket, credential } }),
-  removePasskey: (token, id) => request('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`, { token }),
   linkCode: (token) => request('POST', '/api/account/link', { token }),
   recoveryCodes: (token) => request('POST', '/api/account/recovery-codes', { token }),
   signOutDevice: (token, id) => request('DELETE', `/api/account/devices/${encodeURIComponent(id)}`, { token }),

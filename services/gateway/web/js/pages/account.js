@@ -3,7 +3,7 @@
 // docs/accounts.md.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { api, client, localTime } from '../api.js';
+import { api, localTime } from '../api.js';
 import {
   ago,
   countdown,
@@ -20,7 +20,7 @@ import {
 import { useApp } from '../context.js';
 import { tagOf } from '../handles.js';
 import { useTicker } from '../ui.js';
-import { loadPasskeys, passkeyError, usePasskeysSupported } from './sign-in.js';
+import { passkeyErrorMessage, passkeysSupported, registerPasskey } from '../passkeys.js';
 
 /** Copy `text` to the clipboard: the words to say how it went. */
 async function copy(text, what) {
@@ -145,7 +145,7 @@ function Rename({ account, onDone }) {
 
 function Passkeys({ account, now, onDone }) {
   const { session } = useApp();
-  const supported = usePasskeysSupported();
+  const supported = passkeysSupported();
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -159,14 +159,12 @@ function Passkeys({ account, now, onDone }) {
     setError('');
     setSaid('');
     try {
-      const module = await loadPasskeys();
-      if (!module) throw new Error('This browser cannot make passkeys here');
-      await module.registerPasskey(client(session.token), label.trim());
+      await registerPasskey(api, label.trim());
       setLabel('');
       setSaid('Passkey added: it signs you in on any device that holds it.');
       onDone();
     } catch (e) {
-      setError(passkeyError(e));
+      setError(passkeyErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -175,7 +173,7 @@ function Passkeys({ account, now, onDone }) {
     setBusy(true);
     setRemoveError('');
     try {
-      await api.removePasskey(session.token, removing.id);
+      await api.removePasskey(removing.id, session.token);
       setSaid(`Passkey ${removing.label || ''} removed.`.replace('  ', ' '));
       setRemoving(null);
       onDone();

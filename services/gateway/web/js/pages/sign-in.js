@@ -3,40 +3,9 @@
 // filled in) or a recovery code. Each answers the player as signing up does.
 
 import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1.module.js';
-import { api, client } from '../api.js';
+import { api } from '../api.js';
 import { cleanCode, linkCodeOf } from '../account-words.js';
-
-let passkeysModule = null;
-
-/** The browser side of passkeys (js/passkeys.js), or null where it cannot be loaded. */
-export function loadPasskeys() {
-  if (!passkeysModule) passkeysModule = import('../passkeys.js').catch(() => null);
-  return passkeysModule;
-}
-
-/** Whether this browser can use passkeys: false until known, then as js/passkeys.js says. */
-export function usePasskeysSupported() {
-  const [supported, setSupported] = useState(false);
-  useEffect(() => {
-    let alive = true;
-    loadPasskeys()
-      .then((module) => (module ? module.passkeysSupported() : false))
-      .then((yes) => alive && setSupported(Boolean(yes)))
-      .catch(() => alive && setSupported(false));
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return supported;
-}
-
-/** A passkey prompt the player closed, or one that timed out: said gently, not as a fault. */
-export function passkeyError(error) {
-  const name = error && error.name;
-  if (name === 'NotAllowedError' || name === 'AbortError') return 'No passkey was used: the request was cancelled or timed out.';
-  if (name === 'InvalidStateError') return 'This device already holds a passkey for this account.';
-  return (error && error.message) || 'The passkey did not work';
-}
+import { passkeyErrorMessage, passkeysSupported, signInWithPasskey } from '../passkeys.js';
 
 /** One way of signing in with a code: its field, its button and what went wrong. */
 function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText, error, inputRef, autoComplete }) {
@@ -54,7 +23,7 @@ function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText
         onInput=${(e) => setValue(e.target.value)}
         autocomplete=${autoComplete}
         autocapitalize="characters"
-        spellcheck="false"
+        spellcheck=${false}
         maxlength="64"
         aria-invalid=${error ? 'true' : undefined}
         aria-describedby=${described}
@@ -73,7 +42,7 @@ function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText
 export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }) {
   const fromLink = linkCodeOf(code);
   const [open, setOpen] = useState(Boolean(fromLink) || openAtFirst);
-  const passkeys = usePasskeysSupported();
+  const passkeys = passkeysSupported();
   const [link, setLink] = useState(fromLink);
   const [recovery, setRecovery] = useState('');
   const [busy, setBusy] = useState('');
@@ -92,16 +61,12 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
       if (!player || !player.token) throw new Error('The server did not sign you in');
       onSignedIn(player);
     } catch (error) {
-      setErrors({ [way]: way === 'passkey' ? passkeyError(error) : error.message });
+      setErrors({ [way]: way === 'passkey' ? passkeyErrorMessage(error) : error.message });
       setBusy('');
     }
   };
   const withPasskey = () =>
-    attempt('passkey', async () => {
-      const module = await loadPasskeys();
-      if (!module) throw new Error('This browser cannot use passkeys here');
-      return module.signInWithPasskey(client());
-    });
+    attempt('passkey', () => signInWithPasskey(api));
   const withLink = (event) => {
     event.preventDefault();
     const typed = linkCodeOf(link);
