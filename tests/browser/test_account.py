@@ -158,7 +158,27 @@ async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Bro
         await expect(cancel).to_be_focused()
         await page.keyboard.press("Escape")
         await expect(page.get_by_role("alertdialog")).to_have_count(0)
+        await expect(button).to_be_focused()  # back where the question was asked
         assert await status_of(cluster.base, after["token"]) == 200
+        # Recovery codes by keyboard: Enter makes them, the focus goes to them; "I have saved
+        # them" hides them, and the focus goes to the button that makes new ones.
+        await page.get_by_role("button", name="Make recovery codes").focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator(".recovery-list")).to_be_focused()
+        await page.keyboard.press("Tab")
+        await expect(page.get_by_role("button", name="Copy all")).to_be_focused()
+        await page.keyboard.press("Tab")
+        await expect(page.get_by_role("link", name="Download as a text file")).to_be_focused()
+        await page.keyboard.press("Tab")
+        await page.keyboard.press("Enter")
+        renew = page.get_by_role("button", name="Make new recovery codes…")
+        await expect(renew).to_be_focused()
+        # Asked first; Escape keeps the codes, and the focus comes back.
+        await page.keyboard.press("Enter")
+        await expect(page.get_by_role("alertdialog")).to_contain_text("stop working at once")
+        await page.keyboard.press("Escape")
+        await expect(renew).to_be_focused()
+        await expect(page.locator(".codes-left")).to_have_text("10 codes left")
         errors.check()
 
 

@@ -122,6 +122,16 @@ async def test_a_device_link_from_a_phone_to_a_desktop(cluster: Cluster, browser
         assert await phone.locator(".link-shown svg").count() == 0, "no markup in the page"
         await no_overflow(phone)
         assert await axe_violations(phone) == []
+        # The code has the focus (a screen reader reads it out); Done puts it back on the
+        # button, and Enter there shows the code again.
+        await expect(phone.locator(".link-code")).to_be_focused()
+        await phone.get_by_role("button", name="Done").focus()
+        await phone.keyboard.press("Enter")
+        show = phone.get_by_role("button", name="Show a link code")
+        await expect(show).to_be_focused()
+        await phone.keyboard.press("Enter")
+        code = (await phone.locator(".link-code code").inner_text()).strip()  # a fresh one
+        url = f"{cluster.base}/#/link/{code}"
 
         # The desktop opens the link (what the QR code says): the code filled in, and nothing
         # happens before it confirms.

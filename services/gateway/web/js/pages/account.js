@@ -68,6 +68,15 @@ function Said({ text }) {
   return html`<p class="account-said" role="status">${text}</p>`;
 }
 
+/** Focus the element `id` once the page has drawn what changed (a question closed: back to
+ * the button that asked it, or to the part's heading when that button is gone). */
+function focusLater(id) {
+  setTimeout(() => {
+    const element = document.getElementById(id);
+    if (element) element.focus();
+  }, 0);
+}
+
 function focusPart(id) {
   const heading = document.getElementById(`${id}-title`);
   if (heading) {
@@ -176,6 +185,7 @@ function Passkeys({ account, now, onDone }) {
       await api.removePasskey(removing.id, session.token);
       setSaid(`Passkey ${removing.label || ''} removed.`.replace('  ', ' '));
       setRemoving(null);
+      focusLater('passkeys-title');
       onDone();
     } catch (e) {
       setRemoveError(e.message);
@@ -202,9 +212,12 @@ function Passkeys({ account, now, onDone }) {
                     busy=${busy}
                     error=${removeError}
                     onYes=${remove}
-                    onNo=${() => setRemoving(null)}
+                    onNo=${() => {
+                      setRemoving(null);
+                      focusLater(`remove-${k.id}-open`);
+                    }}
                   />`
-                : html`<button type="button" class="small" aria-label=${`Remove passkey ${k.label || ''}`.trim()} onClick=${() => {
+                : html`<button type="button" class="small" id=${`remove-${k.id}-open`} aria-label=${`Remove passkey ${k.label || ''}`.trim()} onClick=${() => {
                     setRemoveError('');
                     setRemoving(k);
                   }}>Remove</button>`}
@@ -266,7 +279,10 @@ function LinkDevice() {
             <p><strong>This code expired.</strong> It no longer signs anyone in.</p>
             <div class="row wrap">
               <button type="button" class="primary" disabled=${busy} onClick=${make}>${busy ? 'Making…' : 'Make another'}</button>
-              <button type="button" onClick=${() => setLink(null)}>Done</button>
+              <button type="button" onClick=${() => {
+                setLink(null);
+                focusLater('link-open');
+              }}>Done</button>
             </div>
           </div>`
         : html`<div class="link-shown">
@@ -276,14 +292,17 @@ function LinkDevice() {
               <div class="row wrap">
                 <button type="button" class="small" onClick=${async () => setSaid(await copy(link.code, 'Code'))}>Copy code</button>
                 <button type="button" class="small" onClick=${async () => setSaid(await copy(link.url, 'Link'))}>Copy link</button>
-                <button type="button" class="small" onClick=${() => setLink(null)}>Done</button>
+                <button type="button" class="small" onClick=${() => {
+                setLink(null);
+                focusLater('link-open');
+              }}>Done</button>
               </div>
             </div>
             ${link.qr_svg
               ? html`<img class="link-qr" src=${svgImageUrl(link.qr_svg)} width="180" height="180" alt=${`QR code of the sign-in link, for your other device's camera: ${link.url}`} />`
               : null}
           </div>`
-      : html`<button type="button" class="primary" disabled=${busy} onClick=${make}>${busy ? 'Making…' : 'Show a link code'}</button>`}
+      : html`<button type="button" id="link-open" class="primary" disabled=${busy} onClick=${make}>${busy ? 'Making…' : 'Show a link code'}</button>`}
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <${Said} text=${said} />
   <//>`;
@@ -333,6 +352,7 @@ function RecoveryCodes({ account, onDone }) {
             <button type="button" class="small" onClick=${() => {
               setCodes(null);
               setSaid('The codes are hidden. You have them saved.');
+              focusLater('new-codes-open');
             }}>I have saved them</button>
           </div>
         </div>`
@@ -345,9 +365,12 @@ function RecoveryCodes({ account, onDone }) {
             busy=${busy}
             error=${error}
             onYes=${make}
-            onNo=${() => setAsking(false)}
+            onNo=${() => {
+              setAsking(false);
+              focusLater('new-codes-open');
+            }}
           />`
-        : html`<button type="button" class=${left ? '' : 'primary'} disabled=${busy} onClick=${start}>${left ? 'Make new recovery codes…' : busy ? 'Making…' : 'Make recovery codes'}</button>
+        : html`<button type="button" id="new-codes-open" class=${left ? '' : 'primary'} disabled=${busy} onClick=${start}>${left ? 'Make new recovery codes…' : busy ? 'Making…' : 'Make recovery codes'}</button>
             ${left ? html`<p class="hint">Making new codes ends the ones you have.</p>` : null}`}
     ${error && !asking ? html`<p class="error" role="alert">${error}</p>` : null}
     <${Said} text=${said} />
@@ -392,6 +415,7 @@ function Devices({ account, now, onDone }) {
         setSaid(`${deviceName(out)} is signed out.`);
       }
       setOut(null);
+      focusLater('devices-title');
       onDone();
     } catch (e) {
       setError(e.message);
@@ -418,9 +442,12 @@ function Devices({ account, now, onDone }) {
                   busy=${busy}
                   error=${error}
                   onYes=${signOut}
-                  onNo=${() => setOut(null)}
+                  onNo=${() => {
+                    setOut(null);
+                    focusLater(`out-${d.id}-open`);
+                  }}
                 />`
-              : html`<button type="button" class="small" aria-label=${`Sign out ${deviceName(d)}, last seen ${ago(d.last_seen, now)}`} onClick=${() => {
+              : html`<button type="button" class="small" id=${`out-${d.id}-open`} aria-label=${`Sign out ${deviceName(d)}, last seen ${ago(d.last_seen, now)}`} onClick=${() => {
                   setError('');
                   setOut(d);
                 }}>Sign out</button>`}
@@ -437,9 +464,12 @@ function Devices({ account, now, onDone }) {
             busy=${busy}
             error=${error}
             onYes=${signOut}
-            onNo=${() => setOut(null)}
+            onNo=${() => {
+              setOut(null);
+              focusLater('out-others-open');
+            }}
           />`
-        : html`<button type="button" onClick=${() => {
+        : html`<button type="button" id="out-others-open" onClick=${() => {
             setError('');
             setOut('others');
           }}>Sign out everywhere else…</button>`
@@ -476,9 +506,12 @@ function SignOutHere({ account }) {
           busy=${busy}
           error=${error}
           onYes=${confirm}
-          onNo=${() => setAsking(false)}
+          onNo=${() => {
+            setAsking(false);
+            focusLater('out-here-open');
+          }}
         />`
-      : html`<button type="button" onClick=${() => setAsking(true)}>Sign out on this device…</button>`}
+      : html`<button type="button" id="out-here-open" onClick=${() => setAsking(true)}>Sign out on this device…</button>`}
   <//>`;
 }
 
