@@ -23,7 +23,6 @@ from tests.browser.support import (
     no_overflow,
     python_table,
     sign_up,
-    sit_in,
     token_of,
 )
 from tests.services.cluster import Cluster
@@ -251,31 +250,42 @@ async def test_signing_out_on_this_device_forgets_its_token(
         errors.check()
 
 
+# Each game's table page: the seat the page's player sits in, and where the seats' names are.
+TABLES = {
+    "swick": (".seat.me", ".seat .seat-name"),
+    "euchre": (".eu-seat.me", ".eu-seat .eu-name-text"),
+    "contract-whist": (".wh-seat.me", ".wh-seat .eu-name-text"),
+}
+
+
+@pytest.mark.parametrize("game", list(TABLES))
 async def test_two_players_of_one_name_at_a_table_show_their_tags(
-    cluster: Cluster, browser: Browser
+    cluster: Cluster, browser: Browser, game: str
 ) -> None:
+    """Written once for every game (the table's feed names the seats): the two Ritas each
+    with their tag, Bob and Cy as they are; and the lobby's row of the table too."""
+    mine_at, names_at = TABLES[game]
     async with (
-        python_table(cluster.base, ["Rita", "Bob"]) as (table, players),
+        python_table(cluster.base, ["Rita", "Bob", "Cy"], game=game) as (table, players),
         browsing(browser) as (_, page, errors),
     ):
-        seats = await sit_in(page, cluster.base, "rita", table, players, deal=False)
-        try:
-            mine = await token_of(page)
-            async with httpx.AsyncClient(base_url=cluster.base) as http:
-                ids = f"{players[0].id},{players[1].id},{mine['id']}"
-                handles = (await http.get(f"/api/handles?ids={ids}")).json()
-            theirs = handles[players[0].id]["handle"].split("#")[1]
-            ours = handles[mine["id"]]["handle"].split("#")[1]
-            assert handles[players[0].id]["key"] == handles[mine["id"]]["key"]
-            names = page.locator(".seat .seat-name")
-            await expect(names.filter(has_text=f"Rita #{theirs}")).to_have_count(1)
-            await expect(names.filter(has_text=f"rita #{ours}")).to_have_count(1)
-            # Bob shares his name with nobody: no tag.
-            await expect(names.filter(has_text=re.compile(r"^\s*Bob\s*(★)?\s*$"))).to_have_count(1)
-            # The lobby's row of the table says the same.
-            await page.goto(cluster.base + "/#/")
-            row = page.locator(".lobby-table tr", has_text=f"Rita #{theirs}")
-            await expect(row.locator(".table-players")).to_contain_text(f"rita #{ours}")
-            errors.check()
-        finally:
-            await seats.stop()
+        await sign_up(page, cluster.base, "rita", f"/#/table/{table}/join")
+        await page.locator(mine_at).wait_for()
+        mine = await token_of(page)
+        async with httpx.AsyncClient(base_url=cluster.base) as http:
+            ids = f"{players[0].id},{players[1].id},{mine['id']}"
+            handles = (await http.get(f"/api/handles?ids={ids}")).json()
+        theirs = handles[players[0].id]["handle"].split("#")[1]
+        ours = handles[mine["id"]]["handle"].split("#")[1]
+        assert handles[players[0].id]["key"] == handles[mine["id"]]["key"]
+        names = page.locator(names_at)
+        await expect(names.filter(has_text=f"Rita #{theirs}")).to_have_count(1)
+        await expect(names.filter(has_text=f"rita #{ours}")).to_have_count(1)
+        # Bob shares his name with nobody: no tag.
+        await expect(names.filter(has_text="Bob")).to_have_count(1)
+        await expect(names.filter(has_text=re.compile(r"Bob\s*#"))).to_have_count(0)
+        # The lobby's row of the table says the same.
+        await page.goto(cluster.base + "/#/")
+        row = page.locator(".lobby-table tr", has_text=f"Rita #{theirs}")
+        await expect(row.locator(".table-players")).to_contain_text(f"rita #{ours}")
+        errors.check()
