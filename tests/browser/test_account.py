@@ -232,6 +232,44 @@ async def test_a_device_signed_out_from_the_account_page_is_closed_and_says_so(
         phone_errors.check()
 
 
+async def test_signing_out_everywhere_else_from_the_account_page(
+    cluster: Cluster, browser: Browser
+) -> None:
+    async with (
+        browsing(browser, SIZES["phone-390"]) as (_, here, here_errors),
+        browsing(browser, SIZES["desktop-1920"]) as (_, there, there_errors),
+    ):
+        await sign_up(here, cluster.base, "Ava")
+        session = await token_of(here)
+        other, other_token = await second_device(cluster, session)
+        await there.goto(cluster.base + "/")
+        await there.wait_for_selector("#name-input")
+        await there.evaluate(
+            "t => localStorage.setItem('swick.session', JSON.stringify(t))",
+            {"id": session["id"], "name": session["name"], "token": other_token},
+        )
+        await there.reload()
+        await expect(there.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        await open_account(here)
+        await here.get_by_role("button", name="Sign out everywhere else…").click()
+        dialog = here.get_by_role("alertdialog", name="Sign out every other device?")
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        await dialog.get_by_role("button", name="Sign out everywhere else").click()
+        await expect(here.locator("#devices .account-said")).to_contain_text(
+            "Every other device is signed out"
+        )
+        await expect(here.locator("#devices-title")).to_be_focused()
+        await expect(here.locator(f"[data-device='{other}']")).to_contain_text("Signed out")
+        await expect(here.get_by_role("button", name="Sign out everywhere else…")).to_have_count(0)
+        fresh = await token_of(here)
+        assert fresh["id"] == session["id"] and fresh["token"] != session["token"]
+        assert await status_of(cluster.base, fresh["token"]) == 200
+        assert await status_of(cluster.base, other_token) == 401
+        await expect(there.get_by_text(SIGNED_OUT)).to_be_visible()
+        here_errors.check()
+        there_errors.check()
+
+
 async def test_signing_out_on_this_device_forgets_its_token(
     cluster: Cluster, browser: Browser
 ) -> None:

@@ -234,7 +234,7 @@ function SignOutEverywhere() {
     ${asking
       ? html`<div class="confirm-sign-out" role="alertdialog" aria-labelledby="sign-out-title" aria-describedby="sign-out-text" onKeyDown=${key}>
           <h3 id="sign-out-title">Sign out everywhere?</h3>
-          <p id="sign-out-text">Every other device or browser signed in as ${session.name} is signed out: there, picking a name again makes a new player. This browser stays signed in as you, with your chips and your seat.</p>
+          <p id="sign-out-text">Every other device or browser signed in as ${session.name} is signed out: there, you sign in again with a passkey, a link code or a recovery code (picking a name makes a new player). This browser stays signed in as you, with your chips and your seat.</p>
           ${error ? html`<p class="error" role="alert">${error}</p>` : null}
           <div class="row">
             <button type="button" disabled=${busy} onClick=${confirm}>${busy ? 'Signing out…' : 'Sign out everywhere'}</button>
