@@ -175,6 +175,7 @@ async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Bro
         # Asked first; Escape keeps the codes, and the focus comes back.
         await page.keyboard.press("Enter")
         await expect(page.get_by_role("alertdialog")).to_contain_text("stop working at once")
+        await expect(cancel).to_be_focused()
         await page.keyboard.press("Escape")
         await expect(renew).to_be_focused()
         await expect(page.locator(".codes-left")).to_have_text("10 codes left")
