@@ -458,6 +458,7 @@ async def test_bots_are_staked_by_the_house_never_minted(books: Ledger) -> None:
     assert await books.house() == {
         "staked": 2 * GRANT,
         "returned": 0,
+        "closed": 0,
         "balance": -2 * GRANT,
         "held_by_bots": 2 * GRANT,
         "result": 0,
