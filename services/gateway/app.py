@@ -6,8 +6,9 @@ publish comes back through the hub, each socket receiving only its own view.
 This module only composes its parts, each one concept, sharing one ``Gateway`` (``state.py``:
 its services, its sockets and its limits):
 
-- ``routes_players.py``, ``routes_tables.py``, ``routes_games.py``, ``routes_chips.py``: the
-  lobby's routes (signing up, the tables, finished games' records and replays, the chips);
+- ``routes_players.py``, ``routes_account.py``, ``routes_tables.py``, ``routes_games.py``,
+  ``routes_chips.py``: the lobby's routes (signing up, one's account and devices, the tables,
+  finished games' records and replays, the chips); ``signing_in.py``: a device signing in;
 - ``models.py``: their request and response bodies; ``signed_in.py``: who a token is;
 - ``opening.py``: opening a table (and quick play); ``table_requests.py``: requests to tables;
 - ``ledger_proxy.py``: the ledger's read-only answers;
@@ -32,13 +33,16 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
 
 from services.gateway import admin
+from services.gateway.accounts import accounts_for
 from services.gateway.chat import chat_for
+from services.gateway.devices import devices_for
 from services.gateway.hub import Hub
 from services.gateway.identity import Tokens
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.proxies import Proxies, TrustedProxies
 from services.gateway.records import Records
 from services.gateway.replays import Replays
+from services.gateway.routes_account import add_account_routes
 from services.gateway.routes_chips import add_chip_routes
 from services.gateway.routes_games import add_game_routes
 from services.gateway.routes_players import add_player_routes
@@ -89,8 +93,9 @@ def create_app(
             hub = Hub(messages, metrics)
             chat = chat_for(tables)
             await chat.migrate()
-            sessions = Sessions(versions_for(tables))
+            sessions = Sessions(versions_for(tables), devices_for(tables))
             await sessions.versions.migrate()
+            accounts = accounts_for(tables)
             app.state.gateway = Gateway(
                 settings,
                 messages,
@@ -107,6 +112,7 @@ def create_app(
                 chat=chat,
                 replays=Replays(tables),
                 sessions=sessions,
+                accounts=accounts,
             )
             task = asyncio.create_task(hub.run())
             ready = asyncio.create_task(hub.ready.wait())
@@ -148,6 +154,7 @@ def create_app(
     add_probes(app, ready)
     app.state.registries = (metrics.registry, *also_exposes)
     add_player_routes(app)
+    add_account_routes(app)
     add_table_routes(app)
     add_game_routes(app)
     add_chip_routes(app)

@@ -1,15 +1,17 @@
 """Who a player is: a display name and a signed token the browser keeps.
 
 A token is ``<payload>.<signature>``: the payload is base64url JSON ``{"id", "name", "kid",
-"iat", "exp", "auth", "ver"}`` and the signature its HMAC-SHA256 under the key that ``kid``
+"iat", "exp", "auth", "ver", "sid"}`` and the signature its HMAC-SHA256 under the key that ``kid``
 names, so any gateway process can check it without a database. Tokens expire (``exp``); keys
 rotate with a grace period (see ``Tokens``).
 
 A sign-in ends: renewal carries the first sign-in's time (``auth``) into every fresh token and
 stops ``session_lifetime`` after it, however active the player. ``ver`` is the player's token
 version when it was signed: signing out everywhere raises the version, and the gateway refuses
-tokens of an older one (``services.gateway.sessions``). A token from before these claims
-counts as signed in at its ``iat`` with version 0.
+tokens of an older one (``services.gateway.sessions``). ``sid`` names the signed-in device
+(``services.gateway.devices``), which its player can sign out on its own. A token from before
+these claims counts as signed in at its ``iat`` with version 0, on no device (the gateway
+gives it one when it next shows up).
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ class Claims:
     expires_at: int
     authenticated_at: int
     version: int = 0
+    session: str = ""  # the device's id; "" for a token from before devices
 
 
 class Tokens:
@@ -132,10 +135,16 @@ class Tokens:
         return identity, self.sign(identity)
 
     def sign(
-        self, identity: Identity, *, authenticated_at: int | None = None, version: int = 0
+        self,
+        identity: Identity,
+        *,
+        authenticated_at: int | None = None,
+        version: int = 0,
+        session: str = "",
     ) -> str:
         """A fresh token for ``identity`` under the current key, for a sign-in at
-        ``authenticated_at`` (now if not given) under the player's token ``version``."""
+        ``authenticated_at`` (now if not given) under the player's token ``version``, on the
+        device ``session``."""
         now = int(self._clock())
         auth = now if authenticated_at is None else authenticated_at
         claims = {
@@ -146,6 +155,7 @@ class Tokens:
             "exp": min(now + self._lifetime, auth + self._session_lifetime),
             "auth": auth,
             "ver": version,
+            **({"sid": session} if session else {}),
         }
         payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{payload}.{self._current.sign(payload)}"
@@ -191,8 +201,16 @@ class Tokens:
             return None
         if claims.kid == self._current.kid and self._clock() - claims.issued_at < RENEW_AFTER:
             return None
+        return self.resign(claims)
+
+    def resign(self, claims: Claims, identity: Identity | None = None) -> str:
+        """A fresh token of the same sign-in, version and device as ``claims`` (for
+        ``identity`` when the player's name changed)."""
         return self.sign(
-            claims.identity, authenticated_at=claims.authenticated_at, version=claims.version
+            identity or claims.identity,
+            authenticated_at=claims.authenticated_at,
+            version=claims.version,
+            session=claims.session,
         )
 
 
@@ -204,13 +222,16 @@ def _claims(data: object) -> Claims | None:
     issued, expires = _seconds(data.get("iat")), _seconds(data.get("exp"))
     # A token from before sessions ended: signed in when it was issued, at version 0.
     auth, version = _seconds(data.get("auth", issued)), _seconds(data.get("ver", 0))
+    session = data.get("sid", "")
     if not (isinstance(ident, str) and isinstance(name, str) and isinstance(kid, str)):
+        return None
+    if not isinstance(session, str) or len(session) > 32:
         return None
     if not is_account_id(ident):  # an id goes into paths and queries: only of its shape
         return None
     if issued is None or expires is None or auth is None or version is None:
         return None
-    return Claims(Identity(ident, name), kid, issued, expires, auth, version)
+    return Claims(Identity(ident, name), kid, issued, expires, auth, version, session)
 
 
 def _seconds(value: object) -> int | None:

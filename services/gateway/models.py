@@ -43,6 +43,9 @@ class NewPlayer(Strict):
 class PlayerOut(BaseModel):
     id: str
     name: str
+    handle: str | None = Field(
+        default=None, description="Your name and tag, unique on the site: Rita#4821"
+    )
     token: str | None = None
     seated: str | None = Field(default=None, description="The table where you hold a seat")
     seated_game_over: bool = Field(

@@ -327,9 +327,10 @@ origin than the gateway's (or those in `SWICK_ALLOWED_ORIGINS`) is refused at th
 HTTP 403; a client that sends no `Origin` (not a page) is not. Otherwise the server accepts the
 connection, then closes it with a code of its own when it cannot go on:
 
-- **4401**: the token is not valid (expired, signed with a secret the server does not hold, or
-  malformed). Drop it and sign in again (`POST /api/players`): reconnecting with it is refused
-  again.
+- **4401**: the token is not valid (expired, its device signed out, signed with a secret the
+  server does not hold, or malformed). Drop it and sign in again (a passkey, a link code, a
+  recovery code; or `POST /api/players` for a new player): reconnecting with it is refused
+  again. A socket is closed with it when its token expires or is revoked.
 - **4409**: the same player connected elsewhere (the newer socket wins). Wait until the player
   wants this one back.
 - **1008**: the client flooded the server, or did not read what it was sent: a client that
@@ -349,9 +350,12 @@ keep it. Renewal keeps the time you first signed in, and a sign-in lasts 90 days
 
 To sign out everywhere (a token was stolen), `POST /api/me/revoke` with your token: every token
 of yours signed until then opens nothing more, and every socket opened with one is closed with
-**4401** (on every gateway, within about 5 seconds). The answer is like `GET /api/me`'s, its
+**4401** (on every gateway, within a second). The answer is like `GET /api/me`'s, its
 `token` a fresh one of the same sign-in: the only one that still works, so keep it. An operator
-does the same for any player with `POST /admin/players/{id}/revoke` (the admin token).
+does the same for any player with `POST /admin/players/{id}/revoke` (the admin token). To sign
+one device out, `DELETE /api/account/devices/{id}` (the ids are in `GET /api/account`), or
+`POST /api/account/sign-out` for the device asking; its sockets close the same way. Accounts,
+devices and the ways to sign in again are in [accounts](accounts.md).
 """
 
 REJECT_CODES = f"""\

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated
 
 from fastapi import FastAPI, Header, HTTPException, Request
 
 from services.gateway import signups
-from services.gateway.finished_seat import seat_game_over
-from services.gateway.identity import check_name
+from services.gateway.accounts import NameCrowded
+from services.gateway.identity import Identity, check_name
 from services.gateway.models import NewPlayer, PlayerOut
-from services.gateway.signed_in import SignedIn
+from services.gateway.signed_in import SignedInClaims, bearer
+from services.gateway.signing_in import player_out, sign_in
 from services.gateway.state import gateway_of
 
 
@@ -19,57 +21,71 @@ def add_player_routes(app: FastAPI) -> None:
 
     @app.post("/api/players", response_model=PlayerOut, summary="Pick a name, get a token")
     async def new_player(body: NewPlayer, request: Request) -> PlayerOut:
-        """A new player (a starting grant when they first sit): a few per address and period,
-        429 beyond."""
+        """A new player, a guest until they add a passkey or recovery codes (a starting grant
+        when they first sit): a few per address and period, 429 beyond."""
         try:
-            check_name(body.name)
+            name = check_name(body.name)
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         await signups.admit(request)
+        gw = gateway_of(app)
         try:
-            identity, token = gateway_of(app).tokens.issue(body.name)
-        except ValueError as error:
+            account = await gw.accounts.create(
+                f"p-{secrets.token_hex(8)}", name, gw.sessions.now_ms()
+            )
+        except NameCrowded as error:
             raise HTTPException(422, str(error)) from None
-        return PlayerOut(id=identity.id, name=identity.name, token=token)
+        return await sign_in(gw, request, account, "new")
 
     @app.get(
         "/api/me",
         response_model=PlayerOut,
         summary="Who the token is, and their seat; a fresh token when this one is getting old",
     )
-    async def me(player: SignedIn, authorization: Annotated[str, Header()] = "") -> PlayerOut:
+    async def me(
+        claims: SignedInClaims, request: Request, authorization: Annotated[str, Header()] = ""
+    ) -> PlayerOut:
         gw = gateway_of(app)
-        seat = await gw.store.seat_of(player.id)
-        fresh = gw.tokens.renewal(authorization.removeprefix("Bearer ").strip())
-        return PlayerOut(
-            id=player.id,
-            name=player.name,
-            token=fresh,
-            seated=seat[0] if seat else None,
-            seated_game_over=seat is not None and await seat_game_over(gw, seat[0]),
-        )
+        account = await gw.accounts.get(claims.identity.id)
+        if not claims.session:
+            # A token from before accounts and devices: its player becomes an account (of the
+            # same id, so chips and seat stay theirs) on a device of its own.
+            account = account or await gw.accounts.create(
+                claims.identity.id, claims.identity.name, gw.sessions.now_ms()
+            )
+            return await sign_in(gw, request, account, "kept")
+        if account is None:  # deleted since
+            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+        if account.name != claims.identity.name:  # renamed on another device
+            renewed: str | None = gw.tokens.resign(claims, Identity(account.id, account.name))
+        else:
+            renewed = gw.tokens.renewal(bearer(authorization))
+        return await player_out(gw, account, renewed)
 
     @app.post(
         "/api/me/revoke",
         response_model=PlayerOut,
         summary="Sign out everywhere: every token of yours dies but the fresh one answered",
     )
-    async def revoke(authorization: Annotated[str, Header()] = "") -> PlayerOut:
-        """Every token of the player signed so far opens nothing more, and every socket opened
-        with one is closed (4401); the answer's token, of the same sign-in, is the one that
-        still works (keep it: without it the player cannot sign in as themselves again)."""
+    async def revoke(claims: SignedInClaims) -> PlayerOut:
+        """Every token of the player signed so far opens nothing more, every other device is
+        signed out and every socket opened with one is closed (4401); the answer's token, of
+        the same sign-in and device, is the one that still works (keep it: without it the
+        player cannot sign in as themselves again on this device)."""
         gw = gateway_of(app)
-        claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
-        if claims is None:
-            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-        version = await gw.sessions.revoke(claims.identity.id)
+        version = await gw.sessions.revoke(claims.identity.id, keep=claims.session)
         fresh = gw.tokens.sign(
-            claims.identity, authenticated_at=claims.authenticated_at, version=version
+            claims.identity,
+            authenticated_at=claims.authenticated_at,
+            version=version,
+            session=claims.session,
         )
         seat = await gw.store.seat_of(claims.identity.id)
+        account = await gw.accounts.get(claims.identity.id)
         return PlayerOut(
             id=claims.identity.id,
             name=claims.identity.name,
+            handle=account.handle if account else None,
             token=fresh,
             seated=seat[0] if seat else None,
         )

@@ -1,4 +1,5 @@
-"""Who signed in: the lobby's routes that need a player take ``SignedIn`` (a Bearer token)."""
+"""Who signed in: the lobby's routes that need a player take ``SignedIn`` (a Bearer token), or
+``SignedInClaims`` for all its token says (its device, its sign-in)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,25 @@ from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 
-from services.gateway.identity import Identity
+from services.gateway.identity import Claims, Identity
 from services.gateway.state import Gateway
 
 
-async def current_player(
-    request: Request, authorization: Annotated[str, Header()] = ""
-) -> Identity:
+def bearer(authorization: str) -> str:
+    return authorization.removeprefix("Bearer ").strip()
+
+
+async def current_claims(request: Request, authorization: Annotated[str, Header()] = "") -> Claims:
     gw: Gateway = request.app.state.gateway
-    claims = await gw.signed_in(authorization.removeprefix("Bearer ").strip())
+    claims = await gw.signed_in(bearer(authorization))
     if claims is None:
         raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+    return claims
+
+
+async def current_player(claims: Annotated[Claims, Depends(current_claims)]) -> Identity:
     return claims.identity
 
 
 SignedIn = Annotated[Identity, Depends(current_player)]
+SignedInClaims = Annotated[Claims, Depends(current_claims)]

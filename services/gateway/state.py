@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import httpx
 from fastapi import FastAPI
 
+from services.gateway.accounts import AccountStore, MemoryAccounts
 from services.gateway.chat import ChatLog, MemoryChat
 from services.gateway.guesses import Guesses
 from services.gateway.history import History
@@ -46,9 +47,11 @@ class Gateway:
         default_factory=lambda: AddressRate(REPLAYS_PER_SECOND, REPLAY_BURST)
     )
     sessions: Sessions = field(default_factory=lambda: Sessions(MemoryVersions()))
+    accounts: AccountStore = field(default_factory=MemoryAccounts)
 
     async def signed_in(self, token: str) -> Claims | None:
-        """The claims of ``token`` if it is valid and not revoked (signed out everywhere)."""
+        """The claims of ``token`` if it is valid and not revoked (signed out everywhere, or
+        its device signed out)."""
         claims = self.tokens.claims(token)
         if claims is None or not await self.sessions.valid(claims):
             return None

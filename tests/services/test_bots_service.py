@@ -17,7 +17,7 @@ from tests.services.test_ledger_service import ledger_agrees
 async def test_a_table_of_bots_plays_on_and_survives_losing_a_bots_service(
     cluster: Cluster,
 ) -> None:
-    bots = {"1": "medium", "2": "easy", "3": "hard"}
+    bots = {"1": "medium", "2": "easy", "3": "medium"}
     async with bots_playing(cluster.base, bots, timer_seconds=120) as (host, table):
         assert all(view["view"]["seats"][0]["status"] == "" for view in frames(host, table))
         [first, _] = cluster.running("bots")
