@@ -44,6 +44,7 @@ from services.gateway.records import Records
 from services.gateway.replays import Replays
 from services.gateway.routes_account import add_account_routes
 from services.gateway.routes_chips import add_chip_routes
+from services.gateway.routes_codes import add_code_routes
 from services.gateway.routes_games import add_game_routes
 from services.gateway.routes_players import add_player_routes
 from services.gateway.routes_tables import add_table_routes
@@ -156,6 +157,7 @@ def create_app(
     app.state.registries = (metrics.registry, *also_exposes)
     add_player_routes(app)
     add_account_routes(app)
+    add_code_routes(app)
     add_table_routes(app)
     add_game_routes(app)
     add_chip_routes(app)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from services.gateway.accounts import Account, NameCrowded
 from services.gateway.identity import Identity, check_name
 from services.gateway.models import NewPlayer, PlayerOut
+from services.gateway.routes_codes import codes_of
 from services.gateway.signed_in import SignedInClaims
 from services.gateway.signing_in import player_out
 from services.gateway.state import Gateway, gateway_of
@@ -37,6 +38,7 @@ class AccountOut(BaseModel):
     name: str
     handle: str
     created_at: int
+    recovery_codes_left: int = Field(description="Your recovery codes not used yet")
     devices: list[DeviceOut]
 
 
@@ -65,6 +67,7 @@ def add_account_routes(app: FastAPI) -> None:
             name=mine.name,
             handle=mine.handle,
             created_at=mine.created_at,
+            recovery_codes_left=await codes_of(app).recovery.left(mine.id),
             devices=[
                 DeviceOut(
                     id=d.id,
