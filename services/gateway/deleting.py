@@ -11,7 +11,8 @@ In an order that leaves nothing half done behind a refusal about chips:
    chips of theirs are in a pot, or still on their way from the table they left.
 4. Their name forgotten by the tables (their logs, records and replays: records still verify)
    and their chat lines dropped.
-5. The account's row: its name and handle forgotten (``AccountStore.delete``).
+5. The account's row: its name and handle forgotten (``AccountStore.delete``), and its
+   recovery codes dropped (a sign-in finds no account behind any credential of it anyway).
 
 Every step is safe to repeat, so a deletion that failed half-way is finished by asking again;
 asking again after it is done changes nothing and says so (``already_deleted``).
@@ -26,6 +27,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi import Path as PathParam
 
 from services.gateway.admin import check_admin
+from services.gateway.routes_codes import codes_of
 from services.gateway.state import Gateway
 
 router = APIRouter(include_in_schema=False)
@@ -55,7 +57,9 @@ async def delete_account(
     closing = await _close_wallet(gw, account_id, await gw.store.departure(account_id))
     tables = await gw.store.forget_player(account_id)
     chat_lines = await gw.chat.forget(account_id)
-    deleted = await gw.accounts.delete(account_id, gw.sessions.now_ms())
+    now_ms = gw.sessions.now_ms()
+    deleted = await gw.accounts.delete(account_id, now_ms)
+    await codes_of(request.app).recovery.store.replace(account_id, [], now_ms)
     return {
         "account_id": account_id,
         "already_deleted": bool(closing["already_closed"]) and not deleted,

@@ -57,6 +57,10 @@ async def test_a_deleted_account_leaves_its_chips_and_no_name(cluster: Cluster) 
         assert (await person.http("GET", "/api/me")).status_code == 200
         balance = (await ledger(cluster, f"/players/{person.id}/balance"))["balance"]
 
+        codes = await person.http("POST", "/api/account/recovery-codes")
+        assert codes.status_code == 200, codes.text
+        code = codes.json()["codes"][0]
+
         assert (await act(person, table, {"kind": "leave"}))["type"] == "ack"
         await person.wait(lambda: person.views[table]["seat"] is None)
         deleted = await admin(cluster, "DELETE", f"/admin/accounts/{person.id}")
@@ -70,6 +74,9 @@ async def test_a_deleted_account_leaves_its_chips_and_no_name(cluster: Cluster) 
         await person.wait(lambda: person.ws is not None and person.ws.close_code is not None)
         assert person.ws is not None and person.ws.close_code == 4401
         assert (await person.http("GET", "/api/me")).status_code == 401
+        async with httpx.AsyncClient(base_url=cluster.base) as http:
+            again_in = await http.post("/api/sign-in/recovery", json={"code": code})
+        assert again_in.status_code == 401  # no way back in
 
         # Its chips are the house's, in books that balance; its wallet stays at 0.
         assert (await ledger(cluster, f"/players/{person.id}/balance"))["balance"] == 0
