@@ -107,6 +107,12 @@ class SqliteWalletBooks(DatabaseBooks, Seating):
             applied = 0 if after is None else await self._progress(conn, after[0])
             pot = await first(conn, AT_STAKE_SQLITE, wallet(player_id))
             check_closable(after, applied, None if pot is None else str(pot[0]))
+            await run(  # a wallet never opened is closed at 0, as the PostgreSQL ledger keeps it
+                conn,
+                "INSERT INTO ledger_accounts (name, kind) VALUES (?, 'wallet')"
+                " ON CONFLICT DO NOTHING",
+                wallet(player_id),
+            )
             balance = await self._balance(conn, player_id) or 0
             closing = close_posting(player_id, balance)
             if closing is not None:
