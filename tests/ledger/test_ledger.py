@@ -322,6 +322,16 @@ class LedgerMachine(RuleBasedStateMachine):
             self.moved += abs(held)
             self.closed.add(player)
 
+    @precondition(lambda self: bool(self.closed))
+    @rule(data=st.data())
+    def seat_a_deleted_player(self, data: st.DataObject) -> None:
+        """A closed wallet opens no more: no grant, no seat, nothing moves."""
+        player = data.draw(st.sampled_from(sorted(self.closed)), label="deleted")
+        with pytest.raises(Closed):
+            self.run(self.ledger.seat(player, player.upper(), False, None, "t-again"))
+        with pytest.raises(Closed):
+            self.run(self.ledger.open_wallet(player))
+
     @precondition(lambda self: any(t.hand for t in self.tables))
     @rule(data=st.data())
     def close_a_wallet_at_stake(self, data: st.DataObject) -> None:
