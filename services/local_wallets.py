@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from services.ledger.storage import LedgerStorage, Pending
-from services.table.wallets import WalletUnavailable
+from services.ledger.storage import Closed, LedgerStorage, Pending
+from services.table.wallets import DELETED, WalletUnavailable
 from shared.games.lifecycle import Player
 
 
@@ -28,6 +28,8 @@ class LocalWallets:
             try:
                 bot = player.bot is not None
                 return await self.ledger.seat(player.id, player.name, bot, after, table_id)
+            except Closed:
+                raise WalletUnavailable(DELETED) from None
             except Pending:
                 if time.monotonic() > deadline:
                     raise WalletUnavailable(

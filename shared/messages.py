@@ -240,6 +240,11 @@ HOUSE = "bank:house"  # the account that stakes the bots (the ledger's; a table 
 # A bot's chips go back to the house when it leaves its seat: a table's ``unstake`` leg, from a
 # wallet of one of its own bots (``bot:<table>:<seat>``, seated there as a bot) to the house.
 UNSTAKE = "unstake"
+# A deleted account's wallet is closed: its whole balance goes to the house in one posting of
+# the ledger's own (``close:<player>``, legs of code ``close``), and it never opens again.
+CLOSE = "close"
+# What every service shows in place of a deleted account's name (its records stay verifiable).
+DELETED_PLAYER = "Deleted player"
 
 
 class Leg(Message):

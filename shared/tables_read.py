@@ -22,11 +22,14 @@ What it holds (``docs/read-model.md``):
 - ``leases`` and ``workers``: the shards' owners and live workers, for the operators' overview.
 
 What a reader may rely on: a table row and its log are written in one transaction, so a row's
-``seq`` is never ahead of its log; a record or replay, once stored, never changes; JSON values
-come back as they went in. The one write a reader makes is ``save_record``/``save_replay`` of a
-game that ended before workers stored them, built from the log with ``shared.games.records``
-and ``shared.games.replays`` (pure functions of the events, so every builder stores the same
-thing, and a stored one is kept).
+``seq`` is never ahead of its log; a record or replay, once stored, never changes but when an
+account is deleted (below); JSON values come back as they went in. A reader writes in two
+cases only. ``save_record``/``save_replay`` of a game that ended before workers stored them,
+built from the log with ``shared.games.records`` and ``shared.games.replays`` (pure functions
+of the events, so every builder stores the same thing, and a stored one is kept). And
+``forget_player``, when an operator deletes an account: its name becomes ``DELETED_PLAYER``
+in the logs of the tables it sat at and in their records and replays (rebuilt from the
+rewritten log, so a record still verifies: its seed, deals and plays are unchanged).
 """
 
 from __future__ import annotations
@@ -113,6 +116,10 @@ class TableReads(Protocol):
     async def events(self, table_id: str) -> list[Any]: ...
 
     async def seat_of(self, player_id: str) -> tuple[str, int] | None: ...
+
+    async def departure(self, player_id: str) -> tuple[str, int] | None: ...
+
+    async def forget_player(self, player_id: str) -> int: ...
 
     async def overview(self) -> dict[str, Any]: ...
 

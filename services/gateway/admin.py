@@ -26,7 +26,7 @@ PAGE = (HERE / "admin.html").read_text()
 ASSETS = {"admin.js": "text/javascript; charset=utf-8", "admin.css": "text/css; charset=utf-8"}
 
 
-def _check(request: Request, authorization: str) -> None:
+def check_admin(request: Request, authorization: str) -> None:
     """Let the holder of the admin token through; wrong guesses are throttled per address,
     and a throttled address is refused without its token being looked at."""
     gw = request.app.state.gateway
@@ -55,7 +55,7 @@ async def page(request: Request) -> HTMLResponse:
 
 @router.get("/admin/status")
 async def status(request: Request, authorization: Annotated[str, Header()] = "") -> dict[str, Any]:
-    _check(request, authorization)
+    check_admin(request, authorization)
     gw = request.app.state.gateway
     overview: dict[str, Any] = await gw.store.overview()
     problems: dict[str, Any] = {}
@@ -84,7 +84,7 @@ async def revoke(
 ) -> dict[str, Any]:
     """Sign a player out everywhere (a stolen token): every token of theirs opens nothing more
     and their sockets close, on every gateway within a few seconds (``sessions``)."""
-    _check(request, authorization)
+    check_admin(request, authorization)
     version: int = await request.app.state.gateway.sessions.revoke(player_id)
     return {"player_id": player_id, "version": version}
 

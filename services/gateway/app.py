@@ -33,7 +33,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry
 
-from services.gateway import admin
+from services.gateway import admin, deleting
 from services.gateway.accounts import accounts_for
 from services.gateway.chat import chat_for
 from services.gateway.devices import devices_for
@@ -151,6 +151,7 @@ def create_app(
     app.add_middleware(TrustedProxies, proxies=Proxies.parse(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, refusals included
     app.include_router(admin.router)
+    app.include_router(deleting.router)
 
     async def ready() -> bool:
         gw: Gateway | None = getattr(app.state, "gateway", None)

@@ -51,6 +51,11 @@ class ChatLog(Protocol):
         """The table's kept lines, oldest first."""
         ...
 
+    async def forget(self, player_id: str) -> int:
+        """Drop every kept line of the player (a deleted account: what they wrote is theirs,
+        and a name beside it would name them): how many."""
+        ...
+
 
 class PostgresChat(InPostgres, ChatLog):
     async def add(self, line: m.ChatLine) -> None:
@@ -76,6 +81,12 @@ class PostgresChat(InPostgres, ChatLog):
             KEPT,
         )
         return [_line(table_id, row) for row in reversed(rows)]
+
+    async def forget(self, player_id: str) -> int:
+        done: str = await self.pool.execute(
+            "DELETE FROM gateway.chat WHERE player_id = $1", player_id
+        )
+        return int(done.rsplit(maxsplit=1)[-1])
 
 
 class SqliteChat(InSqlite, ChatLog):
@@ -106,6 +117,10 @@ class SqliteChat(InSqlite, ChatLog):
             )
         return [_line(table_id, row) for row in reversed(list(rows))]
 
+    async def forget(self, player_id: str) -> int:
+        async with self.db.write() as conn:
+            return await run(conn, "DELETE FROM gateway_chat WHERE player_id = ?", player_id)
+
 
 class MemoryChat(ChatLog):
     """One process's chat (a gateway without a database of its own: some tests)."""
@@ -121,6 +136,14 @@ class MemoryChat(ChatLog):
 
     async def recent(self, table_id: str) -> list[m.ChatLine]:
         return list(self.lines.get(table_id, ()))
+
+    async def forget(self, player_id: str) -> int:
+        dropped = 0
+        for table_id, lines in self.lines.items():
+            kept = [line for line in lines if line.player_id != player_id]
+            dropped += len(lines) - len(kept)
+            self.lines[table_id] = deque(kept, maxlen=KEPT)
+        return dropped
 
 
 def _columns(line: m.ChatLine) -> tuple[str, str, str, str, str, int]:

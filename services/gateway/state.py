@@ -65,7 +65,8 @@ class Gateway:
             base_url=self.settings.ledger_url,
             transport=self.ledger,
             timeout=timeout,
-            headers=self.settings.ledger_auth(),  # the read credential: gateways only read
+            # The read credential: an operator's deletion alone adds the service one to its call.
+            headers=self.settings.ledger_auth(),
         )
 
 

@@ -1,7 +1,8 @@
 """The ledger service: applies the tables' postings from the bus, and answers over HTTP.
 
 It takes postings only from the tables' broker user, and answers only holders of a service
-credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets) and
+credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets; gateways:
+closing a deleted account's wallet, for an operator) and
 ``SWICK_LEDGER_READ_TOKEN`` (gateways: balances, transfers, the leaderboard, the operator's
 view). The probes (``/health``, ``/healthz``, ``/readyz``, ``/metrics``) stay open and name
 no player.
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from services.ledger.ledger import Ledger
 from services.ledger.metrics import LedgerMetrics
-from services.ledger.storage import LedgerStorage, Outcome, Pending
+from services.ledger.storage import AtStake, Closed, LedgerStorage, Outcome, Pending
 from shared.bus import Bus, Delivery, given_or_connected
 from shared.ids import ACCOUNT_ID, LEDGER_TABLE_ID
 from shared.messages import Posting
@@ -176,6 +177,10 @@ class SeatRequest(Strict):
     table_id: str | None = Field(
         None, pattern=f"^{LEDGER_TABLE_ID}$", description="the table sat down at"
     )
+
+
+class CloseRequest(Strict):
+    after: LastTable | None = Field(None, description="the table the player left last")
 
 
 def credential(expected: str, what: str) -> Any:
@@ -342,6 +347,32 @@ def create_app(
             value = await the_ledger().seat(player_id, body.name, body.bot, after, body.table_id)
         except Pending as pending:
             raise HTTPException(409, f"earlier postings are not applied yet: {pending}") from None
+        except Closed:
+            raise HTTPException(410, "This account was deleted: its wallet is closed") from None
         return Balance(player_id=player_id, balance=value)
+
+    @app.post(
+        "/wallets/{player_id}/close",
+        summary="Close a deleted account's wallet: its chips to the house",
+        description="For an operator deleting an account (through a gateway): the whole "
+        "balance goes to the house in one posting, and the wallet never opens again. A second "
+        "call changes nothing (`already_closed`). 409, changing nothing, while the postings of "
+        "the table the player left (`after`) are not all applied, or their chips are in a pot.",
+        dependencies=[writer],
+    )
+    async def close(player_id: PlayerId, body: CloseRequest | None = None) -> dict[str, Any]:
+        if player_id.startswith("bot:"):
+            raise HTTPException(422, "A bot's wallet goes back to the house when it leaves")
+        last = None if body is None or body.after is None else body.after
+        after = None if last is None else (last.table_id, last.posting_no)
+        try:
+            closing = await the_ledger().close_wallet(player_id, after)
+        except Pending as pending:
+            raise HTTPException(
+                409, f"their chips from their last table are still being counted: {pending}"
+            ) from None
+        except AtStake as stake:
+            raise HTTPException(409, f"their chips are at stake: {stake}") from None
+        return closing.as_dict()
 
     return app

@@ -13,6 +13,7 @@ import asyncpg
 from services.ledger.ledger_pool import Conn, PoolBooks
 from services.ledger.reports import Reader, Reports, ReportSql
 from services.ledger.rules import GAME_POT_CODES, PAYOUT_CODES
+from shared.messages import CLOSE
 from shared.rows import Row
 
 
@@ -68,6 +69,9 @@ POSTGRES = ReportSql(
         "  AND code = 'stake')::bigint AS staked,"
         " (SELECT coalesce(sum(amount), 0) FROM ledger.transfers WHERE credit = $1"
         "  AND code = $2)::bigint AS returned,"
+        " (SELECT coalesce(sum(CASE WHEN credit = $1 THEN amount ELSE -amount END), 0)"
+        f"  FROM ledger.transfers WHERE code = '{CLOSE}' AND $1 IN (debit, credit))::bigint"
+        "  AS closed,"
         " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger.accounts a"
         "  JOIN ledger.players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)::bigint"
         "  AS held"
@@ -112,8 +116,8 @@ POSTGRES = ReportSql(
     # only as bots' stakes returned to the house.
     issued=(
         "SELECT count(*) FROM ledger.transfers WHERE (debit = $1 AND code <> 'grant')"
-        " OR (debit = $2 AND code <> 'stake') OR credit = $1"
-        " OR (credit = $2 AND code <> $3)"
+        f" OR (debit = $2 AND code NOT IN ('stake', '{CLOSE}')) OR credit = $1"
+        f" OR (credit = $2 AND code NOT IN ($3, '{CLOSE}'))"
     ),
     dead_count="SELECT count(*) FROM ledger.dead_postings",
     conflict_count="SELECT count(*) FROM ledger.conflicts",

@@ -13,6 +13,7 @@ import aiosqlite
 from services.ledger.ledger_sqlite_db import DatabaseBooks
 from services.ledger.reports import Reader, Reports, ReportSql
 from services.ledger.rules import GAME_POT_CODES, PAYOUT_CODES
+from shared.messages import CLOSE
 from shared.rows import Row
 from shared.sqlite import first, iso_time
 
@@ -70,6 +71,8 @@ SQLITE = ReportSql(
         "  AND code = 'stake') AS staked,"
         " (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE credit = ?1"
         "  AND code = ?2) AS returned,"
+        " (SELECT coalesce(sum(CASE WHEN credit = ?1 THEN amount ELSE -amount END), 0)"
+        f"  FROM ledger_transfers WHERE code = '{CLOSE}' AND ?1 IN (debit, credit)) AS closed,"
         " (SELECT coalesce(sum(a.credits - a.debits), 0) FROM ledger_accounts a"
         "  JOIN ledger_players p ON a.name = 'wallet:' || p.player_id WHERE p.bot)"
         "  AS held"
@@ -111,8 +114,8 @@ SQLITE = ReportSql(
     mismatches="SELECT count(*) FROM ledger_reconciliations WHERE table_says <> ledger_says",
     issued=(
         "SELECT count(*) FROM ledger_transfers WHERE (debit = ?1 AND code <> 'grant')"
-        " OR (debit = ?2 AND code <> 'stake') OR credit = ?1"
-        " OR (credit = ?2 AND code <> ?3)"
+        f" OR (debit = ?2 AND code NOT IN ('stake', '{CLOSE}')) OR credit = ?1"
+        f" OR (credit = ?2 AND code NOT IN (?3, '{CLOSE}'))"
     ),
     dead_count="SELECT count(*) FROM ledger_dead_postings",
     conflict_count="SELECT count(*) FROM ledger_conflicts",

@@ -1,8 +1,9 @@
 """Players' wallets in the SQLite ledger: opening them with the grant, staking bots, seating
-players, balances."""
+players, balances, closing a deleted account's."""
 
 from __future__ import annotations
 
+from services.ledger.closing import AT_STAKE_SQLITE, check_closable, close_posting
 from services.ledger.ledger_sqlite_db import DatabaseBooks
 from services.ledger.rules import (
     grant_posting,
@@ -10,6 +11,8 @@ from services.ledger.rules import (
     wallet,
 )
 from services.ledger.seating import Seating
+from services.ledger.storage import Closed, Closing
+from shared.messages import DELETED_PLAYER
 from shared.sqlite import first, run
 
 
@@ -33,6 +36,10 @@ class SqliteWalletBooks(DatabaseBooks, Seating):
                 " ON CONFLICT DO NOTHING",
                 wallet(player_id),
             )
+            if await first(
+                conn, "SELECT 1 FROM ledger_closed_wallets WHERE player_id = ?", player_id
+            ):
+                raise Closed(f"the wallet of {player_id} is closed")  # rolls back the name too
             if created and self.grant and not bot:
                 await self._write(conn, grant_posting(player_id, self.grant), None)
             balance = await self._balance(conn, player_id)
@@ -89,3 +96,39 @@ class SqliteWalletBooks(DatabaseBooks, Seating):
     async def balance(self, player_id: str) -> int | None:
         async with self.db.read() as conn:
             return await self._balance(conn, player_id)
+
+    async def close_wallet(self, player_id: str, after: tuple[str, int] | None = None) -> Closing:
+        async with self.db.write() as conn:
+            closed = await first(
+                conn, "SELECT returned FROM ledger_closed_wallets WHERE player_id = ?", player_id
+            )
+            if closed is not None:
+                return Closing(player_id, int(closed["returned"]), already_closed=True)
+            applied = 0 if after is None else await self._progress(conn, after[0])
+            pot = await first(conn, AT_STAKE_SQLITE, wallet(player_id))
+            check_closable(after, applied, None if pot is None else str(pot[0]))
+            await run(  # a wallet never opened is closed at 0, as the PostgreSQL ledger keeps it
+                conn,
+                "INSERT INTO ledger_accounts (name, kind) VALUES (?, 'wallet')"
+                " ON CONFLICT DO NOTHING",
+                wallet(player_id),
+            )
+            balance = await self._balance(conn, player_id) or 0
+            closing = close_posting(player_id, balance)
+            if closing is not None:
+                await self._write(conn, closing, None)
+            await run(
+                conn,
+                "INSERT INTO ledger_closed_wallets (player_id, returned, closed_at)"
+                " VALUES (?, ?, ?)",
+                player_id,
+                balance,
+                self.db.now(),
+            )
+            await run(
+                conn,
+                "UPDATE ledger_players SET name = ? WHERE player_id = ?",
+                DELETED_PLAYER,
+                player_id,
+            )
+        return Closing(player_id, balance, already_closed=False)

@@ -1,8 +1,9 @@
 """Players' wallets in the PostgreSQL ledger: opening them with the grant, staking bots,
-seating players, balances."""
+seating players, balances, closing a deleted account's."""
 
 from __future__ import annotations
 
+from services.ledger.closing import AT_STAKE, check_closable, close_posting
 from services.ledger.ledger_pool import (
     Conn,
     PoolBooks,
@@ -14,6 +15,8 @@ from services.ledger.rules import (
     wallet,
 )
 from services.ledger.seating import Seating
+from services.ledger.storage import Closed, Closing
+from shared.messages import DELETED_PLAYER, HOUSE
 
 
 class WalletBooks(PoolBooks, Seating):
@@ -36,11 +39,18 @@ class WalletBooks(PoolBooks, Seating):
                 " ON CONFLICT DO NOTHING RETURNING name",
                 wallet(player_id),
             )
+            # Shared: a closing (which locks it for update) is over before this reads on.
+            balance: int = await conn.fetchval(
+                "SELECT credits - debits FROM ledger.accounts WHERE name = $1 FOR SHARE",
+                wallet(player_id),
+            )
+            if await conn.fetchval(
+                "SELECT 1 FROM ledger.closed_wallets WHERE player_id = $1", player_id
+            ):
+                raise Closed(f"the wallet of {player_id} is closed")  # rolls back the name too
             if created and self.grant and not bot:
                 await self._write(conn, grant_posting(player_id, self.grant), None)
-            balance: int = await conn.fetchval(
-                "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
-            )
+                balance += self.grant
             return balance
 
         return await transaction(self.pool, work)
@@ -90,3 +100,34 @@ class WalletBooks(PoolBooks, Seating):
             "SELECT credits - debits FROM ledger.accounts WHERE name = $1", wallet(player_id)
         )
         return value
+
+    async def close_wallet(self, player_id: str, after: tuple[str, int] | None = None) -> Closing:
+        """Close the wallet: its balance to the house, the closing recorded (once)."""
+
+        async def work(conn: Conn) -> Closing:
+            # The house and the wallet locked in name order, as a posting locks them.
+            balances = await self._lock_accounts(conn, sorted([HOUSE, wallet(player_id)]))
+            returned = await conn.fetchval(
+                "SELECT returned FROM ledger.closed_wallets WHERE player_id = $1", player_id
+            )
+            if returned is not None:
+                return Closing(player_id, int(returned), already_closed=True)
+            applied = 0 if after is None else await self._applied(after[0], conn)
+            check_closable(after, applied, await conn.fetchval(AT_STAKE, wallet(player_id)))
+            balance = balances[wallet(player_id)]
+            closing = close_posting(player_id, balance)
+            if closing is not None:
+                await self._write(conn, closing, None)
+            await conn.execute(
+                "INSERT INTO ledger.closed_wallets (player_id, returned) VALUES ($1, $2)",
+                player_id,
+                balance,
+            )
+            await conn.execute(
+                "UPDATE ledger.players SET name = $2 WHERE player_id = $1",
+                player_id,
+                DELETED_PLAYER,
+            )
+            return Closing(player_id, balance, already_closed=False)
+
+        return await transaction(self.pool, work)

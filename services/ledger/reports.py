@@ -52,7 +52,7 @@ class ReportSql:
     progress: str  # the table: its postings applied
     dead: str  # the limit
     conflicts: str  # the limit
-    house: str  # HOUSE, UNSTAKE: its balance, staked, returned, held
+    house: str  # HOUSE, UNSTAKE: its balance, staked, returned, closed, held
     totals: str  # all accounts' debits and credits
     drift: str  # accounts whose totals are not their transfers'
     open_pots: str  # hands whose pots do not net to zero
@@ -120,7 +120,9 @@ class Reports(ABC):
         async with self._reading() as read:
             row = await read.row(self.sql.house, HOUSE, UNSTAKE)
         assert row is not None
-        return house_report(row["staked"], row["returned"], row["balance"] or 0, row["held"])
+        return house_report(
+            row["staked"], row["returned"], row["closed"], row["balance"] or 0, row["held"]
+        )
 
     async def check(self) -> Health:
         """The ledger's invariants, recomputed from scratch."""

@@ -343,13 +343,18 @@ def _problem(row: Row, time: Any, own: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def house_report(staked: int, returned: int, balance: int, held_by_bots: int) -> dict[str, int]:
+def house_report(
+    staked: int, returned: int, closed: int, balance: int, held_by_bots: int
+) -> dict[str, int]:
     """The house's books with its bots: all it ``staked`` into their wallets, all their tables
-    ``returned`` to it when they left their seats, its ``balance`` (the two's difference: below
-    zero, what is out with the bots), what the bots seated now hold, and its ``result``."""
+    ``returned`` to it when they left their seats, what it took from the wallets of deleted
+    accounts (``closed``: their balances, less the debts it took on), its ``balance`` (the
+    three's sum: below zero, what is out with the bots), what the bots seated now hold, and its
+    ``result``."""
     return {
         "staked": int(staked),
         "returned": int(returned),
+        "closed": int(closed),
         "balance": int(balance),
         "held_by_bots": int(held_by_bots),
         "result": int(balance) + int(held_by_bots),

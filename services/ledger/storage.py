@@ -27,6 +27,32 @@ class Pending(Exception):
     """The table's earlier postings are not all applied yet."""
 
 
+class AtStake(Exception):
+    """A player's chips are in a pot whose hand or game has not paid out: their wallet cannot
+    close yet (``str(error)`` names the table)."""
+
+
+class Closed(Exception):
+    """The wallet was closed (its account deleted): it opens no more, for a grant or a seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """A closed wallet: what went to the house when it closed (below zero: a debt the house
+    took on), and whether an earlier request had closed it already (then nothing changed)."""
+
+    player_id: str
+    returned: int
+    already_closed: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "returned": self.returned,
+            "already_closed": self.already_closed,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Health:
     """The invariants (``ok`` when all hold) and, apart from them, what needs an operator:
@@ -76,7 +102,8 @@ class LedgerStorage(Protocol):
         ``grant:<player>`` from the bank, code 'grant'; none if the grant is 0, or for a
         ``bot``: bots are staked by the house when seated). A ``name`` records (or renames) the
         player; ``bot`` counts only when the player is new. Opened once, however many calls
-        race. Only the ledger's service credential reaches this (through ``seat``)."""
+        race. Only the ledger's service credential reaches this (through ``seat``). Raises
+        ``Closed`` for a closed wallet (``close_wallet``)."""
 
     async def seat(
         self,
@@ -96,6 +123,15 @@ class LedgerStorage(Protocol):
 
     async def balance(self, player_id: str) -> int | None:
         """The wallet's balance (below zero after set penalties), ``None`` if never opened."""
+
+    async def close_wallet(self, player_id: str, after: tuple[str, int] | None = None) -> Closing:
+        """Close a deleted account's wallet (opened or not): its whole balance goes to the
+        house in one posting ``close:<player>`` (code 'close'; a debt the house takes on, from
+        the house; none at 0), its name becomes ``DELETED_PLAYER``, and from then on
+        ``open_wallet`` and ``seat`` raise ``Closed``. Closed once, however many calls race: a
+        later call changes nothing and says so (``already_closed``). Raises, changing nothing,
+        ``Pending`` while their last table's postings up to ``after`` are not all applied, and
+        ``AtStake`` while chips of theirs are in a pot that has not paid out since."""
 
     # Postings.
 

@@ -166,6 +166,13 @@ class TableStorage(TableReads, Protocol):
     async def seat_of(self, player_id: str) -> tuple[str, int] | None:
         """The table and seat a player holds, or ``None``."""
 
+    async def forget_player(self, player_id: str) -> int:
+        """A deleted account's name forgotten (``services/table/forgetting.py``): every object
+        of the logs (events, snapshots, seats summaries) naming the player's id is named
+        ``DELETED_PLAYER``, and the stored records and replays of those tables' finished games
+        are rebuilt from the rewritten log in place of the old ones (their winners too). Ids
+        stay. How many tables named the player; safe to call again."""
+
     async def append(
         self, table_id: str, shard: int, owner: str, epoch: int, write: Write
     ) -> tuple[int, Any] | None:

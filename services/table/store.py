@@ -1,8 +1,8 @@
 """The table service's PostgreSQL storage: tables, event logs, snapshots, leases, the outbox.
 
 The parts: ``store_leases`` (shard leases), ``store_tables`` (the tables' rows and seatings),
-``store_log`` (event logs and the outbox), ``store_archive`` (records, replays, bots), on the
-shared ``store_pool``.
+``store_log`` (event logs and the outbox), ``store_archive`` (records, replays, bots),
+``store_forgetting`` (a deleted account's name forgotten), on the shared ``store_pool``.
 
 Every write of a worker happens under its shard lease: the transaction first reads the lease row
 with a share lock and checks the epoch, so a worker that lost its shard (even one that was
@@ -23,6 +23,7 @@ from services.table.storage import (
     Write,
 )
 from services.table.store_archive import GameArchive
+from services.table.store_forgetting import LogForgetting
 from services.table.store_leases import LeaseStore
 from services.table.store_log import EventLog
 from services.table.store_pool import (
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 
-class TableStore(LeaseStore, TableDirectory, EventLog, GameArchive):
+class TableStore(LeaseStore, TableDirectory, EventLog, GameArchive, LogForgetting):
     """``TableStorage`` in PostgreSQL, one part per concept (each a module of its own)."""
 
     async def migrate(self, shards: int) -> None:

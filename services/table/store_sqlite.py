@@ -17,13 +17,20 @@ from services.table.store_sqlite_db import (
     MIGRATIONS,
     SCOPE,
 )
+from services.table.store_sqlite_forgetting import SqliteLogForgetting
 from services.table.store_sqlite_leases import SqliteLeaseStore
 from services.table.store_sqlite_log import SqliteEventLog
 from services.table.store_sqlite_tables import SqliteTableDirectory
 from shared.sqlite import Database, run_many
 
 
-class SqliteTableStore(SqliteLeaseStore, SqliteTableDirectory, SqliteEventLog, SqliteGameArchive):
+class SqliteTableStore(
+    SqliteLeaseStore,
+    SqliteTableDirectory,
+    SqliteEventLog,
+    SqliteGameArchive,
+    SqliteLogForgetting,
+):
     """``TableStorage`` over an open ``Database`` (which a ``SqliteLedger`` may share)."""
 
     @classmethod

@@ -31,6 +31,9 @@ class WalletUnavailable(Exception):
     """The balance cannot be known now; ``str(error)`` is for the player."""
 
 
+DELETED = "This account was deleted: it takes no seat"  # its wallet is closed for good
+
+
 class Wallets(Protocol):
     async def seat(self, player: Player, after: tuple[str, int] | None, table_id: str) -> int: ...
 
@@ -63,6 +66,8 @@ class LedgerWallets:
             if reply.status_code == 200:
                 balance: int = reply.json()["balance"]
                 return balance
+            if reply.status_code == 410:
+                raise WalletUnavailable(DELETED)
             if reply.status_code != 409 or time.monotonic() > deadline:
                 raise WalletUnavailable(
                     "Your chips from your last table are still being counted: try again shortly"

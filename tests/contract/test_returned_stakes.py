@@ -22,7 +22,14 @@ from tests.postgres_ledger import fresh_ledger
 GRANT = 4000
 TABLE = "t-stakes"
 BOT = f"bot:{TABLE}:1"
-NOTHING_OUT = {"staked": 0, "returned": 0, "balance": 0, "held_by_bots": 0, "result": 0}
+NOTHING_OUT = {
+    "staked": 0,
+    "returned": 0,
+    "closed": 0,
+    "balance": 0,
+    "held_by_bots": 0,
+    "result": 0,
+}
 
 
 @pytest.fixture(params=BACKENDS)
@@ -67,6 +74,7 @@ async def test_a_bot_leaving_returns_its_chips_and_the_house_is_square(
     assert await books.house() == {
         "staked": GRANT,
         "returned": GRANT + 100,
+        "closed": 0,
         "balance": 100,
         "held_by_bots": 0,
         "result": 100,

@@ -472,6 +472,7 @@ SECRETS_OF = {
         "SWICK_SECRET": "SWICK_SECRET",
         "SWICK_ADMIN_TOKEN": "SWICK_ADMIN_TOKEN",
         "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
+        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",  # for an operator's deletion only
     },
 }
 

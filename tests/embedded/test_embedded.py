@@ -16,7 +16,7 @@ import pytest
 
 from services.load.platform import answering, free_port
 from tests.services.client import registered
-from tests.services.play import act, quick_seated
+from tests.services.play import act, quick_seated, views_seen
 
 ADMIN_TOKEN = "embedded-test-operator-token"
 
@@ -130,3 +130,39 @@ async def test_embedded_metrics(embedded: tuple[str, str]) -> None:
     ):
         assert shown.count(f"# HELP {name} ") == 1, name
     assert public.status_code == 404
+
+
+async def test_an_account_deleted_embedded(embedded: tuple[str, str]) -> None:
+    """In one process over SQLite: refused while seated; once the player has left, their
+    chips go to the house in books that still balance, their name leaves the chat, and their
+    token opens nothing."""
+    base, _ = embedded
+    player = await registered(base, "Sortie")
+    await player.connect()
+    table = await quick_seated(player)
+    said = await player.request({"type": "chat", "table": table, "text": "bye all"})
+    assert said["type"] == "ack"
+    operator = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    async with httpx.AsyncClient(base_url=base, headers=operator, timeout=30) as http:
+        refused = await http.delete(f"/admin/accounts/{player.id}")
+        assert refused.status_code == 409, refused.text
+        while player.views[table]["seat"] is not None:  # between hands: gone at once
+            answer = await act(player, table, {"kind": "leave"})
+            assert answer["type"] in ("ack", "reject")
+            await player.wait(lambda: player.views[table]["seat"] is None or player.answers, 30)
+        # Its chips: its stack when it left, as the table last showed it seated.
+        seated = [v for v in views_seen(player, table) if v["seat"] is not None][-1]
+        stack = seated["seats"][seated["seat"]]["stack"]
+        for _ in range(100):  # its last posting applied: the ledger closes it
+            deleted = await http.delete(f"/admin/accounts/{player.id}")
+            if deleted.status_code != 409:
+                break
+            await asyncio.sleep(0.1)
+        assert deleted.status_code == 200, deleted.text
+        assert deleted.json()["chat_lines_dropped"] == 1
+        assert (await player.http("GET", "/api/me")).status_code == 401
+        status = (await http.get("/admin/status")).json()
+    assert status["ledger"]["ok"], status["ledger"]
+    assert status["house"]["closed"] == deleted.json()["returned_to_house"]
+    assert deleted.json()["returned_to_house"] == stack
+    await player.close()

@@ -4,7 +4,8 @@
   the pot, the whole pot paid out, set penalties into the carry that may leave a wallet below
   zero), delivers postings twice, at once and out of order, and throws overdrawing antes,
   payouts of empty pots, forged postings (other tables' accounts, strangers' wallets, the bank,
-  amounts out of bounds, taken numbers) and conflicting duplicates at it, against a plain model
+  amounts out of bounds, taken numbers) and conflicting duplicates at it, closes the wallets of
+  deleted accounts (retried, and refused while their chips are in a pot), against a plain model
   of every account's balance: nothing but the valid postings ever moves a chip. It runs in a
   database of its own, emptied for every example, so ``check()`` can be compared exactly.
 * Concurrency: tables paying the same wallet at once lose no update; the same posting (or the
@@ -40,6 +41,7 @@ from hypothesis.stateful import (
 
 from services.ledger.ledger import BANK, Ledger, wallet
 from services.ledger.rules import digest
+from services.ledger.storage import AtStake, Closed
 from services.load.platform import fresh_database
 from services.table.store import connect_pool
 from shared.messages import HOUSE, Leg, Posting
@@ -168,13 +170,15 @@ class LedgerMachine(RuleBasedStateMachine):
             self.pool.execute(
                 "TRUNCATE ledger.transfers, ledger.postings, ledger.accounts,"
                 " ledger.table_progress, ledger.waiting, ledger.reconciliations,"
-                " ledger.dead_postings, ledger.conflicts, ledger.seats, ledger.players;"
+                " ledger.dead_postings, ledger.conflicts, ledger.seats, ledger.players,"
+                " ledger.closed_wallets;"
                 " INSERT INTO ledger.accounts (name, kind)"
                 " VALUES ('bank', 'bank'), ('bank:house', 'bank')"
             )
         )
         self.balances: dict[str, int] = {BANK: 0, HOUSE: 0}  # every account
         self.players: list[str] = []
+        self.closed: set[str] = set()  # players whose wallets were closed (accounts deleted)
         self.tables: list[TableModel] = []
         self.applied: list[Posting] = []
         self.moved = 0  # every transfer's amount, grants included
@@ -227,7 +231,7 @@ class LedgerMachine(RuleBasedStateMachine):
     ) -> Posting | None:
         """A hand's antes (and the carry) into the pot, or ``None`` if nobody can pay."""
         ante = data.draw(st.integers(1, 120), label="ante")
-        able = [p for p in table.players if balances[wallet(p)] >= ante]
+        able = [p for p in table.players if balances[wallet(p)] >= ante and p not in self.closed]
         if not able:
             return None
         hand = data.draw(
@@ -289,8 +293,54 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def reopen_wallet(self, data: st.DataObject) -> None:
         player = data.draw(st.sampled_from(self.players))
+        if player in self.closed:
+            with pytest.raises(Closed):  # never again: no grant, no seat
+                self.run(self.ledger.seat(player, player.upper(), False, None, "t-again"))
+            return
         balance = self.run(self.ledger.open_wallet(player))
         assert balance == self.balances[wallet(player)]  # no second grant
+
+    def closable(self) -> list[str]:
+        """Players with no chips in a pot (or in a posting on its way): not in a hand dealt."""
+        busy = {p for t in self.tables if t.hand or t.gap for p in t.players}
+        return [p for p in self.players if p not in busy]
+
+    @precondition(lambda self: bool(self.closable()))
+    @rule(data=st.data(), retries=st.integers(1, 3))
+    def close_a_wallet(self, data: st.DataObject, retries: int) -> None:
+        """An account deleted: its whole balance (or its debt) to the house, once."""
+        player = data.draw(st.sampled_from(self.closable()), label="deleted")
+        held = self.balances[wallet(player)]
+        for _ in range(retries):
+            closing = self.run(self.ledger.close_wallet(player))
+            if player in self.closed:  # a retry, or a wallet closed before: nothing changes
+                assert closing.already_closed
+                continue
+            assert (closing.returned, closing.already_closed) == (held, False)
+            self.balances[HOUSE] += held
+            self.balances[wallet(player)] = 0
+            self.moved += abs(held)
+            self.closed.add(player)
+
+    @precondition(lambda self: bool(self.closed))
+    @rule(data=st.data())
+    def seat_a_deleted_player(self, data: st.DataObject) -> None:
+        """A closed wallet opens no more: no grant, no seat, nothing moves."""
+        player = data.draw(st.sampled_from(sorted(self.closed)), label="deleted")
+        with pytest.raises(Closed):
+            self.run(self.ledger.seat(player, player.upper(), False, None, "t-again"))
+        with pytest.raises(Closed):
+            self.run(self.ledger.open_wallet(player))
+
+    @precondition(lambda self: any(t.hand for t in self.tables))
+    @rule(data=st.data())
+    def close_a_wallet_at_stake(self, data: st.DataObject) -> None:
+        """Chips in a pot keep the wallet open: refused, nothing moves."""
+        table = self.pick(data, [t for t in self.tables if t.hand])
+        assert table.hand is not None
+        player = data.draw(st.sampled_from(table.hand), label="at stake")
+        with pytest.raises(AtStake):
+            self.run(self.ledger.close_wallet(player))
 
     @initialize(seats=st.integers(3, 6))
     def first_table(self, seats: int) -> None:
@@ -366,16 +416,17 @@ class LedgerMachine(RuleBasedStateMachine):
         self.book(settlement)
         table.gap = None
 
-    @precondition(lambda self: self.rejected < 3)
+    @precondition(lambda self: self.rejected < 3 and set(self.players) - self.closed)
     @rule(data=st.data(), extra=st.integers(1, 100), empty_pot=st.booleans())
     def break_a_rule(self, data: st.DataObject, extra: int, empty_pot: bool) -> None:
         """An ante the wallet cannot cover, or a payout from an empty pot, after a good leg:
         rejected as a whole, on a table of its own (a rejected posting stalls its table)."""
-        player = data.draw(st.sampled_from(self.players), label="player")
+        open_players = [p for p in self.players if p not in self.closed]
+        player = data.draw(st.sampled_from(open_players), label="player")
         self.throwaway += 1
         table_id = f"x{self.throwaway}"
         pot = f"pot:{table_id}"
-        others = [p for p in self.players if p != player and self.balances[wallet(p)] >= 1]
+        others = [p for p in open_players if p != player and self.balances[wallet(p)] >= 1]
         for sitter in [player, *others[:1]]:
             self.run(self.ledger.seat(sitter, sitter.upper(), False, None, table_id))
         legs = [leg(wallet(others[0]), pot, 1, "ante")] if others else []

@@ -458,6 +458,7 @@ async def test_bots_are_staked_by_the_house_never_minted(books: Ledger) -> None:
     assert await books.house() == {
         "staked": 2 * GRANT,
         "returned": 0,
+        "closed": 0,
         "balance": -2 * GRANT,
         "held_by_bots": 2 * GRANT,
         "result": 0,
@@ -488,7 +489,7 @@ async def test_quick_play_bots_come_from_the_house(cluster: Platform) -> None:
         await eventually(staked)
         house = (await http.get("/house")).json()
         assert house["staked"] >= 2 * s.starting_grant
-        assert house["balance"] == house["returned"] - house["staked"]
+        assert house["balance"] == house["returned"] + house["closed"] - house["staked"]
         health = (await http.get("/health")).json()
         assert health["ok"] and health["issued_outside_grants"] == 0
         history = (await http.get(f"/players/{bot}/transfers")).json()["transfers"]
