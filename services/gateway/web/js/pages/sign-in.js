@@ -8,7 +8,7 @@ import { cleanCode, linkCodeOf } from '../account-words.js';
 import { passkeyErrorMessage, passkeysSupported, signInWithPasskey } from '../passkeys.js';
 
 /** One way of signing in with a code: its field, its button and what went wrong. */
-function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText, error, inputRef, autoComplete }) {
+function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText, error, autoComplete }) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const described = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
@@ -18,7 +18,6 @@ function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText
     <div class="row">
       <input
         id=${id}
-        ref=${inputRef}
         value=${value}
         onInput=${(e) => setValue(e.target.value)}
         autocomplete=${autoComplete}
@@ -47,7 +46,6 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
   const [recovery, setRecovery] = useState('');
   const [busy, setBusy] = useState('');
   const [errors, setErrors] = useState({});
-  const linkRef = useRef(null);
   const confirmRef = useRef(null);
   useEffect(() => {
     if (fromLink && confirmRef.current) confirmRef.current.focus();
@@ -65,8 +63,7 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
       setBusy('');
     }
   };
-  const withPasskey = () =>
-    attempt('passkey', () => signInWithPasskey(api));
+  const withPasskey = () => attempt('passkey', () => signInWithPasskey(api));
   const withLink = (event) => {
     event.preventDefault();
     const typed = linkCodeOf(link);
@@ -127,7 +124,6 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
         onSubmit=${withLink}
         submitText=${busy === 'link' ? 'Signing in…' : 'Sign in'}
         error=${errors.link}
-        inputRef=${linkRef}
         autoComplete="one-time-code"
       />
       <${CodeForm}
