@@ -57,6 +57,7 @@ def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
         required = [("SWICK_SECRET", settings.secret)]
         if ledger_is_remote:
             required.append(("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token))
+            required.append(("SWICK_LEDGER_CLOSE_TOKEN", settings.ledger_close_token))
         refuse_unsafe(
             host,
             required=required,
@@ -75,6 +76,7 @@ def refuse_public_defaults(service: str, settings: Settings, host: str) -> None:
             required=[
                 ("SWICK_LEDGER_TOKEN", settings.ledger_token),
                 ("SWICK_LEDGER_READ_TOKEN", settings.ledger_read_token),
+                ("SWICK_LEDGER_CLOSE_TOKEN", settings.ledger_close_token),
             ],
         )
     elif service == "table" and ledger_is_remote:

@@ -15,7 +15,12 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 
-from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, DEV_SECRET
+from shared.settings import (
+    DEV_LEDGER_CLOSE_TOKEN,
+    DEV_LEDGER_READ_TOKEN,
+    DEV_LEDGER_TOKEN,
+    DEV_SECRET,
+)
 
 MIN_LENGTH = 16
 # Bits a secret's characters must carry by the estimate below: 80 bits are out of reach of any
@@ -28,6 +33,7 @@ PLACEHOLDERS = frozenset(
         DEV_SECRET,
         DEV_LEDGER_TOKEN,
         DEV_LEDGER_READ_TOKEN,
+        DEV_LEDGER_CLOSE_TOKEN,
         "fake-secret-for-local-use-only-change-me",
         "REPLACE-ME-with-a-long-random-string",
         "REPLACE-ME-or-leave-empty",

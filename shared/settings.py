@@ -15,6 +15,7 @@ DEV_SECRET = "swick-development-secret-change-me"
 # The ledger's service credentials on a development machine: refused off loopback.
 DEV_LEDGER_TOKEN = "swick-development-ledger-token-change-me"
 DEV_LEDGER_READ_TOKEN = "swick-development-ledger-read-token-change-me"
+DEV_LEDGER_CLOSE_TOKEN = "swick-development-ledger-close-token-change-me"
 
 
 ROLE_URL_PREFIX = "SWICK_AMQP_URL_"
@@ -60,6 +61,9 @@ class Settings:
     admin_token: str = ""  # the operator page is off without one
     ledger_token: str = DEV_LEDGER_TOKEN  # moves chips: the ledger and table workers
     ledger_read_token: str = DEV_LEDGER_READ_TOKEN  # reads books: the ledger and gateways
+    # Closes a deleted account's wallet, its chips to the house, and nothing else: the ledger
+    # and gateways (an operator deletes accounts through a gateway).
+    ledger_close_token: str = DEV_LEDGER_CLOSE_TOKEN
     grants_per_address: int = 3  # sign-ups (each a starting grant) per client address...
     grant_period_hours: float = 24.0  # ... per this many hours
     abandon_seconds: float = 300.0  # a table no connected person attends closes after this
@@ -133,6 +137,7 @@ class Settings:
             admin_token=env.get("SWICK_ADMIN_TOKEN", ""),
             ledger_token=env.get("SWICK_LEDGER_TOKEN", DEV_LEDGER_TOKEN),
             ledger_read_token=env.get("SWICK_LEDGER_READ_TOKEN", DEV_LEDGER_READ_TOKEN),
+            ledger_close_token=env.get("SWICK_LEDGER_CLOSE_TOKEN", DEV_LEDGER_CLOSE_TOKEN),
             grants_per_address=int(env.get("SWICK_GRANTS_PER_ADDRESS", 3)),
             grant_period_hours=float(env.get("SWICK_GRANT_PERIOD_HOURS", 24)),
             abandon_seconds=float(env.get("SWICK_ABANDON_SECONDS", 300)),

@@ -21,11 +21,11 @@ import asyncpg
 
 from services.gateway.names import folded
 from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from shared.messages import DELETED_PLAYER
 from shared.rows import Row
 from shared.sqlite import first, run
 
 TAGS = range(1, 10_000)  # 0001 to 9999
-DELETED_NAME = "Deleted player"
 _TRIES = 5  # a tag taken by a concurrent sign-up between reading and writing: draw again
 
 
@@ -169,7 +169,7 @@ class PostgresAccounts(InPostgres, AccountStore):
             "UPDATE gateway.accounts SET name = $2, handle_key = $3, tag = 0, deleted_at = $4"
             " WHERE id = $1 AND deleted_at IS NULL",
             account_id,
-            DELETED_NAME,
+            DELETED_PLAYER,
             f"~{account_id}",  # no name folds to this: the handle is free, the row unique
             now_ms,
         )
@@ -253,7 +253,7 @@ class SqliteAccounts(InSqlite, AccountStore):
                 conn,
                 "UPDATE gateway_accounts SET name = ?, handle_key = ?, tag = 0, deleted_at = ?"
                 " WHERE id = ? AND deleted_at IS NULL",
-                DELETED_NAME,
+                DELETED_PLAYER,
                 f"~{account_id}",
                 now_ms,
                 account_id,

@@ -6,13 +6,15 @@ In an order that leaves nothing half done behind a refusal about chips:
    seat's stack is their chips in play.
 2. Signed out everywhere (``Sessions.revoke``: every token of theirs opens nothing more, their
    devices are signed out, their sockets close with 4401), so no seat can be taken from here on.
-3. The ledger closes their wallet (its service credential): the whole balance to the house in
-   one balanced posting, never opened again. The ledger refuses (409, the chips unmoved) while
-   chips of theirs are in a pot, or still on their way from the table they left.
+3. The ledger closes their wallet (with its closing credential, good for nothing else): the
+   whole balance to the house in one balanced posting, never opened again. The ledger refuses
+   (409, the chips unmoved) while chips of theirs are in a pot, or still on their way from the
+   table they left.
 4. Their name forgotten by the tables (their logs, records and replays: records still verify)
    and their chat lines dropped.
 5. The account's row: its name and handle forgotten (``AccountStore.delete``), and its
-   recovery codes dropped (a sign-in finds no account behind any credential of it anyway).
+   recovery codes and passkeys dropped (a sign-in finds no account behind any credential of
+   it anyway).
 
 Every step is safe to repeat, so a deletion that failed half-way is finished by asking again;
 asking again after it is done changes nothing and says so (``already_deleted``).
@@ -60,6 +62,7 @@ async def delete_account(
     now_ms = gw.sessions.now_ms()
     deleted = await gw.accounts.delete(account_id, now_ms)
     await codes_of(request.app).recovery.store.replace(account_id, [], now_ms)
+    await gw.passkeys.remove_all(account_id)
     return {
         "account_id": account_id,
         "already_deleted": bool(closing["already_closed"]) and not deleted,
@@ -89,7 +92,7 @@ async def _close_wallet(
             reply = await ledger.post(
                 f"/wallets/{account_id}/close",
                 json=body,
-                headers=gw.settings.ledger_auth(write=True),
+                headers={"Authorization": f"Bearer {gw.settings.ledger_close_token}"},
             )
         except httpx.HTTPError as error:
             raise HTTPException(503, f"The ledger does not answer: {error}") from None
@@ -99,8 +102,8 @@ async def _close_wallet(
     if reply.status_code == 401:
         raise HTTPException(
             502,
-            "The ledger refused this gateway's service credential: give the gateway the "
-            "ledger's SWICK_LEDGER_TOKEN to delete accounts",
+            "The ledger refused this gateway's closing credential: give the gateway and the "
+            "ledger the same SWICK_LEDGER_CLOSE_TOKEN to delete accounts",
         )
     if reply.status_code != 200:
         raise HTTPException(502, f"The ledger answered {reply.status_code}: {reply.text[:200]}")

@@ -1,11 +1,11 @@
 """The ledger service: applies the tables' postings from the bus, and answers over HTTP.
 
 It takes postings only from the tables' broker user, and answers only holders of a service
-credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets; gateways:
-closing a deleted account's wallet, for an operator) and
+credential: ``SWICK_LEDGER_TOKEN`` (table workers: seating, which opens wallets),
 ``SWICK_LEDGER_READ_TOKEN`` (gateways: balances, transfers, the leaderboard, the operator's
-view). The probes (``/health``, ``/healthz``, ``/readyz``, ``/metrics``) stay open and name
-no player.
+view) and ``SWICK_LEDGER_CLOSE_TOKEN`` (gateways: closing a deleted account's wallet, for an
+operator, and nothing else). The probes (``/health``, ``/healthz``, ``/readyz``,
+``/metrics``) stay open and name no player.
 """
 
 from __future__ import annotations
@@ -211,6 +211,7 @@ def create_app(
     trusted = settings.trusted_poster
     reader = credential(settings.ledger_read_token, "read")
     writer = credential(settings.ledger_token, "service")
+    closer = credential(settings.ledger_close_token, "closing")
     metrics = LedgerMetrics()
     readiness = Readiness()
 
@@ -358,7 +359,7 @@ def create_app(
         "balance goes to the house in one posting, and the wallet never opens again. A second "
         "call changes nothing (`already_closed`). 409, changing nothing, while the postings of "
         "the table the player left (`after`) are not all applied, or their chips are in a pot.",
-        dependencies=[writer],
+        dependencies=[closer],
     )
     async def close(player_id: PlayerId, body: CloseRequest | None = None) -> dict[str, Any]:
         if player_id.startswith("bot:"):

@@ -459,6 +459,7 @@ SECRETS_OF = {
         "SWICK_AMQP_URL": role_variable("ledger"),
         "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",
         "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
+        "SWICK_LEDGER_CLOSE_TOKEN": "SWICK_LEDGER_CLOSE_TOKEN",
     },
     "table": {
         "SWICK_DATABASE_URL": "SWICK_DATABASE_URL",
@@ -472,7 +473,7 @@ SECRETS_OF = {
         "SWICK_SECRET": "SWICK_SECRET",
         "SWICK_ADMIN_TOKEN": "SWICK_ADMIN_TOKEN",
         "SWICK_LEDGER_READ_TOKEN": "SWICK_LEDGER_READ_TOKEN",
-        "SWICK_LEDGER_TOKEN": "SWICK_LEDGER_TOKEN",  # for an operator's deletion only
+        "SWICK_LEDGER_CLOSE_TOKEN": "SWICK_LEDGER_CLOSE_TOKEN",  # an operator's deletion only
     },
 }
 

@@ -39,7 +39,12 @@ from services.table.store_sqlite import SqliteTableStore
 from shared.bus import RabbitBus, url_user
 from shared.memory_bus import MemoryBus
 from shared.messages import HOUSE, Leg, Posting
-from shared.settings import DEV_LEDGER_READ_TOKEN, DEV_LEDGER_TOKEN, Settings
+from shared.settings import (
+    DEV_LEDGER_CLOSE_TOKEN,
+    DEV_LEDGER_READ_TOKEN,
+    DEV_LEDGER_TOKEN,
+    Settings,
+)
 from shared.sqlite import Database
 from tests.contract.conftest import leg, posting, sit, uid
 from tests.postgres_ledger import fresh_ledger
@@ -334,6 +339,17 @@ async def test_the_ledger_api_needs_its_credentials(cluster: Platform) -> None:
         for headers in ({}, {"Authorization": "Bearer wrong"}, s.ledger_auth()):
             reply = await http.post(seat[0], json=seat[1], headers=headers)
             assert reply.status_code == 401, (headers, reply.text)
+        # Closing a wallet takes the closing credential: neither the read nor the service one.
+        closing = {"Authorization": f"Bearer {s.ledger_close_token}"}
+        for headers in ({}, s.ledger_auth(), s.ledger_auth(write=True)):
+            reply = await http.post("/wallets/p-mallory/close", json={}, headers=headers)
+            assert reply.status_code == 401, (headers, reply.text)
+        for path in [*reads, "/players/p-1/balance"]:
+            for headers in ({}, {"Authorization": "Bearer wrong"}, closing):
+                reply = await http.get(path, headers=headers)
+                assert reply.status_code == 401, (path, headers)
+        reply = await http.post(seat[0], json=seat[1], headers=closing)
+        assert reply.status_code == 401  # the closing credential seats no one
         for path in reads:
             for headers in ({}, {"Authorization": "Bearer wrong"}, s.ledger_auth(write=True)):
                 reply = await http.get(path, headers=headers)
@@ -354,12 +370,23 @@ def test_no_service_starts_off_loopback_with_a_development_credential(
 ) -> None:
     # The ledger's credentials are development ones; it is on another machine.
     dev = Settings(secret=secrets.token_hex(16), ledger_url="http://swick-ledger:8001")
-    real = replace(dev, ledger_token=secrets.token_hex(16), ledger_read_token=secrets.token_hex(16))
+    real = replace(
+        dev,
+        ledger_token=secrets.token_hex(16),
+        ledger_read_token=secrets.token_hex(16),
+        ledger_close_token=secrets.token_hex(16),
+    )
     for service in ("ledger", "table", "gateway"):
         for host in ("127.0.0.1", "::1"):
             refuse_public_defaults(service, dev, host)
         refuse_public_defaults(service, real, "0.0.0.0")
-        for weak in (dev, replace(real, ledger_token="", ledger_read_token="")):
+        weak_ones: tuple[Settings, ...] = (
+            dev,
+            replace(real, ledger_token="", ledger_read_token=""),
+        )
+        if service != "table":  # the closing credential is the ledger's and the gateways'
+            weak_ones += (replace(real, ledger_close_token=""),)
+        for weak in weak_ones:
             with pytest.raises(SystemExit) as stopped:
                 refuse_public_defaults(service, weak, "10.1.2.3")
             assert stopped.value.code == 2
@@ -367,7 +394,7 @@ def test_no_service_starts_off_loopback_with_a_development_credential(
     # A gateway or table worker whose ledger is on loopback (swick up) needs no credential.
     for service in ("table", "gateway"):
         refuse_public_defaults(service, replace(dev, ledger_url="http://127.0.0.1:8001"), "::")
-    assert DEV_LEDGER_TOKEN != DEV_LEDGER_READ_TOKEN
+    assert len({DEV_LEDGER_TOKEN, DEV_LEDGER_READ_TOKEN, DEV_LEDGER_CLOSE_TOKEN}) == 3
     started = subprocess.run(
         [sys.executable, "-m", "services.cli", "serve", "ledger", "--host", "0.0.0.0"],
         check=False,

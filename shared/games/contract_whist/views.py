@@ -9,7 +9,7 @@ no hand at all. The seed appears only once the game has ended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal
 
 from shared.games.contract_whist.actions import Action
@@ -25,12 +25,12 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
-from shared.games.views import REVEALED, ViewHead, viewer
+from shared.games.views import ViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
     seat: int
     player: Player | None
@@ -38,25 +38,29 @@ class SeatView:
     bid: int | None  # its bid this round, once made
     tricks: int  # tricks the seat took this round
     score: int  # its total
-    connected: bool
-    away: bool
-    timeouts: int  # decisions in a row the table took for the seat when its time ran out
-    sitting_out: bool
-    leaving: bool
+    # its presence (shared.games.views.presence): not keyword-only, so first in __init__
+    connected: bool = field(kw_only=False)
+    away: bool = field(kw_only=False)
+    # decisions in a row the table took for the seat when its time ran out
+    timeouts: int = field(kw_only=False)
+    sitting_out: bool = field(kw_only=False)
+    leaving: bool = field(kw_only=False)
 
 
 @dataclass(frozen=True, slots=True)
 class WhistView(ViewHead):
     phase: Phase
     config: TableConfig
-    round_no: int  # of config.rounds
-    rounds: int
-    cards: int  # cards each player was dealt this round
+    round_no: int = field(kw_only=True)  # of config.rounds
+    rounds: int = field(kw_only=True)
+    cards: int = field(kw_only=True)  # cards each player was dealt this round
     fingerprint: str
     seed: str | None  # revealed when the game ends
-    first_bidder: int | None  # this round's first bidder, who leads the first trick
+    # this round's first bidder, who leads the first trick
+    first_bidder: int | None = field(kw_only=True)
     to_act: tuple[int, ...]
     deadline: int | None
+    _: KW_ONLY
     bids: tuple[Bid, ...]  # in bidding order
     bid_total: int  # the bids so far, against ``cards``
     forbidden_bid: int | None  # the bid the last bidder may not make, while they are to bid
@@ -98,32 +102,19 @@ def view_for(s: State, seat: int | None) -> WhistView:
     taken = s.tricks_taken()
     seats = tuple(
         SeatView(
+            *presence(s, i, player),
             seat=i,
             player=player,
             cards=len(s.hands[i]),
             bid=s.bid_of(i),
             tricks=taken[i],
             score=s.scores[i],
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
-            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     bids = [b.bid for b in s.bids]
     return WhistView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in REVEALED else None,
-        to_act=to_act(s),
-        deadline=s.deadline,
+        *header(s, seat, to_act(s)),
         round_no=s.round_no,
         rounds=s.config.rounds,
         cards=s.cards,

@@ -11,7 +11,7 @@ the game has ended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal
 
 from shared.games.euchre.actions import Action
@@ -30,12 +30,12 @@ from shared.games.euchre.state import (
 from shared.games.interface import Option
 from shared.games.lifecycle import Player
 from shared.games.table.state import tricks_taken
-from shared.games.views import REVEALED, ViewHead, viewer
+from shared.games.views import HandViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
     seat: int
     team: int  # 0 for seats 0 and 2, 1 for seats 1 and 3
@@ -43,23 +43,20 @@ class SeatView:
     cards: int  # how many cards the seat holds
     tricks: int  # tricks the seat took this hand
     resting: bool  # the partner of a lone maker, sitting out this hand
-    connected: bool
-    away: bool
-    timeouts: int  # decisions in a row the table took for the seat when its time ran out
-    sitting_out: bool
-    leaving: bool
+    # its presence (shared.games.views.presence): not keyword-only, so first in __init__
+    connected: bool = field(kw_only=False)
+    away: bool = field(kw_only=False)
+    # decisions in a row the table took for the seat when its time ran out
+    timeouts: int = field(kw_only=False)
+    sitting_out: bool = field(kw_only=False)
+    leaving: bool = field(kw_only=False)
 
 
 @dataclass(frozen=True, slots=True)
-class EuchreView(ViewHead):
+class EuchreView(HandViewHead):
     phase: Phase
     config: TableConfig
-    hand_no: int
-    fingerprint: str
-    seed: str | None  # revealed when the game ends
-    dealer: int | None
-    to_act: tuple[int, ...]
-    deadline: int | None
+    _: KW_ONLY
     turn_up: Card | None
     turn_up_at: TurnUpAt
     calls: tuple[Call, ...]
@@ -105,31 +102,18 @@ def view_for(s: State, seat: int | None) -> EuchreView:
     taken = tricks_taken(s.winners, len(s.players))
     seats = tuple(
         SeatView(
+            *presence(s, i, player),
             seat=i,
             team=team_of(i),
             player=player,
             cards=len(s.hands[i]),
             tricks=taken[i],
             resting=i == s.resting,
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
-            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     return EuchreView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in REVEALED else None,
-        to_act=to_act(s),
-        deadline=s.deadline,
+        *header(s, seat, to_act(s)),
         hand_no=s.hand_no,
         dealer=s.dealer,
         turn_up=s.turn_up,

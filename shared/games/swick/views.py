@@ -10,7 +10,7 @@ game has ended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal
 
 from shared.games.interface import Option
@@ -27,12 +27,12 @@ from shared.games.swick.state import (
     State,
     TableConfig,
 )
-from shared.games.views import REVEALED, ViewHead, viewer
+from shared.games.views import HandViewHead, header, presence, viewer
 
 Trick = tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
     seat: int
     player: Player | None
@@ -43,24 +43,21 @@ class SeatView:
     cards: int  # how many cards the seat holds
     drew: int | None  # how many it drew, once it has
     tricks: int
-    connected: bool
-    away: bool
-    timeouts: int  # decisions in a row the table took for the seat when its time ran out
-    sitting_out: bool
+    # its presence (shared.games.views.presence): not keyword-only, so first in __init__
+    connected: bool = field(kw_only=False)
+    away: bool = field(kw_only=False)
+    # decisions in a row the table took for the seat when its time ran out
+    timeouts: int = field(kw_only=False)
+    sitting_out: bool = field(kw_only=False)
     ready: bool
-    leaving: bool
+    leaving: bool = field(kw_only=False)
 
 
 @dataclass(frozen=True, slots=True)
-class SwickView(ViewHead):
+class SwickView(HandViewHead):
     phase: Phase
     config: TableConfig
-    hand_no: int
-    fingerprint: str
-    seed: str | None  # revealed when the game ends
-    dealer: int | None
-    to_act: tuple[int, ...]
-    deadline: int | None
+    _: KW_ONLY
     free_ride: bool
     ante: int
     pot: int
@@ -110,6 +107,7 @@ def view_for(s: State, seat: int | None) -> SwickView:
     ready = set(s.candidates if s.phase is Phase.READY else ())
     seats = tuple(
         SeatView(
+            *presence(s, i, player),
             seat=i,
             player=player,
             stack=s.stacks[i],
@@ -120,25 +118,11 @@ def view_for(s: State, seat: int | None) -> SwickView:
             drew=s.drawn[i] if s.drawn[i] >= 0 else None,
             tricks=s.tricks_won[i],
             ready=i in ready and s.entropy[i] is not None,
-            connected=s.connected[i],
-            away=player is not None and s.away(i),
-            timeouts=s.timeouts[i],
-            sitting_out=s.sitting_out[i],
-            leaving=s.leaving[i],
         )
         for i, player in enumerate(s.players)
     )
     return SwickView(
-        seat=seat,
-        seq=s.seq,
-        phase=s.phase,
-        config=s.config,
-        host=s.host,
-        game_no=s.game_no,
-        fingerprint=s.fingerprint,
-        seed=s.seed if s.phase in REVEALED else None,
-        to_act=to_act(s),
-        deadline=s.deadline,
+        *header(s, seat, to_act(s)),
         hand_no=s.hand_no,
         dealer=s.dealer,
         free_ride=s.free_ride,
