@@ -289,6 +289,7 @@ function LinkDevice() {
             <div class="link-code-box">
               <p class="link-code" tabindex="-1" ref=${codeRef} aria-label=${`Link code ${link.code.split('').join(' ')}`}><code>${link.code}</code></p>
               <p class="link-left" role="timer" aria-live="off">Expires in <span class="link-clock">${left.text}</span><span class="visually-hidden"> (${left.spoken})</span></p>
+              <p class="small link-warning">Enter it only on a device of your own: whoever has this code can sign in as you. No one from Swick Online will ever ask for it.</p>
               <div class="row wrap">
                 <button type="button" class="small" onClick=${async () => setSaid(await copy(link.code, 'Code'))}>Copy code</button>
                 <button type="button" class="small" onClick=${async () => setSaid(await copy(link.url, 'Link'))}>Copy link</button>
