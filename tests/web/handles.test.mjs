@@ -79,6 +79,28 @@ test('a table\'s view names its tagged players with their tags, and nothing else
   assert.equal(taggedView(null, tags), null);
 });
 
+test('the final standings name their tagged players with their tags too', () => {
+  const view = {
+    seats: [
+      { seat: 0, player: rita },
+      { seat: 1, player: RITA },
+      { seat: 2, player: ann },
+    ],
+    standings: [
+      { seat: 1, name: 'RITA', net: 40 },
+      { seat: 2, name: 'Ann', net: -10 },
+      { seat: 0, name: 'Rita', net: -30 },
+    ],
+  };
+  const shown = taggedView(view, tagsFor(peopleOf(view), handles));
+  assert.deepEqual(
+    shown.standings.map((row) => row.name),
+    ['RITA #0007', 'Ann', 'Rita #4821'],
+  );
+  assert.equal(shown.standings[1], view.standings[1], 'an untagged row is the same object');
+  assert.equal(view.standings[0].name, 'RITA', 'the view itself is left as it was');
+});
+
 test('a lobby seat is named with its tag', () => {
   const tags = tagsFor([rita, RITA], handles);
   assert.equal(seatNameOf(rita, tags), 'Rita #4821');

@@ -50,19 +50,19 @@ export function peopleOf(view) {
   return view.seats.map((s) => s && s.player).filter((p) => p && !p.bot && p.id);
 }
 
-/** `view` with each tagged player's name shown with its tag, every other part the same (the
- * same object when there is no tag to show). */
+/** `view` with each tagged player's name shown with its tag, in the seats and in the game's
+ * final standings (which name players by seat), every other part the same (the same object
+ * when there is no tag to show). */
 export function taggedView(view, tags) {
   if (!view || !tags.size || !Array.isArray(view.seats)) return view;
-  let changed = false;
-  const seats = view.seats.map((s) => {
-    const player = s && s.player;
-    const tag = player && tags.get(player.id);
-    if (!tag) return s;
-    changed = true;
-    return { ...s, player: { ...player, name: shownName(player.name, tag) } };
-  });
-  return changed ? { ...view, seats } : view;
+  const tagOfSeat = view.seats.map((s) => (s && s.player && tags.get(s.player.id)) || '');
+  if (!tagOfSeat.some(Boolean)) return view;
+  const named = (row, tag) => (tag ? { ...row, name: shownName(row.name, tag) } : row);
+  const seats = view.seats.map((s, i) => (tagOfSeat[i] ? { ...s, player: named(s.player, tagOfSeat[i]) } : s));
+  const standings = Array.isArray(view.standings)
+    ? view.standings.map((row) => (row ? named(row, tagOfSeat[row.seat]) : row))
+    : view.standings;
+  return { ...view, seats, standings };
 }
 
 /** A lobby table's seat (`{ id, name, bot }`) named with its tag, if it has one. */
