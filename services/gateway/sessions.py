@@ -28,7 +28,7 @@ from services.gateway.devices import DeviceStore, MemoryDevices
 from services.gateway.hub import Connection
 from services.gateway.identity import Claims
 from services.gateway.store_database import InPostgres, InSqlite, in_store_database
-from shared.sqlite import first, run
+from shared.sqlite import first, rows_in, run
 
 log = logging.getLogger("swick.gateway")
 
@@ -73,17 +73,13 @@ class PostgresVersions(InPostgres, Versions):
 
 class SqliteVersions(InSqlite, Versions):
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
         async with self.db.read() as conn:
-            for start in range(0, len(player_ids), 500):  # SQLite's bound on parameters
-                chunk = list(player_ids[start : start + 500])
-                marks = ",".join("?" * len(chunk))
-                rows = await conn.execute_fetchall(
-                    f"SELECT player_id, version FROM gateway_sessions WHERE player_id IN ({marks})",
-                    chunk,
-                )
-                found.update({row["player_id"]: int(row["version"]) for row in rows})
-        return found
+            rows = await rows_in(
+                conn,
+                "SELECT player_id, version FROM gateway_sessions WHERE player_id IN ({marks})",
+                player_ids,
+            )
+        return {row["player_id"]: int(row["version"]) for row in rows}
 
     async def bump(self, player_id: str, now_ms: int) -> int:
         async with self.db.write() as conn:
