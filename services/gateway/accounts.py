@@ -20,7 +20,7 @@ from typing import Protocol
 import asyncpg
 
 from services.gateway.names import folded
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.messages import DELETED_PLAYER
 from shared.rows import Row
 from shared.sqlite import first, rows_in, run
@@ -257,14 +257,11 @@ class SqliteAccounts(InSqlite, AccountStore):
         return changed == 1
 
 
-class MemoryAccounts(AccountStore):
+class MemoryAccounts(InMemory, AccountStore):
     """One process's accounts (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.accounts: dict[str, Account] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     def _taken(self, key: str, other_than: str = "") -> list[int]:
         return [a.tag for a in self.accounts.values() if a.key == key and a.id != other_than]

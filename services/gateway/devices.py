@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.rows import Row
 from shared.sqlite import in_lists, rows_in, run
 
@@ -250,14 +250,11 @@ class SqliteDevices(InSqlite, DeviceStore):
                 )
 
 
-class MemoryDevices(DeviceStore):
+class MemoryDevices(InMemory, DeviceStore):
     """One process's devices (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.devices: dict[str, Device] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def add(self, device: Device) -> None:
         self.devices[device.id] = device

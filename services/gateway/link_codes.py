@@ -23,7 +23,7 @@ from typing import Protocol
 import asyncpg
 
 from services.gateway.code_format import canonical, new_code, shown
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.sqlite import first, run
 
 LENGTH = 8  # characters: 40 bits, shown as K7QF-9M2X
@@ -139,14 +139,11 @@ class _Kept:
     used: bool = False
 
 
-class MemoryLinkCodes(LinkCodeStore):
+class MemoryLinkCodes(InMemory, LinkCodeStore):
     """One process's codes (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.codes: dict[str, _Kept] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def put(
         self, code_hash: str, account_id: str, device_id: str, now_ms: int, expires_ms: int

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.rows import Row
 from shared.sqlite import first, run
 
@@ -285,15 +285,12 @@ class SqlitePasskeys(InSqlite, PasskeyStore):
         return _unexpired(row, now_ms)
 
 
-class MemoryPasskeys(PasskeyStore):
+class MemoryPasskeys(InMemory, PasskeyStore):
     """One process's passkeys (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.passkeys: dict[str, Passkey] = {}
         self.challenges: dict[str, tuple[Challenge, int]] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def add(self, passkey: Passkey) -> bool:
         if passkey.id in self.passkeys:

@@ -27,7 +27,7 @@ from typing import Protocol
 from services.gateway.devices import DeviceStore, MemoryDevices
 from services.gateway.hub import Connection
 from services.gateway.identity import Claims
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.sqlite import first, rows_in, run
 
 log = logging.getLogger("swick.gateway")
@@ -98,14 +98,11 @@ class SqliteVersions(InSqlite, Versions):
         return int(row["version"])
 
 
-class MemoryVersions(Versions):
+class MemoryVersions(InMemory, Versions):
     """One process's versions (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.versions: dict[str, int] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
         return {p: self.versions[p] for p in player_ids if p in self.versions}
