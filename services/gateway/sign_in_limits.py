@@ -1,7 +1,7 @@
-"""How often one client address or one account may try to sign in again, by passkey, link
-code or recovery code: ``settings.sign_in_attempts`` tries each
+"""How often one client address or one account may try to sign in again (by passkey, link code
+or recovery code) or make link codes: ``settings.sign_in_attempts`` tries per key each
 ``settings.sign_in_period_minutes``, counted in the database all the gateways share
-(``signups.SignupLimit``), every way of signing in under the one ``sign-in:`` key."""
+(``signups.SignupLimit``). Every way of signing in counts under the one ``sign-in:`` key."""
 
 from __future__ import annotations
 
