@@ -19,15 +19,18 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 BUSY_TIMEOUT_MS = 5000
+IN_LIST = 500  # values bound in one IN list: well inside SQLite's bound on parameters
+
+T = TypeVar("T")
 
 
 class Database:
@@ -160,3 +163,22 @@ async def run_many(conn: aiosqlite.Connection, sql: str, args: Iterable[Sequence
     """Run one statement for each of ``args``."""
     async with conn.executemany(sql, args):
         pass
+
+
+def in_lists(values: Sequence[T]) -> Iterator[tuple[str, list[T]]]:
+    """``values`` in slices of at most ``IN_LIST``, each with its marks (``?,?,?``) for an
+    ``IN (...)``: a statement binds only so many parameters."""
+    for start in range(0, len(values), IN_LIST):
+        chunk = list(values[start : start + IN_LIST])
+        yield ",".join("?" * len(chunk)), chunk
+
+
+async def rows_in(
+    conn: aiosqlite.Connection, sql: str, values: Sequence[Any]
+) -> list[aiosqlite.Row]:
+    """The rows of a query on ``values`` of any number, slice by slice: ``sql`` binds nothing
+    but its ``IN ({marks})``."""
+    rows: list[aiosqlite.Row] = []
+    for marks, chunk in in_lists(values):
+        rows += await conn.execute_fetchall(sql.format(marks=marks), chunk)
+    return rows

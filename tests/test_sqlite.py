@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.sqlite import Database, first, run, statements
+from shared.sqlite import IN_LIST, Database, first, in_lists, rows_in, run, run_many, statements
 
 
 async def open_db(tmp_path: Path) -> Database:
@@ -106,3 +106,27 @@ def test_scripts_split_into_statements() -> None:
     ]
     with pytest.raises(ValueError, match="incomplete"):
         statements("SELECT 1;\nSELECT 2\n")
+
+
+def test_in_lists_slice_values_to_the_bound_with_their_marks() -> None:
+    values = list(range(2 * IN_LIST + 1))
+    slices = list(in_lists(values))
+    assert [len(chunk) for _, chunk in slices] == [IN_LIST, IN_LIST, 1]
+    assert [v for _, chunk in slices for v in chunk] == values
+    assert all(marks == ",".join("?" * len(chunk)) for marks, chunk in slices)
+    assert list(in_lists([])) == []
+
+
+async def test_rows_in_reads_more_values_than_one_statement_binds(tmp_path: Path) -> None:
+    db = await open_db(tmp_path)
+    try:
+        async with db.write() as conn:
+            await run_many(
+                conn, "INSERT INTO t (k, v) VALUES (?, ?)", [(f"k{i}", i) for i in range(1200)]
+            )
+        wanted = [f"k{i}" for i in range(0, 1200, 2)] + ["absent"] * 600
+        async with db.read() as conn:
+            rows = await rows_in(conn, "SELECT v FROM t WHERE k IN ({marks})", wanted)
+        assert sorted(int(row["v"]) for row in rows) == list(range(0, 1200, 2))
+    finally:
+        await db.close()

@@ -20,10 +20,10 @@ from typing import Protocol
 import asyncpg
 
 from services.gateway.names import folded
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.messages import DELETED_PLAYER
 from shared.rows import Row
-from shared.sqlite import first, run
+from shared.sqlite import first, rows_in, run
 
 TAGS = range(1, 10_000)  # 0001 to 9999
 _TRIES = 5  # a tag taken by a concurrent sign-up between reading and writing: draw again
@@ -209,17 +209,13 @@ class SqliteAccounts(InSqlite, AccountStore):
         return None if row is None else _account(row)
 
     async def many(self, account_ids: Sequence[str]) -> dict[str, Account]:
-        found: dict[str, Account] = {}
         async with self.db.read() as conn:
-            for start in range(0, len(account_ids), 500):  # SQLite's bound on parameters
-                chunk = list(account_ids[start : start + 500])
-                marks = ",".join("?" * len(chunk))
-                rows = await conn.execute_fetchall(
-                    f"SELECT * FROM gateway_accounts WHERE id IN ({marks}) AND deleted_at IS NULL",
-                    chunk,
-                )
-                found.update({row["id"]: _account(row) for row in rows})
-        return found
+            rows = await rows_in(
+                conn,
+                "SELECT * FROM gateway_accounts WHERE id IN ({marks}) AND deleted_at IS NULL",
+                account_ids,
+            )
+        return {row["id"]: _account(row) for row in rows}
 
     async def rename(self, account_id: str, name: str) -> Account | None:
         key = handle_key(name)
@@ -261,14 +257,11 @@ class SqliteAccounts(InSqlite, AccountStore):
         return changed == 1
 
 
-class MemoryAccounts(AccountStore):
+class MemoryAccounts(InMemory, AccountStore):
     """One process's accounts (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.accounts: dict[str, Account] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     def _taken(self, key: str, other_than: str = "") -> list[int]:
         return [a.tag for a in self.accounts.values() if a.key == key and a.id != other_than]

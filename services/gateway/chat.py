@@ -13,7 +13,7 @@ import unicodedata
 from collections import defaultdict, deque
 from typing import Any, Protocol
 
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared import messages as m
 from shared.sqlite import run
 
@@ -122,14 +122,11 @@ class SqliteChat(InSqlite, ChatLog):
             return await run(conn, "DELETE FROM gateway_chat WHERE player_id = ?", player_id)
 
 
-class MemoryChat(ChatLog):
+class MemoryChat(InMemory, ChatLog):
     """One process's chat (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.lines: defaultdict[str, deque[m.ChatLine]] = defaultdict(lambda: deque(maxlen=KEPT))
-
-    async def migrate(self) -> None:
-        return None
 
     async def add(self, line: m.ChatLine) -> None:
         self.lines[line.table_id].append(line)

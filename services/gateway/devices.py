@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.rows import Row
-from shared.sqlite import run
+from shared.sqlite import in_lists, rows_in, run
 
 TOUCH_MS = 60_000
 MAX_USER_AGENT = 512  # what is read of a User-Agent
@@ -120,19 +120,27 @@ class DeviceStore(Protocol):
         ...
 
 
+_COLUMNS = "id, account_id, kind, how, address, created_at, last_seen"
+
+
+def _values(device: Device) -> tuple[object, ...]:
+    """A device's row, in the order of ``_COLUMNS``."""
+    return (
+        device.id,
+        device.account_id,
+        device.kind,
+        device.how,
+        device.address,
+        device.created_at,
+        device.last_seen,
+    )
+
+
 class PostgresDevices(InPostgres, DeviceStore):
     async def add(self, device: Device) -> None:
         await self.pool.execute(
-            "INSERT INTO gateway.devices"
-            " (id, account_id, kind, how, address, created_at, last_seen)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            device.id,
-            device.account_id,
-            device.kind,
-            device.how,
-            device.address,
-            device.created_at,
-            device.last_seen,
+            f"INSERT INTO gateway.devices ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            *_values(device),
         )
 
     async def of(self, account_id: str, now_ms: int) -> list[Device]:
@@ -181,29 +189,13 @@ class PostgresDevices(InPostgres, DeviceStore):
         )
 
 
-def _marks(count: int) -> str:
-    return ",".join("?" * count)
-
-
-def _chunks(ids: Sequence[str]) -> list[list[str]]:
-    return [list(ids[at : at + 500]) for at in range(0, len(ids), 500)]  # SQLite's bound
-
-
 class SqliteDevices(InSqlite, DeviceStore):
     async def add(self, device: Device) -> None:
         async with self.db.write() as conn:
             await run(
                 conn,
-                "INSERT INTO gateway_devices"
-                " (id, account_id, kind, how, address, created_at, last_seen)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                device.id,
-                device.account_id,
-                device.kind,
-                device.how,
-                device.address,
-                device.created_at,
-                device.last_seen,
+                f"INSERT INTO gateway_devices ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                *_values(device),
             )
 
     async def of(self, account_id: str, now_ms: int) -> list[Device]:
@@ -218,10 +210,10 @@ class SqliteDevices(InSqlite, DeviceStore):
     async def revoke(self, account_id: str, device_ids: Sequence[str], now_ms: int) -> list[str]:
         revoked: list[str] = []
         async with self.db.write() as conn:
-            for chunk in _chunks(device_ids):
+            for marks, chunk in in_lists(device_ids):
                 rows = await conn.execute_fetchall(
                     f"UPDATE gateway_devices SET revoked_at = ? WHERE account_id = ?"
-                    f" AND id IN ({_marks(len(chunk))}) AND revoked_at IS NULL RETURNING id",
+                    f" AND id IN ({marks}) AND revoked_at IS NULL RETURNING id",
                     (now_ms, account_id, *chunk),
                 )
                 revoked += [row["id"] for row in rows]
@@ -237,23 +229,20 @@ class SqliteDevices(InSqlite, DeviceStore):
         return [row["id"] for row in rows]
 
     async def revoked(self, device_ids: Sequence[str]) -> set[str]:
-        live: set[str] = set()
         async with self.db.read() as conn:
-            for chunk in _chunks(device_ids):
-                rows = await conn.execute_fetchall(
-                    f"SELECT id FROM gateway_devices WHERE id IN ({_marks(len(chunk))})"
-                    " AND revoked_at IS NULL",
-                    chunk,
-                )
-                live |= {row["id"] for row in rows}
-        return set(device_ids) - live
+            rows = await rows_in(
+                conn,
+                "SELECT id FROM gateway_devices WHERE id IN ({marks}) AND revoked_at IS NULL",
+                device_ids,
+            )
+        return set(device_ids) - {row["id"] for row in rows}
 
     async def touch(self, device_ids: Sequence[str], now_ms: int) -> None:
         async with self.db.write() as conn:
-            for chunk in _chunks(device_ids):
+            for marks, chunk in in_lists(device_ids):
                 await run(
                     conn,
-                    f"UPDATE gateway_devices SET last_seen = ? WHERE id IN ({_marks(len(chunk))})"
+                    f"UPDATE gateway_devices SET last_seen = ? WHERE id IN ({marks})"
                     " AND last_seen < ?",
                     now_ms,
                     *chunk,
@@ -261,14 +250,11 @@ class SqliteDevices(InSqlite, DeviceStore):
                 )
 
 
-class MemoryDevices(DeviceStore):
+class MemoryDevices(InMemory, DeviceStore):
     """One process's devices (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.devices: dict[str, Device] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def add(self, device: Device) -> None:
         self.devices[device.id] = device

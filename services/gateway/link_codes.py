@@ -23,7 +23,7 @@ from typing import Protocol
 import asyncpg
 
 from services.gateway.code_format import canonical, new_code, shown
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.sqlite import first, run
 
 LENGTH = 8  # characters: 40 bits, shown as K7QF-9M2X
@@ -56,6 +56,17 @@ class LinkCodeStore(Protocol):
         ...
 
 
+def _replacing(table: str, marks: str) -> str:
+    """The statement that keeps a device's new code in ``table`` in place of its earlier one
+    (``marks``: the database's five placeholders), in either database's SQL."""
+    return (
+        f"INSERT INTO {table} (code_hash, account_id, device_id, created_at, expires_at)"
+        f" VALUES ({marks}) ON CONFLICT (device_id) DO UPDATE"
+        " SET code_hash = excluded.code_hash, account_id = excluded.account_id,"
+        " created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = NULL"
+    )
+
+
 class PostgresLinkCodes(InPostgres, LinkCodeStore):
     async def put(
         self, code_hash: str, account_id: str, device_id: str, now_ms: int, expires_ms: int
@@ -64,12 +75,7 @@ class PostgresLinkCodes(InPostgres, LinkCodeStore):
             async with self.pool.acquire() as conn, conn.transaction():
                 await conn.execute("DELETE FROM gateway.link_codes WHERE expires_at <= $1", now_ms)
                 await conn.execute(
-                    "INSERT INTO gateway.link_codes"
-                    " (code_hash, account_id, device_id, created_at, expires_at)"
-                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (device_id) DO UPDATE"
-                    " SET code_hash = excluded.code_hash, account_id = excluded.account_id,"
-                    " created_at = excluded.created_at, expires_at = excluded.expires_at,"
-                    " used_at = NULL",
+                    _replacing("gateway.link_codes", "$1, $2, $3, $4, $5"),
                     code_hash,
                     account_id,
                     device_id,
@@ -101,12 +107,7 @@ class SqliteLinkCodes(InSqlite, LinkCodeStore):
                 await run(conn, "DELETE FROM gateway_link_codes WHERE expires_at <= ?", now_ms)
                 await run(
                     conn,
-                    "INSERT INTO gateway_link_codes"
-                    " (code_hash, account_id, device_id, created_at, expires_at)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_id) DO UPDATE"
-                    " SET code_hash = excluded.code_hash, account_id = excluded.account_id,"
-                    " created_at = excluded.created_at, expires_at = excluded.expires_at,"
-                    " used_at = NULL",
+                    _replacing("gateway_link_codes", "?, ?, ?, ?, ?"),
                     code_hash,
                     account_id,
                     device_id,
@@ -138,14 +139,11 @@ class _Kept:
     used: bool = False
 
 
-class MemoryLinkCodes(LinkCodeStore):
+class MemoryLinkCodes(InMemory, LinkCodeStore):
     """One process's codes (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.codes: dict[str, _Kept] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def put(
         self, code_hash: str, account_id: str, device_id: str, now_ms: int, expires_ms: int

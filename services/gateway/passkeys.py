@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
+from shared.rows import Row
 from shared.sqlite import first, run
 
 Purpose = Literal["register", "sign-in"]
@@ -116,6 +117,20 @@ def _values(passkey: Passkey) -> tuple[object, ...]:
     )
 
 
+_CHALLENGE_COLUMNS = "ticket, purpose, account_id, challenge, expires_at"
+
+
+def _challenge_values(ticket: str, challenge: Challenge, expires_ms: int) -> tuple[object, ...]:
+    return (ticket, challenge.purpose, challenge.account_id, challenge.challenge, expires_ms)
+
+
+def _unexpired(row: Row | None, now_ms: int) -> Challenge | None:
+    """The challenge of a taken row, unless it had expired by ``now_ms``."""
+    if row is None or int(row["expires_at"]) <= now_ms:
+        return None
+    return Challenge(row["purpose"], row["account_id"], bytes(row["challenge"]))
+
+
 class PostgresPasskeys(InPostgres, PasskeyStore):
     async def add(self, passkey: Passkey) -> bool:
         added = await self.pool.fetchval(
@@ -176,25 +191,18 @@ class PostgresPasskeys(InPostgres, PasskeyStore):
                 "DELETE FROM gateway.webauthn_challenges WHERE expires_at <= $1", now_ms
             )
             await conn.execute(
-                "INSERT INTO gateway.webauthn_challenges"
-                " (ticket, purpose, account_id, challenge, expires_at)"
+                f"INSERT INTO gateway.webauthn_challenges ({_CHALLENGE_COLUMNS})"
                 " VALUES ($1, $2, $3, $4, $5)",
-                ticket,
-                challenge.purpose,
-                challenge.account_id,
-                challenge.challenge,
-                expires_ms,
+                *_challenge_values(ticket, challenge, expires_ms),
             )
 
     async def take_challenge(self, ticket: str, now_ms: int) -> Challenge | None:
         row = await self.pool.fetchrow(
             "DELETE FROM gateway.webauthn_challenges WHERE ticket = $1"
-            " RETURNING purpose, account_id, challenge, expires_at",
+            f" RETURNING {_CHALLENGE_COLUMNS}",
             ticket,
         )
-        if row is None or int(row["expires_at"]) <= now_ms:
-            return None
-        return Challenge(row["purpose"], row["account_id"], bytes(row["challenge"]))
+        return _unexpired(row, now_ms)
 
 
 class SqlitePasskeys(InSqlite, PasskeyStore):
@@ -261,13 +269,9 @@ class SqlitePasskeys(InSqlite, PasskeyStore):
             await run(conn, "DELETE FROM gateway_webauthn_challenges WHERE expires_at <= ?", now_ms)
             await run(
                 conn,
-                "INSERT INTO gateway_webauthn_challenges"
-                " (ticket, purpose, account_id, challenge, expires_at) VALUES (?, ?, ?, ?, ?)",
-                ticket,
-                challenge.purpose,
-                challenge.account_id,
-                challenge.challenge,
-                expires_ms,
+                f"INSERT INTO gateway_webauthn_challenges ({_CHALLENGE_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?)",
+                *_challenge_values(ticket, challenge, expires_ms),
             )
 
     async def take_challenge(self, ticket: str, now_ms: int) -> Challenge | None:
@@ -275,23 +279,18 @@ class SqlitePasskeys(InSqlite, PasskeyStore):
             row = await first(
                 conn,
                 "DELETE FROM gateway_webauthn_challenges WHERE ticket = ?"
-                " RETURNING purpose, account_id, challenge, expires_at",
+                f" RETURNING {_CHALLENGE_COLUMNS}",
                 ticket,
             )
-        if row is None or int(row["expires_at"]) <= now_ms:
-            return None
-        return Challenge(row["purpose"], row["account_id"], bytes(row["challenge"]))
+        return _unexpired(row, now_ms)
 
 
-class MemoryPasskeys(PasskeyStore):
+class MemoryPasskeys(InMemory, PasskeyStore):
     """One process's passkeys (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.passkeys: dict[str, Passkey] = {}
         self.challenges: dict[str, tuple[Challenge, int]] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def add(self, passkey: Passkey) -> bool:
         if passkey.id in self.passkeys:

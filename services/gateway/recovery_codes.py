@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from services.gateway.code_format import canonical, new_code, shown
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
 from shared.sqlite import first, run, run_many
 
 COUNT = 10  # codes in a set
@@ -120,14 +120,11 @@ class _Kept:
     used: bool = False
 
 
-class MemoryRecoveryCodes(RecoveryCodeStore):
+class MemoryRecoveryCodes(InMemory, RecoveryCodeStore):
     """One process's codes (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.codes: dict[str, _Kept] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def replace(self, account_id: str, hashes: Sequence[str], now_ms: int) -> None:
         self.codes = {h: kept for h, kept in self.codes.items() if kept.account_id != account_id}

@@ -9,14 +9,14 @@ from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
-from services.gateway.accounts import Account, NameCrowded
+from services.gateway.accounts import NameCrowded
 from services.gateway.identity import Identity, check_name
 from services.gateway.models import NewPlayer, PlayerOut
 from services.gateway.routes_codes import codes_of
 from services.gateway.routes_passkeys import PasskeyOut, passkey_out
-from services.gateway.signed_in import SignedInClaims
+from services.gateway.signed_in import SIGN_IN_FIRST, SignedInClaims, signed_in_account
 from services.gateway.signing_in import player_out
-from services.gateway.state import Gateway, gateway_of
+from services.gateway.state import gateway_of
 from shared.ids import is_account_id
 
 MAX_HANDLES = 50  # ids one handles request may name (a table and its watchers)
@@ -49,20 +49,13 @@ class HandleOut(BaseModel):
     key: str = Field(description="Equal for two names that read alike (case, look-alikes)")
 
 
-async def _account(gw: Gateway, account_id: str) -> Account:
-    account = await gw.accounts.get(account_id)
-    if account is None:  # deleted while its token was still cached as good
-        raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-    return account
-
-
 def add_account_routes(app: FastAPI) -> None:
     """``/api/account`` and its devices, ``/api/handles``."""
 
     @app.get("/api/account", response_model=AccountOut, summary="Your account and devices")
     async def account(claims: SignedInClaims) -> AccountOut:
         gw = gateway_of(app)
-        mine = await _account(gw, claims.identity.id)
+        mine = await signed_in_account(gw, claims.identity.id)
         devices = await gw.sessions.devices.of(mine.id, gw.sessions.now_ms())
         return AccountOut(
             id=mine.id,
@@ -97,7 +90,7 @@ def add_account_routes(app: FastAPI) -> None:
         except (ValueError, NameCrowded) as error:
             raise HTTPException(422, str(error)) from None
         if renamed is None:
-            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+            raise HTTPException(401, SIGN_IN_FIRST)
         token = gw.tokens.resign(claims, Identity(renamed.id, renamed.name))
         return await player_out(gw, renamed, token)
 

@@ -13,22 +13,23 @@ counted per address the same way.
 from __future__ import annotations
 
 import io
-import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import segno
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from services.gateway.accounts import Account
 from services.gateway.guesses import client_address
 from services.gateway.link_codes import LinkCodes, link_code_store_for
 from services.gateway.models import PlayerOut, Strict
 from services.gateway.recovery_codes import RecoveryCodes, recovery_code_store_for
-from services.gateway.signed_in import SignedInClaims
+from services.gateway.sign_in_limits import admit, sign_in_limit
+from services.gateway.signed_in import SignedInClaims, signed_in_account
 from services.gateway.signing_in import sign_in
-from services.gateway.signups import SignupLimit, counter_for
 from services.gateway.state import Gateway, gateway_of
+
+Redeem = Callable[[str], Awaitable[str | None]]  # a typed code's account, if it is good
 
 NOT_SIGNED_IN = "That did not sign you in: check it and try again"
 MAX_TYPED = 64  # characters of a typed code: a recovery code's 19, with room for spaces
@@ -84,18 +85,11 @@ def codes_of(app: FastAPI) -> Codes:
 
 async def throttle(gw: Gateway, request: Request, what: str) -> None:
     """Count one try of ``what`` from the request's address; 429 past the limit."""
-    settings = gw.settings
-    period = settings.sign_in_period_minutes * 60
-    limit = SignupLimit(
-        counter_for(gw.store), settings.sign_in_attempts, period, gw.sessions.wall_clock
-    )
+    limit = sign_in_limit(gw)
     address = client_address(request.client) or "unknown"
-    if not await limit.admit(f"{what}:{address}"):
-        raise HTTPException(
-            429,
-            f"Too many tries from your address: wait {period / 60:g} minutes and try again",
-            headers={"Retry-After": str(math.ceil(period))},
-        )
+    minutes = limit.period / 60
+    refusal = f"Too many tries from your address: wait {minutes:g} minutes and try again"
+    await admit(limit, f"{what}:{address}", refusal)
 
 
 def qr_svg(url: str) -> str:
@@ -111,11 +105,24 @@ def add_code_routes(app: FastAPI) -> None:
     """``/api/account/link``, ``/api/account/recovery-codes``, ``/api/sign-in/link`` and
     ``/api/sign-in/recovery``."""
 
-    async def account_or_401(account_id: str | None) -> Account:
-        account = None if account_id is None else await gateway_of(app).accounts.get(account_id)
+    async def sign_in_with_code(
+        body: TypedCode, request: Request, redeem: Redeem, how: str
+    ) -> PlayerOut:
+        """Sign in to the account whose code ``body`` holds (``redeem`` finds it, if any)."""
+        gw = gateway_of(app)
+        await throttle(gw, request, "sign-in")
+        account_id = await redeem(body.code)
+        account = None if account_id is None else await gw.accounts.get(account_id)
         if account is None:  # a deleted account's code is as good as none
             raise HTTPException(401, NOT_SIGNED_IN)
-        return account
+        return await sign_in(gw, request, account, how)
+
+    async def linked_account(typed: str) -> str | None:
+        linked = await codes_of(app).links.redeem(typed)
+        # A code shown by a device signed out since (a stolen one, say) joins nobody.
+        if linked is None or await gateway_of(app).sessions.signed_out(linked.device_id):
+            return None
+        return linked.account_id
 
     @app.post(
         "/api/account/link",
@@ -139,14 +146,7 @@ def add_code_routes(app: FastAPI) -> None:
         summary="Sign this device in with a code another of your devices shows",
     )
     async def sign_in_with_link(body: TypedCode, request: Request) -> PlayerOut:
-        gw = gateway_of(app)
-        await throttle(gw, request, "sign-in")
-        linked = await codes_of(app).links.redeem(body.code)
-        # A code shown by a device signed out since (a stolen one, say) joins nobody.
-        if linked is not None and await gw.sessions.signed_out(linked.device_id):
-            linked = None
-        account = await account_or_401(None if linked is None else linked.account_id)
-        return await sign_in(gw, request, account, "link")
+        return await sign_in_with_code(body, request, linked_account, "link")
 
     @app.post(
         "/api/account/recovery-codes",
@@ -155,9 +155,7 @@ def add_code_routes(app: FastAPI) -> None:
     )
     async def recovery_codes(claims: SignedInClaims) -> RecoveryCodesOut:
         """Each signs you in once, from any device; they are shown only now."""
-        mine = await gateway_of(app).accounts.get(claims.identity.id)
-        if mine is None:  # deleted while its token was still good
-            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+        mine = await signed_in_account(gateway_of(app), claims.identity.id)
         return RecoveryCodesOut(codes=await codes_of(app).recovery.generate(mine.id))
 
     @app.post(
@@ -166,7 +164,4 @@ def add_code_routes(app: FastAPI) -> None:
         summary="Sign in with one of your recovery codes (it works once)",
     )
     async def sign_in_with_recovery(body: TypedCode, request: Request) -> PlayerOut:
-        gw = gateway_of(app)
-        await throttle(gw, request, "sign-in")
-        account = await account_or_401(await codes_of(app).recovery.redeem(body.code))
-        return await sign_in(gw, request, account, "recovery")
+        return await sign_in_with_code(body, request, codes_of(app).recovery.redeem, "recovery")

@@ -10,22 +10,21 @@ again count theirs: ``settings.sign_in_attempts`` per ``settings.sign_in_period_
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.gateway.accounts import Account
 from services.gateway.guesses import client_address
 from services.gateway.limits import AddressRate
 from services.gateway.models import PlayerOut, Strict
 from services.gateway.passkey_ceremonies import Ceremonies, NotSignedIn, PasskeyRefused
 from services.gateway.passkeys import Passkey
-from services.gateway.signed_in import SignedIn
+from services.gateway.sign_in_limits import admit, sign_in_limit
+from services.gateway.signed_in import SignedIn, signed_in_account
 from services.gateway.signing_in import sign_in
-from services.gateway.signups import SignupLimit, counter_for
+from services.gateway.signups import SignupLimit
 from services.gateway.state import Gateway, gateway_of
 
 SIGN_IN_FAILED = "That did not sign you in: check it and try again"
@@ -52,13 +51,8 @@ class PasskeyOut(BaseModel):
 
 
 def passkey_out(passkey: Passkey) -> PasskeyOut:
-    return PasskeyOut(
-        id=passkey.id,
-        label=passkey.label,
-        created_at=passkey.created_at,
-        last_used_at=passkey.last_used_at,
-        backed_up=passkey.backed_up,
-    )
+    """What a player sees of a passkey: its fields of those names (not its public key)."""
+    return PasskeyOut.model_validate(passkey, from_attributes=True)
 
 
 class OptionsOut(BaseModel):
@@ -126,26 +120,14 @@ def ceremonies(gw: Gateway) -> Ceremonies:
     )
 
 
-def sign_in_limit(gw: Gateway) -> SignupLimit:
-    settings = gw.settings
-    return SignupLimit(
-        counter_for(gw.store),
-        settings.sign_in_attempts,
-        settings.sign_in_period_minutes * 60,
-        gw.sessions.wall_clock,
+async def _admit(limit: SignupLimit, key: str) -> None:
+    """Count one sign-in attempt of ``key`` (an address, an account)."""
+    minutes = limit.period / 60
+    refusal = (
+        f"Too many attempts to sign in: at most {limit.limit} every {minutes:g} minutes."
+        " Wait a while and try again."
     )
-
-
-async def admit(limit: SignupLimit, key: str) -> None:
-    """Count one sign-in attempt under ``key``, or answer 429 when it used up its attempts."""
-    if not await limit.admit(f"sign-in:{key}"):
-        minutes = limit.period / 60
-        raise HTTPException(
-            429,
-            f"Too many attempts to sign in: at most {limit.limit} every {minutes:g} minutes."
-            " Wait a while and try again.",
-            headers={"Retry-After": str(math.ceil(limit.period))},
-        )
+    await admit(limit, f"sign-in:{key}", refusal)
 
 
 def label_of(label: str | None) -> str:
@@ -154,13 +136,6 @@ def label_of(label: str | None) -> str:
     if not label.isprintable():
         raise HTTPException(422, "label: letters, digits and punctuation only")
     return label or "Passkey"
-
-
-async def _account(gw: Gateway, account_id: str) -> Account:
-    account = await gw.accounts.get(account_id)
-    if account is None:  # deleted while its token was still cached as good
-        raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
-    return account
 
 
 def add_passkey_routes(app: FastAPI) -> None:
@@ -174,7 +149,7 @@ def add_passkey_routes(app: FastAPI) -> None:
     )
     async def passkey_options(player: SignedIn) -> OptionsOut:
         gw = gateway_of(app)
-        account = await _account(gw, player.id)
+        account = await signed_in_account(gw, player.id)
         try:
             ticket, options = await ceremonies(gw).registration_options(
                 account.id, account.handle, account.name
@@ -192,7 +167,7 @@ def add_passkey_routes(app: FastAPI) -> None:
         """The ticket serves once, for 5 minutes: a refused answer needs new options."""
         gw = gateway_of(app)
         label = label_of(body.label)
-        account = await _account(gw, player.id)
+        account = await signed_in_account(gw, player.id)
         try:
             passkey = await ceremonies(gw).register(
                 account.id,
@@ -242,11 +217,11 @@ def add_passkey_routes(app: FastAPI) -> None:
         failure, 429 when this address or that account used up its attempts."""
         gw = gateway_of(app)
         limit = sign_in_limit(gw)
-        await admit(limit, client_address(request.client) or "unknown")
+        await _admit(limit, client_address(request.client) or "unknown")
         passkeys = ceremonies(gw)
         try:
             answer = await passkeys.answer(body.ticket, body.credential.as_json())
-            await admit(limit, answer.passkey.account_id)
+            await _admit(limit, answer.passkey.account_id)
             passkey = await passkeys.check(answer, request.headers.get("origin"))
             account = await gw.accounts.get(passkey.account_id)
             if account is None:

@@ -11,7 +11,7 @@ from services.gateway import signups
 from services.gateway.accounts import NameCrowded
 from services.gateway.identity import Identity, check_name
 from services.gateway.models import NewPlayer, PlayerOut
-from services.gateway.signed_in import SignedInClaims, bearer
+from services.gateway.signed_in import SIGN_IN_FIRST, SignedInClaims, bearer
 from services.gateway.signing_in import player_out, sign_in
 from services.gateway.state import gateway_of
 
@@ -55,7 +55,7 @@ def add_player_routes(app: FastAPI) -> None:
             )
             return await sign_in(gw, request, account, "kept")
         if account is None:  # deleted since
-            raise HTTPException(401, "Sign in first: a valid Bearer token is needed")
+            raise HTTPException(401, SIGN_IN_FIRST)
         if account.name != claims.identity.name:  # renamed on another device
             renewed: str | None = gw.tokens.resign(claims, Identity(account.id, account.name))
         else:

@@ -27,8 +27,8 @@ from typing import Protocol
 from services.gateway.devices import DeviceStore, MemoryDevices
 from services.gateway.hub import Connection
 from services.gateway.identity import Claims
-from services.gateway.store_database import InPostgres, InSqlite, in_store_database
-from shared.sqlite import first, run
+from services.gateway.store_database import InMemory, InPostgres, InSqlite, in_store_database
+from shared.sqlite import first, rows_in, run
 
 log = logging.getLogger("swick.gateway")
 
@@ -73,17 +73,13 @@ class PostgresVersions(InPostgres, Versions):
 
 class SqliteVersions(InSqlite, Versions):
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
         async with self.db.read() as conn:
-            for start in range(0, len(player_ids), 500):  # SQLite's bound on parameters
-                chunk = list(player_ids[start : start + 500])
-                marks = ",".join("?" * len(chunk))
-                rows = await conn.execute_fetchall(
-                    f"SELECT player_id, version FROM gateway_sessions WHERE player_id IN ({marks})",
-                    chunk,
-                )
-                found.update({row["player_id"]: int(row["version"]) for row in rows})
-        return found
+            rows = await rows_in(
+                conn,
+                "SELECT player_id, version FROM gateway_sessions WHERE player_id IN ({marks})",
+                player_ids,
+            )
+        return {row["player_id"]: int(row["version"]) for row in rows}
 
     async def bump(self, player_id: str, now_ms: int) -> int:
         async with self.db.write() as conn:
@@ -102,14 +98,11 @@ class SqliteVersions(InSqlite, Versions):
         return int(row["version"])
 
 
-class MemoryVersions(Versions):
+class MemoryVersions(InMemory, Versions):
     """One process's versions (a gateway without a database of its own: some tests)."""
 
     def __init__(self) -> None:
         self.versions: dict[str, int] = {}
-
-    async def migrate(self) -> None:
-        return None
 
     async def of(self, player_ids: Sequence[str]) -> dict[str, int]:
         return {p: self.versions[p] for p in player_ids if p in self.versions}

@@ -1,6 +1,6 @@
 """The database of the gateway's table store, which the gateways' own state shares: the chat,
 the token versions and the sign-up counts live in PostgreSQL or in the embedded SQLite file,
-wherever the tables do."""
+wherever the tables do (in memory without either)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,14 @@ class InSqlite:
 
     async def migrate(self) -> None:
         await self.db.migrate(SCHEMA, MIGRATIONS_SQLITE)
+
+
+class InMemory:
+    """Gateway state in one process's memory (a gateway without a database of its own: some
+    tests): nothing to migrate."""
+
+    async def migrate(self) -> None:
+        return None
 
 
 def in_store_database(

@@ -10,13 +10,17 @@ one, created and dropped around it. The SQLite stores get a new file in the test
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.storage import LedgerStorage
 from shared.messages import Leg, Posting
+from shared.settings import Settings
+from tests.postgres_ledger import fresh_ledger
 
 BACKENDS = ["postgres", "sqlite"]
 
@@ -30,6 +34,29 @@ def of_each_backend(kind: str) -> Any:
         return request.getfixturevalue(f"{request.param}_{kind}")
 
     return of_backend
+
+
+def own_books(grant: int, label: str, pool_size: int = 2) -> Any:
+    """A fixture parametrised by ``BACKENDS`` whose value is books of the test's own, granting
+    ``grant``: a fresh PostgreSQL database named for ``label``, or a new SQLite file. Assign it
+    to the fixture's name."""
+
+    @pytest.fixture(params=BACKENDS)
+    async def books(
+        request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
+    ) -> AsyncIterator[LedgerStorage]:
+        if request.param == "postgres":
+            async with fresh_ledger(settings, grant, label=label, pool_size=pool_size) as ledger:
+                yield ledger
+        else:
+            sqlite = await SqliteLedger.open(tmp_path / f"{label}.db", grant)
+            try:
+                await sqlite.migrate()
+                yield sqlite
+            finally:
+                await sqlite.close()
+
+    return books
 
 
 def uid(prefix: str) -> str:

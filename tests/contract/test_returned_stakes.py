@@ -6,18 +6,10 @@ Each test has books of its own (the house and ``check()`` are global)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
-from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.rules import wallet
 from services.ledger.storage import LedgerStorage
 from shared.messages import HOUSE, UNSTAKE
-from shared.settings import Settings
-from tests.contract.conftest import BACKENDS, leg, posting, sit
-from tests.postgres_ledger import fresh_ledger
+from tests.contract.conftest import leg, own_books, posting, sit
 
 GRANT = 4000
 TABLE = "t-stakes"
@@ -32,20 +24,7 @@ NOTHING_OUT = {
 }
 
 
-@pytest.fixture(params=BACKENDS)
-async def books(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LedgerStorage]:
-    if request.param == "postgres":
-        async with fresh_ledger(settings, GRANT, label="stakes", pool_size=2) as ledger:
-            yield ledger
-    else:
-        sqlite = await SqliteLedger.open(tmp_path / "stakes.db", GRANT)
-        try:
-            await sqlite.migrate()
-            yield sqlite
-        finally:
-            await sqlite.close()
+books = own_books(GRANT, "stakes")
 
 
 async def test_a_bot_leaving_returns_its_chips_and_the_house_is_square(

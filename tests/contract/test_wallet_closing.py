@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
-from services.ledger.ledger_sqlite import SqliteLedger
 from services.ledger.rules import MAX_AMOUNT, wallet
 from services.ledger.storage import AtStake, Closed, LedgerStorage, Pending
 from shared.messages import CLOSE, DELETED_PLAYER
-from shared.settings import Settings
-from tests.contract.conftest import BACKENDS, leg, posting, sit
-from tests.postgres_ledger import fresh_ledger
+from tests.contract.conftest import leg, own_books, posting, sit
 
 GRANT = 4000
 TABLE = "t-closing"
@@ -30,20 +25,7 @@ POT = f"pot:{TABLE}"
 ANN, BOB = "p-00000000000000a1", "p-00000000000000b2"
 
 
-@pytest.fixture(params=BACKENDS)
-async def books(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LedgerStorage]:
-    if request.param == "postgres":
-        async with fresh_ledger(settings, GRANT, label="closing", pool_size=4) as ledger:
-            yield ledger
-    else:
-        sqlite = await SqliteLedger.open(tmp_path / "closing.db", GRANT)
-        try:
-            await sqlite.migrate()
-            yield sqlite
-        finally:
-            await sqlite.close()
+books = own_books(GRANT, "closing", pool_size=4)
 
 
 async def assert_healthy(books: LedgerStorage) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from fastapi import FastAPI
 
@@ -20,12 +21,10 @@ from services.gateway.app import create_app
 from services.gateway.state import Gateway
 from services.gateway.transport import SOCKETS
 from services.load.platform import free_port
-from services.table.store import TableStore, connect_pool
-from services.table.store_sqlite import SqliteTableStore
 from shared.memory_bus import MemoryBus
 from shared.observability import QuietServer, serve_in_task
 from shared.settings import Settings
-from shared.sqlite import Database
+from tests.security.store_database import store_database
 
 STORES = ("postgres", "sqlite")
 
@@ -56,15 +55,8 @@ async def lone_gateway(
     """A gateway with ``settings`` and ``changes``, storing in ``kind`` (``STORES``)."""
     settings = dataclasses.replace(settings, **changes)
     async with contextlib.AsyncExitStack() as owned:
-        store: TableStore | SqliteTableStore
-        if kind == "postgres":
-            pool = await connect_pool(settings.database_url, size=2)
-            owned.push_async_callback(pool.close)
-            store = TableStore(pool)
-        else:
-            db = await Database.open(folder / "gateway.sqlite3")
-            owned.push_async_callback(db.close)
-            store = SqliteTableStore(db)
+        store = await owned.enter_async_context(store_database(kind, settings, folder))
+        assert store is not None, f"a lone gateway keeps its tables in a database: {kind}"
         await store.migrate(settings.shards)
         bus = MemoryBus(settings.topology)
         app = create_app(settings, bus=bus.as_user(settings.topology.user("gateway")), store=store)
@@ -85,3 +77,29 @@ async def lone_gateway(
                 serving.result()  # it failed to start: say why
             await asyncio.sleep(0.01)
         yield LoneGateway(f"http://127.0.0.1:{port}", app)
+
+
+@contextlib.asynccontextmanager
+async def two_gateways(
+    settings: Settings, folder: Path, **changes: Any
+) -> AsyncIterator[tuple[LoneGateway, LoneGateway]]:
+    """Two gateways over the one PostgreSQL database, as a deployment runs several."""
+    async with (
+        lone_gateway(settings, "postgres", folder, **changes) as here,
+        lone_gateway(settings, "postgres", folder, **changes) as there,
+    ):
+        yield here, there
+
+
+def gateway_fixture(**changes: Any) -> Any:
+    """A test module's ``gateway`` fixture: a lone gateway with ``changes``, once on each of
+    ``STORES``."""
+
+    @pytest.fixture(params=STORES)
+    async def gateway(
+        request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
+    ) -> AsyncIterator[LoneGateway]:
+        async with lone_gateway(settings, request.param, tmp_path, **changes) as running:
+            yield running
+
+    return gateway

@@ -99,26 +99,17 @@ class Authenticator:
             + credential.id
             + credential.cose_public_key()
         )
-        auth_data = (
-            hashlib.sha256(rp_id.encode()).digest()
-            + bytes([self._flags(AT)])
-            + struct.pack(">I", credential.sign_count)
-            + attested
-        )
+        auth_data = _auth_data(rp_id, self._flags(AT), credential.sign_count) + attested
         attestation = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
         client_data = self._client_data("webauthn.create", options["challenge"], origin)
-        return {
-            "id": b64url(credential.id),
-            "rawId": b64url(credential.id),
-            "type": "public-key",
-            "response": {
+        return _public_key_credential(
+            credential,
+            {
                 "clientDataJSON": b64url(client_data),
                 "attestationObject": b64url(attestation),
                 "transports": ["internal", "hybrid"],
             },
-            "authenticatorAttachment": "platform",
-            "clientExtensionResults": {},
-        }
+        )
 
     def get(
         self,
@@ -136,28 +127,37 @@ class Authenticator:
             credential = mine[0]
         if self.counts:
             credential.sign_count += 1
-        auth_data = (
-            hashlib.sha256(rp_id.encode()).digest()
-            + bytes([self._flags()])
-            + struct.pack(">I", credential.sign_count)
-        )
+        auth_data = _auth_data(rp_id, self._flags(), credential.sign_count)
         client_data = self._client_data("webauthn.get", options["challenge"], origin)
         signature = credential.key.sign(
             auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256())
         )
-        return {
-            "id": b64url(credential.id),
-            "rawId": b64url(credential.id),
-            "type": "public-key",
-            "response": {
+        return _public_key_credential(
+            credential,
+            {
                 "clientDataJSON": b64url(client_data),
                 "authenticatorData": b64url(auth_data),
                 "signature": b64url(signature),
                 "userHandle": b64url(credential.user_handle),
             },
-            "authenticatorAttachment": "platform",
-            "clientExtensionResults": {},
-        }
+        )
+
+
+def _auth_data(rp_id: str, flags: int, sign_count: int) -> bytes:
+    """The authenticator data's head: the relying party's hash, the flags, the count."""
+    return hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + struct.pack(">I", sign_count)
+
+
+def _public_key_credential(credential: Credential, response: dict[str, Any]) -> dict[str, Any]:
+    """A PublicKeyCredential's JSON form (``toJSON()``) around a ceremony's ``response``."""
+    return {
+        "id": b64url(credential.id),
+        "rawId": b64url(credential.id),
+        "type": "public-key",
+        "response": response,
+        "authenticatorAttachment": "platform",
+        "clientExtensionResults": {},
+    }
 
 
 class InvalidStateError(Exception):

@@ -7,7 +7,6 @@ test moves."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from services.gateway.hub import Connection
 from services.gateway.identity import LIFETIME, Identity, Tokens
 from services.gateway.sessions import SIGNED_OUT, MemoryVersions, Sessions
 from shared.settings import Settings
-from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
+from tests.security.lone_gateway import LoneGateway, gateway_fixture, two_gateways
 from tests.security.test_sessions_end import close_code, me, welcomed
 from tests.security.test_tokens import SECRET, Clock, signed
 
@@ -32,12 +31,7 @@ PHONE = (
 DESKTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
 
 
-@pytest.fixture(params=STORES)
-async def gateway(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LoneGateway]:
-    async with lone_gateway(settings, request.param, tmp_path, grants_per_address=10**6) as running:
-        yield running
+gateway = gateway_fixture(grants_per_address=10**6)
 
 
 async def join(gateway: LoneGateway, name: str, agent: str = DESKTOP) -> dict[str, str]:
@@ -219,10 +213,7 @@ async def test_signing_out_everywhere_signs_the_other_devices_out(gateway: LoneG
 async def test_a_device_signed_out_on_one_gateway_is_out_on_another(
     settings: Settings, tmp_path: Path
 ) -> None:
-    async with (
-        lone_gateway(settings, "postgres", tmp_path) as here,
-        lone_gateway(settings, "postgres", tmp_path) as there,
-    ):
+    async with two_gateways(settings, tmp_path) as (here, there):
         rita = await join(here, "Rita")
         phone, phone_token = await second_device(here, rita)
         elsewhere = await welcomed(there, phone_token)

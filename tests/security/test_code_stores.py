@@ -15,24 +15,11 @@ from typing import Any
 import pytest
 
 from services.gateway.code_format import ALPHABET
-from services.gateway.link_codes import (
-    LinkCodes,
-    Linked,
-    MemoryLinkCodes,
-    PostgresLinkCodes,
-    SqliteLinkCodes,
-)
-from services.gateway.recovery_codes import (
-    COUNT,
-    MemoryRecoveryCodes,
-    PostgresRecoveryCodes,
-    RecoveryCodes,
-    SqliteRecoveryCodes,
-)
-from services.table.store import connect_pool
+from services.gateway.link_codes import LinkCodes, Linked, link_code_store_for
+from services.gateway.recovery_codes import COUNT, RecoveryCodes, recovery_code_store_for
 from shared.settings import Settings
-from shared.sqlite import Database
 from tests.clock import Clock
+from tests.security.store_database import KINDS, store_database, stored_rows
 
 SECRET = "a test secret of the gateway, long enough to sign tokens"
 MINUTE = 60.0
@@ -56,61 +43,24 @@ class Rig:
     stored: Callable[[str], Awaitable[list[dict[str, Any]]]]  # a table's rows, as dicts
 
 
-@pytest.fixture(params=["postgres", "sqlite", "memory"])
+@pytest.fixture(params=KINDS)
 async def rig(
     request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
 ) -> AsyncIterator[Rig]:
     clock = Clock()
-    if request.param == "postgres":
-        pool = await connect_pool(settings.database_url, size=12)
-        try:
-            links, recovery = PostgresLinkCodes(pool), PostgresRecoveryCodes(pool)
-            await links.migrate()
+    async with store_database(request.param, settings, tmp_path, size=12) as store:
+        links = link_code_store_for(store)
+        await links.migrate()  # the gateway's tables: the recovery codes' too
 
-            async def pg_rows(table: str) -> list[dict[str, Any]]:
-                return [dict(r) for r in await pool.fetch(f"SELECT * FROM gateway.{table}")]
-
-            yield Rig(
-                "postgres",
-                LinkCodes(links, SECRET, 10 * MINUTE, clock),
-                RecoveryCodes(recovery, clock),
-                clock,
-                pg_rows,
-            )
-        finally:
-            await pool.close()
-    elif request.param == "sqlite":
-        db = await Database.open(tmp_path / "codes.sqlite3")
-        try:
-            sq_links, sq_recovery = SqliteLinkCodes(db), SqliteRecoveryCodes(db)
-            await sq_links.migrate()
-
-            async def sqlite_rows(table: str) -> list[dict[str, Any]]:
-                async with db.read() as conn:
-                    found = await conn.execute_fetchall(f"SELECT * FROM gateway_{table}")
-                return [dict(r) for r in found]
-
-            yield Rig(
-                "sqlite",
-                LinkCodes(sq_links, SECRET, 10 * MINUTE, clock),
-                RecoveryCodes(sq_recovery, clock),
-                clock,
-                sqlite_rows,
-            )
-        finally:
-            await db.close()
-    else:
-        mem_links, mem_recovery = MemoryLinkCodes(), MemoryRecoveryCodes()
-
-        async def no_rows(table: str) -> list[dict[str, Any]]:
-            return []
+        async def rows(table: str) -> list[dict[str, Any]]:
+            return await stored_rows(store, table)
 
         yield Rig(
-            "memory",
-            LinkCodes(mem_links, SECRET, 10 * MINUTE, clock),
-            RecoveryCodes(mem_recovery, clock),
+            request.param,
+            LinkCodes(links, SECRET, 10 * MINUTE, clock),
+            RecoveryCodes(recovery_code_store_for(store), clock),
             clock,
-            no_rows,
+            rows,
         )
 
 

@@ -6,14 +6,10 @@ stranger) and 127.0.0.2 (the proxy)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from services.gateway.proxies import Proxies, limit_key, refusal
-from shared.settings import Settings
-from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
+from tests.security.lone_gateway import LoneGateway, gateway_fixture
 from tests.security.test_startup import STRONG, assert_refused, serve_gateway
 
 # A stranger on the gateway's own host: uvicorn used to trust 127.0.0.1's header by default.
@@ -68,19 +64,7 @@ def test_a_reachable_gateway_refuses_to_trust_everyone() -> None:
         assert_refused(result, "SWICK_TRUSTED_PROXIES")
 
 
-@pytest.fixture(params=STORES)
-async def gateway(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LoneGateway]:
-    async with lone_gateway(
-        settings,
-        request.param,
-        tmp_path,
-        trusted_proxies=PROXY,
-        grants_per_address=1,
-        admin_token=ADMIN_TOKEN,
-    ) as running:
-        yield running
+gateway = gateway_fixture(trusted_proxies=PROXY, grants_per_address=1, admin_token=ADMIN_TOKEN)
 
 
 async def sign_up(gateway: LoneGateway, peer: str, forwarded: str) -> int:

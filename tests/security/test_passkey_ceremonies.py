@@ -19,16 +19,13 @@ from services.gateway.passkey_ceremonies import (
     expected_origins,
 )
 from services.gateway.passkeys import (
-    MemoryPasskeys,
     PasskeyStore,
-    PostgresPasskeys,
-    SqlitePasskeys,
+    passkeys_for,
 )
-from services.table.store import connect_pool
 from shared.settings import Settings
-from shared.sqlite import Database
 from tests.clock import Clock
 from tests.security.passkey_authenticator import Authenticator, InvalidStateError
+from tests.security.store_database import KINDS, store_database
 
 RP = "swick.example"
 ORIGIN = "https://swick.example"
@@ -60,29 +57,14 @@ def test_the_origins_are_the_configured_ones_or_the_pages_own_on_the_domain() ->
     assert expected_origins("", "localhost", "https://localhost") == ["https://localhost"]
 
 
-@pytest.fixture(params=["postgres", "sqlite", "memory"])
+@pytest.fixture(params=KINDS)
 async def store(
     request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
 ) -> AsyncIterator[PasskeyStore]:
-    kept: PasskeyStore
-    if request.param == "postgres":
-        pool = await connect_pool(settings.database_url, size=2)
-        try:
-            kept = PostgresPasskeys(pool)
-            await kept.migrate()
-            yield kept
-        finally:
-            await pool.close()
-    elif request.param == "sqlite":
-        db = await Database.open(tmp_path / "passkeys.sqlite3")
-        try:
-            kept = SqlitePasskeys(db)
-            await kept.migrate()
-            yield kept
-        finally:
-            await db.close()
-    else:
-        yield MemoryPasskeys()
+    async with store_database(request.param, settings, tmp_path) as database:
+        kept = passkeys_for(database)
+        await kept.migrate()
+        yield kept
 
 
 @pytest.fixture

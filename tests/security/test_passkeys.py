@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,9 +15,8 @@ import pytest
 
 from services.gateway.passkey_ceremonies import CHALLENGE_SECONDS
 from services.gateway.routes_passkeys import SIGN_IN_FAILED
-from shared.settings import Settings
 from tests.clock import Clock
-from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
+from tests.security.lone_gateway import LoneGateway, gateway_fixture
 from tests.security.passkey_authenticator import Authenticator
 
 RP = "swick.example"
@@ -28,21 +25,13 @@ ATTEMPTS = 10  # sign-in attempts per address (and per account) and period
 PERIOD_MINUTES = 15.0
 
 
-@pytest.fixture(params=STORES)
-async def gateway(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LoneGateway]:
-    async with lone_gateway(
-        settings,
-        request.param,
-        tmp_path,
-        grants_per_address=10**6,
-        passkey_rp_id=RP,
-        passkey_origins="",  # the page's own origin, on the relying party's domain
-        sign_in_attempts=ATTEMPTS,
-        sign_in_period_minutes=PERIOD_MINUTES,
-    ) as running:
-        yield running
+gateway = gateway_fixture(
+    grants_per_address=10**6,
+    passkey_rp_id=RP,
+    passkey_origins="",  # the page's own origin, on the relying party's domain
+    sign_in_attempts=ATTEMPTS,
+    sign_in_period_minutes=PERIOD_MINUTES,
+)
 
 
 @pytest.fixture

@@ -15,11 +15,10 @@ import pytest
 import websockets
 
 from services.gateway.identity import LIFETIME, Tokens
-from services.gateway.sessions import PostgresVersions, Sessions, SqliteVersions
-from services.table.store import connect_pool
+from services.gateway.sessions import Sessions, versions_for
 from shared.settings import Settings
-from shared.sqlite import Database
-from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
+from tests.security.lone_gateway import STORES, LoneGateway, gateway_fixture, two_gateways
+from tests.security.store_database import store_database
 from tests.security.test_tokens import SECRET, Clock, signed
 
 DAY = 86_400
@@ -99,22 +98,10 @@ async def two_views(
     request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
 ) -> AsyncIterator[tuple[Sessions, Sessions, Clock]]:
     clock = Clock()
-    if request.param == "postgres":
-        pool = await connect_pool(settings.database_url, size=2)
-        try:
-            first, second = PostgresVersions(pool), PostgresVersions(pool)
-            await first.migrate()
-            yield Sessions(first, clock=clock), Sessions(second, clock=clock), clock
-        finally:
-            await pool.close()
-    else:
-        db = await Database.open(tmp_path / "sessions.sqlite3")
-        try:
-            versions = SqliteVersions(db)
-            await versions.migrate()
-            yield Sessions(versions, clock=clock), Sessions(SqliteVersions(db), clock=clock), clock
-        finally:
-            await db.close()
+    async with store_database(request.param, settings, tmp_path) as store:
+        first, second = versions_for(store), versions_for(store)
+        await first.migrate()
+        yield Sessions(first, clock=clock), Sessions(second, clock=clock), clock
 
 
 async def test_another_gateway_learns_of_a_sign_out_within_its_check_period(
@@ -134,14 +121,7 @@ async def test_another_gateway_learns_of_a_sign_out_within_its_check_period(
 # Signing out everywhere, through real gateways.
 
 
-@pytest.fixture(params=STORES)
-async def gateway(
-    request: pytest.FixtureRequest, settings: Settings, tmp_path: Path
-) -> AsyncIterator[LoneGateway]:
-    async with lone_gateway(
-        settings, request.param, tmp_path, admin_token=ADMIN_TOKEN, grants_per_address=10**6
-    ) as running:
-        yield running
+gateway = gateway_fixture(admin_token=ADMIN_TOKEN, grants_per_address=10**6)
 
 
 async def new_player(gateway: LoneGateway) -> tuple[str, str]:
@@ -218,10 +198,7 @@ async def test_the_operator_signs_a_player_out(gateway: LoneGateway) -> None:
 async def test_a_sign_out_on_one_gateway_closes_the_sockets_on_another(
     settings: Settings, tmp_path: Path
 ) -> None:
-    async with (
-        lone_gateway(settings, "postgres", tmp_path) as here,
-        lone_gateway(settings, "postgres", tmp_path) as there,
-    ):
+    async with two_gateways(settings, tmp_path) as (here, there):
         _, token = await new_player(here)
         elsewhere = await welcomed(there, token)
         async with here.http(Authorization=f"Bearer {token}") as http:

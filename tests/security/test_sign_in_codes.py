@@ -19,11 +19,10 @@ import httpx
 import pytest
 
 from services.gateway.routes_codes import NOT_SIGNED_IN
-from services.table.store import TableStore
-from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
 from tests.clock import Clock
 from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
+from tests.security.store_database import stored_rows
 
 PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile"
 DESKTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
@@ -47,43 +46,37 @@ class Rig:
         headers = {"User-Agent": agent} | ({"Authorization": f"Bearer {token}"} if token else {})
         return self.gateway.http(address, **headers)
 
-    async def new_player(self, name: str = "Rita", agent: str = PHONE) -> dict[str, Any]:
-        async with self.http(agent=agent) as http:
-            reply = await http.post("/api/players", json={"name": name})
+    async def answer(
+        self, method: str, path: str, token: str = "", agent: str = DESKTOP, **sent: Any
+    ) -> Any:
+        """The JSON body of a request that must succeed."""
+        async with self.http(token, agent) as http:
+            reply = await http.request(method, path, **sent)
         assert reply.status_code == 200, reply.text
-        player: dict[str, Any] = reply.json()
+        return reply.json()
+
+    async def new_player(self, name: str = "Rita", agent: str = PHONE) -> dict[str, Any]:
+        player: dict[str, Any] = await self.answer(
+            "POST", "/api/players", agent=agent, json={"name": name}
+        )
         return player
 
     async def link_code(self, token: str) -> dict[str, Any]:
-        async with self.http(token) as http:
-            reply = await http.post("/api/account/link")
-        assert reply.status_code == 200, reply.text
-        link: dict[str, Any] = reply.json()
+        link: dict[str, Any] = await self.answer("POST", "/api/account/link", token)
         return link
 
     async def recovery_codes(self, token: str) -> list[str]:
-        async with self.http(token) as http:
-            reply = await http.post("/api/account/recovery-codes")
-        assert reply.status_code == 200, reply.text
-        codes: list[str] = reply.json()["codes"]
+        made = await self.answer("POST", "/api/account/recovery-codes", token)
+        codes: list[str] = made["codes"]
         return codes
 
     async def account(self, token: str) -> dict[str, Any]:
-        async with self.http(token) as http:
-            reply = await http.get("/api/account")
-        assert reply.status_code == 200, reply.text
-        account: dict[str, Any] = reply.json()
+        account: dict[str, Any] = await self.answer("GET", "/api/account", token)
         return account
 
     async def stored(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the gateway's tables, as the database holds it."""
-        store = self.gateway.gateway.store
-        if isinstance(store, TableStore):
-            return [dict(r) for r in await store.pool.fetch(f"SELECT * FROM gateway.{table}")]
-        assert isinstance(store, SqliteTableStore)
-        async with store.db.read() as conn:
-            rows = await conn.execute_fetchall(f"SELECT * FROM gateway_{table}")
-        return [dict(r) for r in rows]
+        return await stored_rows(self.gateway.gateway.store, table)
 
 
 @contextlib.asynccontextmanager
