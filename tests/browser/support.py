@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import pytest
 from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Locator, Page, expect
 
@@ -23,7 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 AXE = next((Path(__file__).parent / "vendor").glob("axe-core-4.*.min.js"))
 DESKTOP = {"width": 1280, "height": 800}
+LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
 # Keeps a handle on every WebSocket the page opens, so a test can cut one like a network would.
@@ -82,18 +85,37 @@ async def new_context(
 
 @contextlib.asynccontextmanager
 async def browsing(
-    browser: Browser, viewport: dict[str, int] | None = None, **options: Any
+    browser: Browser,
+    viewport: dict[str, int] | None = None,
+    *,
+    errors: PageErrors | None = None,
+    **options: Any,
 ) -> AsyncIterator[tuple[BrowserContext, Page, PageErrors]]:
     """A fresh browser context (``new_context``'s options) and a first page in it whose errors
-    are kept, closed after."""
+    are kept (in ``errors``, when given: shared with other pages), closed after."""
     context = await new_context(browser, viewport, **options)
     page = await context.new_page()
-    errors = PageErrors()
+    errors = PageErrors() if errors is None else errors
     errors.attach(page)
     try:
         yield context, page, errors
     finally:
         await context.close()
+
+
+@contextlib.asynccontextmanager
+async def browsing_each(
+    browser: Browser, *viewports: dict[str, int]
+) -> AsyncIterator[tuple[list[Page], PageErrors]]:
+    """``browsing`` at each of ``viewports``, a browser of its own each: their pages (in that
+    order), and the errors of them all, kept together."""
+    errors = PageErrors()
+    async with contextlib.AsyncExitStack() as stack:
+        pages = [
+            (await stack.enter_async_context(browsing(browser, viewport, errors=errors)))[1]
+            for viewport in viewports
+        ]
+        yield pages, errors
 
 
 async def sign_up(page: Page, base: str, name: str, path: str = "/") -> None:
@@ -109,6 +131,46 @@ async def token_of(page: Page) -> dict[str, str]:
         await page.evaluate("localStorage.getItem('swick.session')")
     )
     return session
+
+
+async def status_of(base: str, token: str) -> int:
+    """What the gateway answers ``GET /api/me`` with ``token``: 200, or 401 once signed out."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get("/api/me", headers={"authorization": f"Bearer {token}"})
+        return reply.status_code
+
+
+async def seated_balance(base: str, token: str) -> tuple[str, int]:
+    """Open a private table (its host sits in it, which opens the wallet with the starting
+    grant): the table and the balance the ledger then answers."""
+    headers = {"authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=base, headers=headers) as http:
+        reply = await http.post(
+            "/api/tables", json={"seats": 3, "timer_seconds": 30, "private": True}
+        )
+        assert reply.status_code == 200, reply.text
+        table: str = reply.json()["id"]
+        for _ in range(200):  # the table worker seats the host, then the ledger opens the wallet
+            balance = (await http.get("/api/me/balance")).json()["balance"]
+            if balance is not None:
+                assert isinstance(balance, int)
+                return table, balance
+            await asyncio.sleep(0.05)
+    raise AssertionError("the host's wallet never opened")
+
+
+async def balance_of(base: str, token: str) -> Any:
+    async with httpx.AsyncClient(base_url=base) as http:
+        reply = await http.get("/api/me/balance", headers={"authorization": f"Bearer {token}"})
+        return reply.json()["balance"]
+
+
+async def open_account(page: Page) -> None:
+    """From the lobby, the header's name opens the account page."""
+    await page.locator("header.top a.me").click()
+    await expect(page).to_have_url(re.compile("#/account$"))
+    await expect(page.get_by_role("heading", name="Your account", exact=True)).to_be_visible()
+    await page.locator(".handle").wait_for()
 
 
 async def decision(page: Page) -> str | None:

@@ -7,32 +7,30 @@ accessibility violation. Two players of one name at a table are told apart by th
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from services.gateway.devices import device_kind, new_device
-from services.gateway.identity import Identity, Tokens
 from tests.browser.support import (
+    LAPTOP,
+    PHONE,
+    SMALL_PHONE,
     axe_violations,
     browsing,
+    browsing_each,
     no_overflow,
+    open_account,
     python_table,
     sign_up,
+    status_of,
     token_of,
 )
 from tests.services.cluster import Cluster
 
-SIZES = {
-    "phone-360": {"width": 360, "height": 740},
-    "phone-390": {"width": 390, "height": 844},
-    "desktop-1366": {"width": 1366, "height": 768},
-    "desktop-1920": {"width": 1920, "height": 1080},
-}
+WIDE = {"width": 1920, "height": 1080}
+SIZES = {"phone-360": SMALL_PHONE, "phone-390": PHONE, "desktop-1366": LAPTOP, "desktop-1920": WIDE}
 PHONE_AGENT = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko)"
     " Chrome/126.0 Mobile Safari/537.36"
@@ -48,47 +46,33 @@ async def account_of(base: str, token: str) -> dict[str, Any]:
         return body
 
 
-async def status_of(base: str, token: str) -> int:
+async def signed_in_elsewhere(page: Page, base: str, session: dict[str, str]) -> tuple[str, str]:
+    """``page``, in a browser of its own, signed in to the session's account by a device link
+    from a phone (a link code the session makes, entered with a phone's User-Agent), and on
+    the lobby as that player: the new device's id and token."""
     async with httpx.AsyncClient(base_url=base) as http:
-        reply = await http.get("/api/me", headers={"authorization": f"Bearer {token}"})
-        return reply.status_code
-
-
-async def second_device(cluster: Cluster, session: dict[str, str]) -> tuple[str, str]:
-    """Another device signed in to the session's account, as a passkey or a link code signs
-    one in: its row in the gateway's database, and a token naming it. Its id and token."""
-    tokens = Tokens(cluster.settings.secret)
-    claims = tokens.claims(session["token"])
-    assert claims is not None
-    device = new_device(
-        session["id"], device_kind(PHONE_AGENT), "link", "127.0.0.2", int(time.time() * 1000)
-    )
-    connection = await asyncpg.connect(cluster.settings.database_url)
-    try:
-        await connection.execute(
-            "INSERT INTO gateway.devices"
-            " (id, account_id, kind, how, address, created_at, last_seen)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            device.id,
-            device.account_id,
-            device.kind,
-            device.how,
-            device.address,
-            device.created_at,
-            device.last_seen,
+        link = await http.post(
+            "/api/account/link", headers={"authorization": f"Bearer {session['token']}"}
         )
-    finally:
-        await connection.close()
-    identity = Identity(session["id"], session["name"])
-    return device.id, tokens.sign(identity, version=claims.version, session=device.id)
-
-
-async def open_account(page: Page) -> None:
-    """From the lobby, the header's name opens the account page."""
-    await page.locator("header.top a.me").click()
-    await expect(page).to_have_url(re.compile("#/account$"))
-    await expect(page.get_by_role("heading", name="Your account", exact=True)).to_be_visible()
-    await page.locator(".handle").wait_for()
+        assert link.status_code == 200, link.text
+        reply = await http.post(
+            "/api/sign-in/link",
+            json={"code": link.json()["code"]},
+            headers={"user-agent": PHONE_AGENT},
+        )
+        assert reply.status_code == 200, reply.text
+    joined: dict[str, str] = reply.json()
+    assert joined["id"] == session["id"]
+    [device] = [d for d in (await account_of(base, joined["token"]))["devices"] if d["current"]]
+    await page.goto(base + "/")
+    await page.wait_for_selector("#name-input")
+    await page.evaluate(
+        "t => localStorage.setItem('swick.session', JSON.stringify(t))",
+        {"id": joined["id"], "name": joined["name"], "token": joined["token"]},
+    )
+    await page.reload()
+    await expect(page.get_by_role("heading", name=f"Hello, {joined['name']}")).to_be_visible()
+    return device["id"], joined["token"]
 
 
 @pytest.mark.parametrize("viewport", list(SIZES.values()), ids=list(SIZES))
@@ -121,7 +105,7 @@ async def test_the_account_page_shows_the_handle_and_passes_axe(
 
 
 async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Browser) -> None:
-    async with browsing(browser, SIZES["phone-390"]) as (_, page, errors):
+    async with browsing(browser, PHONE) as (_, page, errors):
         await sign_up(page, cluster.base, "Ava")
         before = await token_of(page)
         # Tab (round the page) to the header's name; Enter opens the account page.
@@ -185,21 +169,10 @@ async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Bro
 async def test_a_device_signed_out_from_the_account_page_is_closed_and_says_so(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        browsing(browser, SIZES["desktop-1366"]) as (_, desk, desk_errors),
-        browsing(browser, SIZES["phone-390"]) as (_, phone, phone_errors),
-    ):
+    async with browsing_each(browser, LAPTOP, PHONE) as ([desk, phone], errors):
         await sign_up(desk, cluster.base, "Ava")
         session = await token_of(desk)
-        phone_id, phone_token = await second_device(cluster, session)
-        await phone.goto(cluster.base + "/")
-        await phone.wait_for_selector("#name-input")
-        await phone.evaluate(
-            "t => localStorage.setItem('swick.session', JSON.stringify(t))",
-            {"id": session["id"], "name": session["name"], "token": phone_token},
-        )
-        await phone.reload()
-        await expect(phone.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        phone_id, phone_token = await signed_in_elsewhere(phone, cluster.base, session)
         await expect(phone.locator(".me .dot.on")).to_be_visible()
         await phone.evaluate(
             "() => { window.__closes = []; for (const s of window.__sockets)"
@@ -229,28 +202,16 @@ async def test_a_device_signed_out_from_the_account_page_is_closed_and_says_so(
         # The desktop stays signed in (its socket gave way to the phone's: one at a time).
         assert await status_of(cluster.base, session["token"]) == 200
         await expect(desk.locator("#name-input")).to_have_count(0)
-        desk_errors.check()
-        phone_errors.check()
+        errors.check()
 
 
 async def test_signing_out_everywhere_else_from_the_account_page(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        browsing(browser, SIZES["phone-390"]) as (_, here, here_errors),
-        browsing(browser, SIZES["desktop-1920"]) as (_, there, there_errors),
-    ):
+    async with browsing_each(browser, PHONE, WIDE) as ([here, there], errors):
         await sign_up(here, cluster.base, "Ava")
         session = await token_of(here)
-        other, other_token = await second_device(cluster, session)
-        await there.goto(cluster.base + "/")
-        await there.wait_for_selector("#name-input")
-        await there.evaluate(
-            "t => localStorage.setItem('swick.session', JSON.stringify(t))",
-            {"id": session["id"], "name": session["name"], "token": other_token},
-        )
-        await there.reload()
-        await expect(there.get_by_role("heading", name="Hello, Ava")).to_be_visible()
+        other, other_token = await signed_in_elsewhere(there, cluster.base, session)
         await open_account(here)
         await here.get_by_role("button", name="Sign out everywhere else…").click()
         dialog = here.get_by_role("alertdialog", name="Sign out every other device?")
@@ -267,14 +228,13 @@ async def test_signing_out_everywhere_else_from_the_account_page(
         assert await status_of(cluster.base, fresh["token"]) == 200
         assert await status_of(cluster.base, other_token) == 401
         await expect(there.get_by_text(SIGNED_OUT)).to_be_visible()
-        here_errors.check()
-        there_errors.check()
+        errors.check()
 
 
 async def test_signing_out_on_this_device_forgets_its_token(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with browsing(browser, SIZES["phone-360"]) as (_, page, errors):
+    async with browsing(browser, SMALL_PHONE) as (_, page, errors):
         await sign_up(page, cluster.base, "Ava")
         session = await token_of(page)
         await open_account(page)

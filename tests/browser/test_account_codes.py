@@ -10,25 +10,27 @@ here with the answer the gateway gives)."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote
 
 import asyncpg
-import httpx
 import pytest
 from playwright.async_api import Browser, Page, Route, expect
 
 from tests.browser.support import (
     DESKTOP,
+    LAPTOP,
     PHONE,
     axe_violations,
+    balance_of,
     browsing,
+    browsing_each,
     no_overflow,
+    open_account,
+    seated_balance,
     sign_up,
     token_of,
 )
@@ -53,42 +55,12 @@ async def cluster(
 REFUSED = "That did not sign you in: check it and try again"
 
 
-async def seated_balance(base: str, token: str) -> tuple[str, int]:
-    """Open a private table (its host sits in it, which opens the wallet): the table and the
-    balance the ledger then answers."""
-    headers = {"authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=base, headers=headers) as http:
-        reply = await http.post(
-            "/api/tables", json={"seats": 3, "timer_seconds": 30, "private": True}
-        )
-        assert reply.status_code == 200, reply.text
-        table: str = reply.json()["id"]
-        for _ in range(200):  # the table worker seats the host, then the ledger opens the wallet
-            balance = (await http.get("/api/me/balance")).json()["balance"]
-            if balance is not None:
-                assert isinstance(balance, int)
-                return table, balance
-            await asyncio.sleep(0.05)
-    raise AssertionError("the host's wallet never opened")
-
-
-async def balance_of(base: str, token: str) -> Any:
-    async with httpx.AsyncClient(base_url=base) as http:
-        reply = await http.get("/api/me/balance", headers={"authorization": f"Bearer {token}"})
-        return reply.json()["balance"]
-
-
 async def show_link_code(page: Page) -> str:
     """On the account page, Show a link code: the code it shows."""
     await page.get_by_role("button", name="Show a link code").click()
     code = (await page.locator(".link-code code").inner_text()).strip()
     assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code), code
     return code
-
-
-async def open_account(page: Page) -> None:
-    await page.locator("header.top a.me").click()
-    await page.locator(".handle").wait_for()
 
 
 async def enter_code(page: Page, base: str, field: str, code: str) -> None:
@@ -101,10 +73,7 @@ async def enter_code(page: Page, base: str, field: str, code: str) -> None:
 
 
 async def test_a_device_link_from_a_phone_to_a_desktop(cluster: Cluster, browser: Browser) -> None:
-    async with (
-        browsing(browser, PHONE) as (_, phone, phone_errors),
-        browsing(browser, {"width": 1366, "height": 768}) as (_, desk, desk_errors),
-    ):
+    async with browsing_each(browser, PHONE, LAPTOP) as ([phone, desk], errors):
         await sign_up(phone, cluster.base, "Linda")
         session = await token_of(phone)
         table, chips = await seated_balance(cluster.base, session["token"])
@@ -158,18 +127,13 @@ async def test_a_device_link_from_a_phone_to_a_desktop(cluster: Cluster, browser
         await expect(phone.locator(".device-list li:not(.current)")).to_contain_text(
             "with a link code"
         )
-        phone_errors.check()
-        desk_errors.check()
+        errors.check()
 
 
 async def test_wrong_used_and_expired_link_codes_are_refused_with_one_message(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        browsing(browser, PHONE) as (_, phone, phone_errors),
-        browsing(browser, DESKTOP) as (_, first, first_errors),
-        browsing(browser, DESKTOP) as (_, second, second_errors),
-    ):
+    async with browsing_each(browser, PHONE, DESKTOP, DESKTOP) as ([phone, first, second], errors):
         await sign_up(phone, cluster.base, "Remy")
         session = await token_of(phone)
         await open_account(phone)
@@ -202,9 +166,7 @@ async def test_wrong_used_and_expired_link_codes_are_refused_with_one_message(
             await connection.close()
         await refused(stale)
         assert await axe_violations(second) == []
-        phone_errors.check()
-        first_errors.check()
-        second_errors.check()
+        errors.check()
 
 
 async def test_the_link_codes_countdown_runs_out_on_the_page(
@@ -235,10 +197,7 @@ async def test_the_link_codes_countdown_runs_out_on_the_page(
 async def test_recovery_codes_are_shown_once_and_each_signs_in_once(
     cluster: Cluster, browser: Browser
 ) -> None:
-    async with (
-        browsing(browser, DESKTOP) as (_, page, errors),
-        browsing(browser, PHONE) as (_, other, other_errors),
-    ):
+    async with browsing_each(browser, DESKTOP, PHONE) as ([page, other], errors):
         await sign_up(page, cluster.base, "Wren")
         session = await token_of(page)
         await open_account(page)
@@ -280,7 +239,6 @@ async def test_recovery_codes_are_shown_once_and_each_signs_in_once(
         await enter_code(other, cluster.base, "recovery-code", codes[1])
         await expect(alert).to_have_text(REFUSED)
         errors.check()
-        other_errors.check()
 
 
 @pytest.mark.parametrize("way", ["link-code", "recovery-code"])

@@ -12,8 +12,18 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page, expect
 
-from tests.browser.support import DESKTOP, PHONE, axe_violations, browsing, sign_up, token_of
-from tests.browser.test_account_codes import balance_of, cluster, seated_balance
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    axe_violations,
+    balance_of,
+    browsing,
+    browsing_each,
+    seated_balance,
+    sign_up,
+    token_of,
+)
+from tests.browser.test_account_codes import cluster
 from tests.services.cluster import Cluster
 
 __all__ = ["cluster"]  # the codes' module's platform of its own, whose throttle allows every try
@@ -53,12 +63,8 @@ async def test_a_passkey_signs_a_fresh_browser_in_to_the_same_account_and_seat(
     cluster: Cluster, browser: Browser
 ) -> None:
     base = local(cluster.base)
-    async with (
-        browsing(browser, DESKTOP) as (here_context, here, here_errors),
-        browsing(browser, PHONE) as (there_context, there, there_errors),
-        browsing(browser, PHONE) as (late_context, late, late_errors),
-    ):
-        cdp, made = await authenticator(here_context, here)
+    async with browsing_each(browser, DESKTOP, PHONE, PHONE) as ([here, there, late], errors):
+        cdp, made = await authenticator(here.context, here)
         await sign_up(here, base, "Pia")
         session = await token_of(here)
         table, chips = await seated_balance(cluster.base, session["token"])
@@ -83,7 +89,7 @@ async def test_a_passkey_signs_a_fresh_browser_in_to_the_same_account_and_seat(
         # A fresh browser holding that passkey signs in with it, as the same account, at its
         # seat, with its chips.
         await there.goto(base + "/")
-        await carry(credential, there_context, there)
+        await carry(credential, there.context, there)
         await there.get_by_role("button", name="I already have an account").click()
         await there.get_by_role("button", name="Sign in with a passkey").click()
         await expect(there).to_have_url(re.compile(f"#/table/{table}$"))
@@ -103,14 +109,12 @@ async def test_a_passkey_signs_a_fresh_browser_in_to_the_same_account_and_seat(
         await dialog.get_by_role("button", name="Remove", exact=True).click()
         await expect(here.get_by_text("No passkeys yet.")).to_be_visible()
         await late.goto(base + "/")
-        await carry(credential, late_context, late)
+        await carry(credential, late.context, late)
         await late.get_by_role("button", name="I already have an account").click()
         await late.get_by_role("button", name="Sign in with a passkey").click()
         await expect(late.locator("[data-way='passkey'] [role='alert']")).to_have_text(REFUSED)
         assert await late.evaluate("localStorage.getItem('swick.session')") is None
-        here_errors.check()
-        there_errors.check()
-        late_errors.check()
+        errors.check()
 
 
 async def test_no_passkey_button_where_the_browser_has_none(

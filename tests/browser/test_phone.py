@@ -14,6 +14,8 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.support import (
     DESKTOP,
+    PHONE,
+    SMALL_PHONE,
     Seats,
     axe_violations,
     browsing,
@@ -27,11 +29,7 @@ from tests.browser.support import (
 )
 from tests.services.cluster import Cluster
 
-SIZES = {
-    "360x740": {"width": 360, "height": 740},
-    "390x844": {"width": 390, "height": 844},
-    "844x390": {"width": 844, "height": 390},
-}
+SIZES = {"360x740": SMALL_PHONE, "390x844": PHONE, "844x390": {"width": 844, "height": 390}}
 WANTED = {"ante", "ready", "trump", "knock", "draw", "play"}
 PLAYING = "390x844"  # the size the game is played at between the checks
 LONG = 20_000  # ms: generous, for a slow machine

@@ -10,21 +10,20 @@ sign out for it)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
-import httpx
 import pytest
 from playwright.async_api import Browser, Page, Request, Route, expect
 
 from tests.browser.support import (
     DESKTOP,
     PHONE,
-    PageErrors,
     axe_violations,
     browsing,
-    new_context,
+    browsing_each,
+    seated_balance,
     sign_up,
+    status_of,
     token_of,
 )
 from tests.services.cluster import Cluster
@@ -37,24 +36,6 @@ async def open_sockets_with(page: Page, token: str) -> int:
         token,
     )
     return count
-
-
-async def seated_balance(base: str, token: str) -> int:
-    """Open a private table (the host's seat opens the wallet with the starting grant): the
-    balance the ledger then answers."""
-    headers = {"authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=base, headers=headers) as http:
-        reply = await http.post(
-            "/api/tables", json={"seats": 3, "timer_seconds": 30, "private": True}
-        )
-        assert reply.status_code == 200, reply.text
-        for _ in range(200):  # the table worker seats the host, then the ledger opens the wallet
-            balance = (await http.get("/api/me/balance")).json()["balance"]
-            if balance is not None:
-                assert isinstance(balance, int)
-                return balance
-            await asyncio.sleep(0.05)
-    raise AssertionError("the host's wallet never opened")
 
 
 # Whether the page ever showed the name page, or dropped its session, from now on: signing
@@ -87,29 +68,16 @@ RECORD_CLOSES = """() => {
 AFTER_EFFECTS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))"
 
 
-async def status_of(base: str, token: str) -> int:
-    async with httpx.AsyncClient(base_url=base) as http:
-        reply = await http.get("/api/me", headers={"authorization": f"Bearer {token}"})
-        return reply.status_code
-
-
 @pytest.mark.parametrize("connected", ["other", "this"], ids=["other-connected", "this-connected"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 async def test_sign_out_everywhere_keeps_this_browser_and_signs_out_the_other(
     cluster: Cluster, browser: Browser, viewport: dict[str, int], connected: str
 ) -> None:
-    here_context = await new_context(browser, viewport)
-    there_context = await new_context(browser, viewport)
-    here = await here_context.new_page()
-    there = await there_context.new_page()
-    errors = PageErrors()
-    errors.attach(here)
-    errors.attach(there)
-    try:
+    async with browsing_each(browser, viewport, viewport) as ([here, there], errors):
         await sign_up(here, cluster.base, "Ava")
         session = await token_of(here)
         old = session["token"]
-        balance = await seated_balance(cluster.base, old)
+        _, balance = await seated_balance(cluster.base, old)
         await here.reload()
         chips = here.locator(".balance strong")
         await expect(chips).to_have_text(f"{balance:,}¢")
@@ -215,9 +183,6 @@ async def test_sign_out_everywhere_keeps_this_browser_and_signs_out_the_other(
         anew = await token_of(there)
         assert anew["id"] != session["id"]
         errors.check()
-    finally:
-        await here_context.close()
-        await there_context.close()
 
 
 async def test_another_tab_of_this_browser_takes_the_fresh_token(

@@ -2,7 +2,7 @@
 // and times; what a throttled answer says; what is kept of a player who signs in again.
 
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 
 import {
   ago,
@@ -30,16 +30,9 @@ import {
   sessionOf,
   waitText,
 } from '../../services/gateway/web/js/api.js';
-import { MemoryStorage, fakePage } from './fakes.mjs';
+import { answer, freshPageEachTest } from './fakes.mjs';
 
-beforeEach(() => {
-  globalThis.localStorage = new MemoryStorage();
-  fakePage();
-});
-
-afterEach(() => {
-  delete globalThis.fetch;
-});
+freshPageEachTest();
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -161,9 +154,6 @@ test('a Retry-After header gives seconds, from a number or a date', () => {
   assert.equal(waitText(61), '2 minutes');
   assert.equal(waitText(900), '15 minutes');
 });
-
-const answer = (status, body, headers = {}) => async () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 test('a throttled sign-in says how long to wait', async () => {
   globalThis.fetch = answer(429, { detail: 'Too many attempts' }, { 'retry-after': '300' });

@@ -2,7 +2,7 @@
 // HTTP 401) makes the client sign in again, keeping the name, instead of retrying forever.
 
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 
 import { Connection, REPLACED, UNAUTHORIZED, afterClose } from '../../services/gateway/web/js/net.js';
 import {
@@ -13,19 +13,9 @@ import {
   onTokenRefused,
   saveSession,
 } from '../../services/gateway/web/js/api.js';
-import { FakeSocket, MemoryStorage, fakePage } from './fakes.mjs';
+import { FakeSocket, answer, freshPageEachTest } from './fakes.mjs';
 
-beforeEach(() => {
-  globalThis.localStorage = new MemoryStorage();
-  fakePage();
-});
-
-afterEach(() => {
-  delete globalThis.fetch;
-});
-
-const answer = (status, body) => async () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+freshPageEachTest();
 
 test('a close code says what comes next', () => {
   assert.equal(afterClose(UNAUTHORIZED), 'sign-in');

@@ -1,5 +1,7 @@
 // The browser's globals that the client's modules touch, as small in-memory stand-ins.
 
+import { afterEach, beforeEach } from 'node:test';
+
 export class MemoryStorage {
   constructor() {
     this.items = new Map();
@@ -41,3 +43,19 @@ export function fakePage() {
   globalThis.WebSocket = FakeSocket;
   FakeSocket.opened = [];
 }
+
+/** Every test of the file on a fresh `fakePage()` with an empty localStorage, and no fake
+ * fetch left over from the test before. */
+export function freshPageEachTest() {
+  beforeEach(() => {
+    globalThis.localStorage = new MemoryStorage();
+    fakePage();
+  });
+  afterEach(() => {
+    delete globalThis.fetch;
+  });
+}
+
+/** A fetch that answers `status` with `body` as JSON (and `headers`). */
+export const answer = (status, body, headers = {}) => async () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });

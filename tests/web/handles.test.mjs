@@ -2,7 +2,7 @@
 // shown beside the name; everyone else keeps their name as it is.
 
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 
 import {
   knownHandles,
@@ -14,16 +14,9 @@ import {
   taggedView,
   tagsFor,
 } from '../../services/gateway/web/js/handles.js';
-import { MemoryStorage, fakePage } from './fakes.mjs';
+import { freshPageEachTest } from './fakes.mjs';
 
-beforeEach(() => {
-  globalThis.localStorage = new MemoryStorage();
-  fakePage();
-});
-
-afterEach(() => {
-  delete globalThis.fetch;
-});
+freshPageEachTest();
 
 const handles = new Map([
   ['p-1', { handle: 'Rita#4821', key: 'rita' }],
