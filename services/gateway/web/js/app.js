@@ -28,7 +28,7 @@ import {
 import { App, go, useApp } from './context.js';
 import { Connection } from './net.js';
 import { isMuted, onMuteChange, setMuted, unlockOnGesture } from './sound.js';
-import { TipLayer } from './ui.js';
+import { ErrorText, TipLayer, nameTyped, useAction } from './ui.js';
 import { GAMES, LobbyPage, JoinPage } from './pages/lobby.js';
 import { TablePage } from './pages/table.js';
 import { EuchrePage } from './pages/euchre.js';
@@ -180,24 +180,11 @@ function NameGate({ why, page, linkCode = '', again = false }) {
 
 function NewPlayer({ why, onSignedIn, again }) {
   const [name, setName] = useState(formerName);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event) => {
+  const { busy, error, setError, run } = useAction();
+  const submit = (event) => {
     event.preventDefault();
-    const clean = name.trim();
-    if (!clean) {
-      setError('Type a name first');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
-      onSignedIn(await api.signUp(clean));
-    } catch (e) {
-      setError(e.message);
-    } finally {
-      setBusy(false);
-    }
+    const clean = nameTyped(name, setError);
+    if (clean) run(async () => onSignedIn(await api.signUp(clean)));
   };
   return html`<main id="main" class="gate">
     <section class="panel gate-panel" aria-labelledby="gate-title">
@@ -224,7 +211,7 @@ function NewPlayer({ why, onSignedIn, again }) {
           />
           <button class="primary" type="submit" disabled=${busy}>${busy ? 'Joining…' : 'Continue'}</button>
         </div>
-        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+        <${ErrorText} text=${error} />
         <p class="hint">Your name and chips are remembered in this browser. Add a passkey or recovery codes later to play on other devices too.</p>
       </form>
       <${SignInAgain} onSignedIn=${onSignedIn} open=${again || Boolean(formerName())} />

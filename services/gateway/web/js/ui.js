@@ -177,6 +177,40 @@ export function useTicker(active, ms = 250) {
   }, [active, ms]);
 }
 
+/** What went wrong, said at once to a screen reader and shown (the element `id`, when given);
+ * nothing while all is well. */
+export function ErrorText({ text, id }) {
+  return text ? html`<p class="error" id=${id} role="alert">${text}</p>` : null;
+}
+
+/** What a part of a page does, one thing at a time: `run(act)` runs `act`, `busy` meanwhile;
+ * `error` is what went wrong (in `wording`'s words: the error's message unless told), cleared
+ * by the next run. */
+export function useAction(wording = (e) => e.message) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const run = async (act) => {
+    setBusy(true);
+    setError('');
+    try {
+      await act();
+    } catch (e) {
+      setError(wording(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+/** The name typed in a name field, trimmed: '' when there is none, having said so with
+ * `setError`. */
+export function nameTyped(name, setError) {
+  const clean = name.trim();
+  if (!clean) setError('Type a name first');
+  return clean;
+}
+
 /** A ring that empties as the deadline approaches, with the seconds left; red in a decision's
  * last seconds, never for a pause (`pause`: the result between hands), which nobody misses. */
 export function Countdown({ left, total, small = false, pause = false }) {

@@ -19,7 +19,7 @@ import {
 } from '../account-words.js';
 import { useApp } from '../context.js';
 import { tagOf } from '../handles.js';
-import { useTicker } from '../ui.js';
+import { ErrorText, nameTyped, useAction, useTicker } from '../ui.js';
 import { passkeyErrorMessage, passkeysSupported, registerPasskey } from '../passkeys.js';
 
 /** Copy `text` to the clipboard: the words to say how it went. */
@@ -48,12 +48,25 @@ function Confirm({ id, question, detail, yes, no = 'Cancel', busy, onYes, onNo, 
   return html`<div class="confirm-inline" role="alertdialog" aria-labelledby=${`${id}-q`} aria-describedby=${detail ? `${id}-d` : undefined} onKeyDown=${key}>
     <p id=${`${id}-q`} class="confirm-question">${question}</p>
     ${detail ? html`<p id=${`${id}-d`} class="small">${detail}</p>` : null}
-    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <${ErrorText} text=${error} />
     <div class="row wrap">
       <button type="button" class="danger" disabled=${busy} onClick=${onYes}>${yes}</button>
       <button type="button" class="primary" ref=${cancel} disabled=${busy} onClick=${onNo}>${no}</button>
     </div>
   </div>`;
+}
+
+/** A button (its id `${id}-open`) that asks `Confirm`'s question (`question`) in its place
+ * while `asking`: Cancel or Escape (`onNo`) puts the focus back on the button. */
+function AskFirst({ id, asking, opener, openerClass, openerLabel, disabled, onAsk, onNo, ...question }) {
+  if (asking) {
+    const no = () => {
+      onNo();
+      focusLater(`${id}-open`);
+    };
+    return html`<${Confirm} id=${id} ...${question} onNo=${no} />`;
+  }
+  return html`<button type="button" id=${`${id}-open`} class=${openerClass} aria-label=${openerLabel} disabled=${disabled} onClick=${onAsk}>${opener}</button>`;
 }
 
 function Section({ id, title, children, className = '' }) {
@@ -100,35 +113,25 @@ function KeepIt({ account }) {
 function Rename({ account, onDone }) {
   const { session, setSession } = useApp();
   const [name, setName] = useState(account.name);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, run } = useAction();
   const [said, setSaid] = useState('');
-  const submit = async (event) => {
+  const submit = (event) => {
     event.preventDefault();
-    const clean = name.trim();
-    if (!clean) {
-      setError('Type a name first');
-      return;
-    }
+    const clean = nameTyped(name, setError);
+    if (!clean) return;
     if (clean === account.name) {
       setError('');
       setSaid('That is your name already.');
       return;
     }
-    setBusy(true);
-    setError('');
-    setSaid('');
-    try {
+    run(async () => {
+      setSaid('');
       const player = await api.rename(session.token, clean);
       // The name is in the token: keep the fresh one.
       setSession({ ...session, name: player.name, token: player.token, ...(player.handle ? { handle: player.handle } : {}) });
       setSaid(`Your name is now ${player.name}${player.handle ? ` (${player.handle})` : ''}.`);
       onDone();
-    } catch (e) {
-      setError(e.message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return html`<${Section} id="name" title="Your name">
     <form class="account-form" onSubmit=${submit}>
@@ -146,7 +149,7 @@ function Rename({ account, onDone }) {
         <button type="submit" disabled=${busy}>${busy ? 'Saving…' : 'Rename'}</button>
       </div>
       <p class="hint" id="account-name-hint">Your tag stays the same unless another player of that name holds it.</p>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+      <${ErrorText} text=${error} />
     </form>
     <${Said} text=${said} />
   <//>`;
@@ -156,43 +159,30 @@ function Passkeys({ account, now, onDone }) {
   const { session } = useApp();
   const supported = passkeysSupported();
   const [label, setLabel] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const adding = useAction(passkeyErrorMessage);
+  const removal = useAction();
+  const busy = adding.busy || removal.busy; // one at a time
   const [said, setSaid] = useState('');
   const [removing, setRemoving] = useState(null);
-  const [removeError, setRemoveError] = useState('');
   const keys = account.passkeys || [];
-  const add = async (event) => {
+  const add = (event) => {
     event.preventDefault();
-    setBusy(true);
-    setError('');
-    setSaid('');
-    try {
+    adding.run(async () => {
+      setSaid('');
       await registerPasskey(api, label.trim());
       setLabel('');
       setSaid('Passkey added: it signs you in on any device that holds it.');
       onDone();
-    } catch (e) {
-      setError(passkeyErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const remove = async () => {
-    setBusy(true);
-    setRemoveError('');
-    try {
+  const remove = () =>
+    removal.run(async () => {
       await api.removePasskey(removing.id, session.token);
       setSaid(`Passkey ${removing.label || ''} removed.`.replace('  ', ' '));
       setRemoving(null);
       focusLater('passkeys-title');
       onDone();
-    } catch (e) {
-      setRemoveError(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return html`<${Section} id="passkeys" title="Passkeys">
     <p class="small muted">A passkey signs you in with this device's screen lock (a fingerprint, a face or a PIN), or a phone or security key nearby: nothing to type or remember.</p>
     ${keys.length
@@ -203,24 +193,24 @@ function Passkeys({ account, now, onDone }) {
                 <strong>${k.label || 'Passkey'}</strong>
                 <span class="small muted">Added ${dateText(k.created_at)} · last used ${ago(k.last_used_at, now)}${k.backed_up ? ' · synced to your other devices' : ''}</span>
               </div>
-              ${removing && removing.id === k.id
-                ? html`<${Confirm}
-                    id=${`remove-${k.id}`}
-                    question=${`Remove the passkey ${k.label || ''}?`.replace(' ?', '?')}
-                    detail=${keys.length === 1 && !account.recovery_codes_left ? 'It is your only passkey and you have no recovery codes: only this browser will sign in as you.' : 'It will no longer sign you in.'}
-                    yes="Remove"
-                    busy=${busy}
-                    error=${removeError}
-                    onYes=${remove}
-                    onNo=${() => {
-                      setRemoving(null);
-                      focusLater(`remove-${k.id}-open`);
-                    }}
-                  />`
-                : html`<button type="button" class="small" id=${`remove-${k.id}-open`} aria-label=${`Remove passkey ${k.label || ''}`.trim()} onClick=${() => {
-                    setRemoveError('');
-                    setRemoving(k);
-                  }}>Remove</button>`}
+              <${AskFirst}
+                id=${`remove-${k.id}`}
+                asking=${removing && removing.id === k.id}
+                opener="Remove"
+                openerClass="small"
+                openerLabel=${`Remove passkey ${k.label || ''}`.trim()}
+                onAsk=${() => {
+                  removal.setError('');
+                  setRemoving(k);
+                }}
+                question=${`Remove the passkey ${k.label || ''}?`.replace(' ?', '?')}
+                detail=${keys.length === 1 && !account.recovery_codes_left ? 'It is your only passkey and you have no recovery codes: only this browser will sign in as you.' : 'It will no longer sign you in.'}
+                yes="Remove"
+                busy=${busy}
+                error=${removal.error}
+                onYes=${remove}
+                onNo=${() => setRemoving(null)}
+              />
             </li>`,
           )}
         </ul>`
@@ -230,9 +220,9 @@ function Passkeys({ account, now, onDone }) {
           <label for="passkey-label">Name for a new passkey <span class="muted">(optional)</span></label>
           <div class="row">
             <input id="passkey-label" maxlength="64" placeholder="e.g. My phone" value=${label} onInput=${(e) => setLabel(e.target.value)} />
-            <button type="submit" class="primary" disabled=${busy}>${busy && !removing ? 'Waiting for your device…' : 'Add a passkey'}</button>
+            <button type="submit" class="primary" disabled=${busy}>${adding.busy && !removing ? 'Waiting for your device…' : 'Add a passkey'}</button>
           </div>
-          ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+          <${ErrorText} text=${adding.error} />
         </form>`
       : html`<p class="small">This browser cannot make passkeys: make recovery codes, or link another device, to sign in elsewhere.</p>`}
     <${Said} text=${said} />
@@ -244,24 +234,16 @@ function LinkDevice() {
   const [link, setLink] = useState(null);
   useTicker(Boolean(link), 1000);
   const now = Date.now();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, run } = useAction();
   const [said, setSaid] = useState('');
   const codeRef = useRef(null);
-  const make = async () => {
-    setBusy(true);
-    setError('');
-    setSaid('');
-    try {
+  const make = () =>
+    run(async () => {
+      setSaid('');
       const made = await api.linkCode(session.token);
       setLink({ ...made, until: localTime(toMs(made.expires_at)) });
       setSaid(`Link code ${made.code} made: enter it on your other device.`);
-    } catch (e) {
-      setError(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   useEffect(() => {
     if (link && codeRef.current) codeRef.current.focus();
   }, [link && link.code]);
@@ -304,7 +286,7 @@ function LinkDevice() {
               : null}
           </div>`
       : html`<button type="button" id="link-open" class="primary" disabled=${busy} onClick=${make}>${busy ? 'Making…' : 'Show a link code'}</button>`}
-    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <${ErrorText} text=${error} />
     <${Said} text=${said} />
   <//>`;
 }
@@ -313,26 +295,18 @@ function RecoveryCodes({ account, onDone }) {
   const { session } = useApp();
   const [codes, setCodes] = useState(null);
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, run } = useAction();
   const [said, setSaid] = useState('');
   const listRef = useRef(null);
   const left = account.recovery_codes_left || 0;
-  const make = async () => {
-    setBusy(true);
-    setError('');
-    setSaid('');
-    try {
+  const make = () =>
+    run(async () => {
+      setSaid('');
       const made = await api.recoveryCodes(session.token);
       setCodes(made.codes);
       setAsking(false);
       onDone();
-    } catch (e) {
-      setError(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   useEffect(() => {
     if (codes && listRef.current) listRef.current.focus();
   }, [codes]);
@@ -357,23 +331,23 @@ function RecoveryCodes({ account, onDone }) {
             }}>I have saved them</button>
           </div>
         </div>`
-      : asking
-        ? html`<${Confirm}
+      : html`<${AskFirst}
             id="new-codes"
+            asking=${asking}
+            opener=${left ? 'Make new recovery codes…' : busy ? 'Making…' : 'Make recovery codes'}
+            openerClass=${left ? '' : 'primary'}
+            disabled=${busy}
+            onAsk=${start}
             question="Make new recovery codes?"
             detail=${`The ${left} ${left === 1 ? 'code' : 'codes'} you have now stop working at once.`}
             yes="Make new codes"
             busy=${busy}
             error=${error}
             onYes=${make}
-            onNo=${() => {
-              setAsking(false);
-              focusLater('new-codes-open');
-            }}
-          />`
-        : html`<button type="button" id="new-codes-open" class=${left ? '' : 'primary'} disabled=${busy} onClick=${start}>${left ? 'Make new recovery codes…' : busy ? 'Making…' : 'Make recovery codes'}</button>
-            ${left ? html`<p class="hint">Making new codes ends the ones you have.</p>` : null}`}
-    ${error && !asking ? html`<p class="error" role="alert">${error}</p>` : null}
+            onNo=${() => setAsking(false)}
+          />
+          ${left && !asking ? html`<p class="hint">Making new codes ends the ones you have.</p>` : null}`}
+    <${ErrorText} text=${asking ? '' : error} />
     <${Said} text=${said} />
   <//>`;
 }
@@ -399,15 +373,16 @@ function deviceLine(d, now) {
 function Devices({ account, now, onDone }) {
   const { session, signOutEverywhere } = useApp();
   const [out, setOut] = useState(null); // the device being signed out, or 'others'
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, run } = useAction();
   const [said, setSaid] = useState('');
   const devices = account.devices || [];
   const others = devices.filter((d) => !d.current && !d.signed_out_at);
-  const signOut = async () => {
-    setBusy(true);
+  const ask = (what) => () => {
     setError('');
-    try {
+    setOut(what);
+  };
+  const signOut = () =>
+    run(async () => {
       if (out === 'others') {
         await signOutEverywhere();
         setSaid('Every other device is signed out. This one stays signed in.');
@@ -418,12 +393,9 @@ function Devices({ account, now, onDone }) {
       setOut(null);
       focusLater('devices-title');
       onDone();
-    } catch (e) {
-      setError(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+  // The question, for one device or for every other: the same answers.
+  const answers = { busy, error, onYes: signOut, onNo: () => setOut(null) };
   return html`<${Section} id="devices" title="Devices signed in">
     <ul class="account-list device-list">
       ${devices.map(
@@ -434,46 +406,32 @@ function Devices({ account, now, onDone }) {
           </div>
           ${d.current || d.signed_out_at
             ? null
-            : out && out.id === d.id
-              ? html`<${Confirm}
-                  id=${`out-${d.id}`}
-                  question=${`Sign out ${deviceName(d)}?`}
-                  detail="It can sign in again only with a passkey, a link code or a recovery code."
-                  yes="Sign out"
-                  busy=${busy}
-                  error=${error}
-                  onYes=${signOut}
-                  onNo=${() => {
-                    setOut(null);
-                    focusLater(`out-${d.id}-open`);
-                  }}
-                />`
-              : html`<button type="button" class="small" id=${`out-${d.id}-open`} aria-label=${`Sign out ${deviceName(d)}, last seen ${ago(d.last_seen, now)}`} onClick=${() => {
-                  setError('');
-                  setOut(d);
-                }}>Sign out</button>`}
+            : html`<${AskFirst}
+                id=${`out-${d.id}`}
+                asking=${out && out.id === d.id}
+                opener="Sign out"
+                openerClass="small"
+                openerLabel=${`Sign out ${deviceName(d)}, last seen ${ago(d.last_seen, now)}`}
+                onAsk=${ask(d)}
+                question=${`Sign out ${deviceName(d)}?`}
+                detail="It can sign in again only with a passkey, a link code or a recovery code."
+                yes="Sign out"
+                ...${answers}
+              />`}
         </li>`,
       )}
     </ul>
     ${others.length
-      ? out === 'others'
-        ? html`<${Confirm}
-            id="out-others"
-            question="Sign out every other device?"
-            detail="Every other device and browser signed in as you is signed out. This one stays signed in, with your chips and your seat."
-            yes="Sign out everywhere else"
-            busy=${busy}
-            error=${error}
-            onYes=${signOut}
-            onNo=${() => {
-              setOut(null);
-              focusLater('out-others-open');
-            }}
-          />`
-        : html`<button type="button" id="out-others-open" onClick=${() => {
-            setError('');
-            setOut('others');
-          }}>Sign out everywhere else…</button>`
+      ? html`<${AskFirst}
+          id="out-others"
+          asking=${out === 'others'}
+          opener="Sign out everywhere else…"
+          onAsk=${ask('others')}
+          question="Sign out every other device?"
+          detail="Every other device and browser signed in as you is signed out. This one stays signed in, with your chips and your seat."
+          yes="Sign out everywhere else"
+          ...${answers}
+        />`
       : html`<p class="small muted">No other device is signed in as you.</p>`}
     <${Said} text=${said} />
   <//>`;
@@ -482,37 +440,24 @@ function Devices({ account, now, onDone }) {
 function SignOutHere({ account }) {
   const { signOutHere } = useApp();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, run } = useAction();
   const guest = isGuest(account);
-  const confirm = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      await signOutHere();
-    } catch (e) {
-      setError(e.message);
-      setBusy(false);
-    }
-  };
   return html`<${Section} id="sign-out" title="Sign out">
-    ${asking
-      ? html`<${Confirm}
-          id="out-here"
-          question="Sign out on this device?"
-          detail=${guest
-            ? `You have no passkey and no recovery codes: once signed out, nobody can sign in as ${account.handle} again, and its chips are lost.`
-            : 'You can sign in again here with a passkey, a link code or a recovery code.'}
-          yes="Sign out"
-          busy=${busy}
-          error=${error}
-          onYes=${confirm}
-          onNo=${() => {
-            setAsking(false);
-            focusLater('out-here-open');
-          }}
-        />`
-      : html`<button type="button" id="out-here-open" onClick=${() => setAsking(true)}>Sign out on this device…</button>`}
+    <${AskFirst}
+      id="out-here"
+      asking=${asking}
+      opener="Sign out on this device…"
+      onAsk=${() => setAsking(true)}
+      question="Sign out on this device?"
+      detail=${guest
+        ? `You have no passkey and no recovery codes: once signed out, nobody can sign in as ${account.handle} again, and its chips are lost.`
+        : 'You can sign in again here with a passkey, a link code or a recovery code.'}
+      yes="Sign out"
+      busy=${busy}
+      error=${error}
+      onYes=${() => run(signOutHere)}
+      onNo=${() => setAsking(false)}
+    />
   <//>`;
 }
 
@@ -543,7 +488,7 @@ export function AccountPage() {
               <span class="handle" aria-label=${`Your handle: ${account.handle}`}><span class="handle-name">${account.name}</span><span class="handle-tag">#${tag}</span></span>
             </p>
             <p class="small muted">Others see your name; where two players of that name meet, the tag tells you apart. Playing since ${dateText(account.created_at)}.</p>
-            ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+            <${ErrorText} text=${error} />
           </div>
           <${KeepIt} account=${account} />
           <div class="account-grid">

@@ -6,13 +6,46 @@ import { html, useEffect, useRef, useState } from '../../vendor/htm-preact-3.1.1
 import { api } from '../api.js';
 import { cleanCode, linkCodeOf } from '../account-words.js';
 import { passkeyErrorMessage, passkeysSupported, signInWithPasskey } from '../passkeys.js';
+import { ErrorText } from '../ui.js';
 
-/** One way of signing in with a code: its field, its button and what went wrong. */
-function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText, error, autoComplete }) {
+/** The ways of signing in with a code: the way's name, its field and words, the code as typed
+ * (`clean`), and the call that signs in with it. */
+const LINK = {
+  way: 'link',
+  id: 'link-code',
+  label: 'Enter a link code',
+  hint: 'On a device where you are signed in, open Your account and choose Link a device.',
+  missing: 'Type the code your other device shows',
+  clean: linkCodeOf,
+  signIn: (code) => api.signInWithLink(code),
+  autoComplete: 'one-time-code',
+};
+const RECOVERY = {
+  way: 'recovery',
+  id: 'recovery-code',
+  label: 'Use a recovery code',
+  hint: 'One of the ten codes you saved; each works once.',
+  missing: 'Type one of your recovery codes',
+  clean: cleanCode,
+  signIn: (code) => api.signInWithRecovery(code),
+  autoComplete: 'off',
+};
+
+/** One way of signing in with a code: its field, its button and what went wrong. `onCode`
+ * takes the code typed; `onError`, what to say when nothing is. */
+function CodeForm({ way, busy, signingIn, error, onCode, onError }) {
+  const { id, label, hint } = way;
+  const [value, setValue] = useState('');
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const described = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return html`<form class="code-form" onSubmit=${onSubmit} data-way=${id}>
+  const submit = (event) => {
+    event.preventDefault();
+    const typed = way.clean(value);
+    if (typed) onCode(typed);
+    else onError(way.missing);
+  };
+  return html`<form class="code-form" onSubmit=${submit} data-way=${id}>
     <label for=${id}>${label}</label>
     ${hint ? html`<p class="hint" id=${hintId}>${hint}</p>` : null}
     <div class="row">
@@ -20,16 +53,16 @@ function CodeForm({ id, label, hint, value, setValue, busy, onSubmit, submitText
         id=${id}
         value=${value}
         onInput=${(e) => setValue(e.target.value)}
-        autocomplete=${autoComplete}
+        autocomplete=${way.autoComplete}
         autocapitalize="characters"
         spellcheck=${false}
         maxlength="64"
         aria-invalid=${error ? 'true' : undefined}
         aria-describedby=${described}
       />
-      <button type="submit" disabled=${busy}>${submitText}</button>
+      <button type="submit" disabled=${busy}>${signingIn ? 'Signing in…' : 'Sign in'}</button>
     </div>
-    ${error ? html`<p class="error" id=${errorId} role="alert">${error}</p>` : null}
+    <${ErrorText} id=${errorId} text=${error} />
   </form>`;
 }
 
@@ -42,8 +75,6 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
   const fromLink = linkCodeOf(code);
   const [open, setOpen] = useState(Boolean(fromLink) || openAtFirst);
   const passkeys = passkeysSupported();
-  const [link, setLink] = useState(fromLink);
-  const [recovery, setRecovery] = useState('');
   const [busy, setBusy] = useState('');
   const [errors, setErrors] = useState({});
   const confirmRef = useRef(null);
@@ -64,24 +95,7 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
     }
   };
   const withPasskey = () => attempt('passkey', () => signInWithPasskey(api));
-  const withLink = (event) => {
-    event.preventDefault();
-    const typed = linkCodeOf(link);
-    if (!typed) {
-      setErrors({ link: 'Type the code your other device shows' });
-      return;
-    }
-    attempt('link', () => api.signInWithLink(typed));
-  };
-  const withRecovery = (event) => {
-    event.preventDefault();
-    const typed = cleanCode(recovery);
-    if (!typed) {
-      setErrors({ recovery: 'Type one of your recovery codes' });
-      return;
-    }
-    attempt('recovery', () => api.signInWithRecovery(typed));
-  };
+  const withCode = (way) => (typed) => attempt(way.way, () => way.signIn(typed));
 
   if (fromLink) {
     // Opened from a link (a QR code): nothing signs in before the player says so.
@@ -89,9 +103,9 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
       <h2 id="link-title">Sign in with a link code</h2>
       <p>Another device signed in to Swick Online made this code to let this one in. Sign in here as that player?</p>
       <p class="link-code-shown"><span class="visually-hidden">Code: </span><code>${fromLink}</code></p>
-      ${errors.link ? html`<p class="error" role="alert">${errors.link}</p>` : null}
+      <${ErrorText} text=${errors.link} />
       <div class="row wrap">
-        <button type="button" class="primary" ref=${confirmRef} disabled=${Boolean(busy)} onClick=${withLink}>
+        <button type="button" class="primary" ref=${confirmRef} disabled=${Boolean(busy)} onClick=${() => withCode(LINK)(fromLink)}>
           ${busy === 'link' ? 'Signing in…' : 'Sign in on this device'}
         </button>
         <a class="button" href="#/">Cancel</a>
@@ -111,33 +125,20 @@ export function SignInAgain({ onSignedIn, code = '', open: openAtFirst = false }
             <button type="button" class="primary" disabled=${Boolean(busy)} onClick=${withPasskey} aria-describedby=${errors.passkey ? 'passkey-error' : undefined}>
               ${busy === 'passkey' ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
             </button>
-            ${errors.passkey ? html`<p class="error" id="passkey-error" role="alert">${errors.passkey}</p>` : null}
+            <${ErrorText} id="passkey-error" text=${errors.passkey} />
           </div>`
         : null}
-      <${CodeForm}
-        id="link-code"
-        label="Enter a link code"
-        hint="On a device where you are signed in, open Your account and choose Link a device."
-        value=${link}
-        setValue=${setLink}
-        busy=${Boolean(busy)}
-        onSubmit=${withLink}
-        submitText=${busy === 'link' ? 'Signing in…' : 'Sign in'}
-        error=${errors.link}
-        autoComplete="one-time-code"
-      />
-      <${CodeForm}
-        id="recovery-code"
-        label="Use a recovery code"
-        hint="One of the ten codes you saved; each works once."
-        value=${recovery}
-        setValue=${setRecovery}
-        busy=${Boolean(busy)}
-        onSubmit=${withRecovery}
-        submitText=${busy === 'recovery' ? 'Signing in…' : 'Sign in'}
-        error=${errors.recovery}
-        autoComplete="off"
-      />
+      ${[LINK, RECOVERY].map(
+        (way) => html`<${CodeForm}
+          key=${way.id}
+          way=${way}
+          busy=${Boolean(busy)}
+          signingIn=${busy === way.way}
+          error=${errors[way.way]}
+          onCode=${withCode(way)}
+          onError=${(message) => setErrors({ [way.way]: message })}
+        />`,
+      )}
     </div>
   </section>`;
 }
