@@ -118,12 +118,13 @@ async def browsing_each(
         yield pages, errors
 
 
-async def sign_up(page: Page, base: str, name: str, path: str = "/") -> None:
-    """Open the site and pick a name (typing it, then Enter)."""
+async def sign_up(page: Page, base: str, name: str, path: str = "/") -> dict[str, str]:
+    """Open the site and pick a name (typing it, then Enter): the session the page keeps."""
     await page.goto(base + path)
     await page.fill("#name-input", name)
     await page.press("#name-input", "Enter")
     await page.wait_for_selector("#name-input", state="detached")
+    return await token_of(page)
 
 
 async def token_of(page: Page) -> dict[str, str]:

@@ -80,8 +80,7 @@ async def test_the_account_page_shows_the_handle_and_passes_axe(
     cluster: Cluster, browser: Browser, viewport: dict[str, int]
 ) -> None:
     async with browsing(browser, viewport) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Ava")
         await open_account(page)
         account = await account_of(cluster.base, session["token"])
         assert re.fullmatch(r"Ava#\d{4}", account["handle"])
@@ -106,8 +105,7 @@ async def test_the_account_page_shows_the_handle_and_passes_axe(
 
 async def test_the_account_page_by_keyboard_alone(cluster: Cluster, browser: Browser) -> None:
     async with browsing(browser, PHONE) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        before = await token_of(page)
+        before = await sign_up(page, cluster.base, "Ava")
         # Tab (round the page) to the header's name; Enter opens the account page.
         for _ in range(60):
             await page.keyboard.press("Tab")
@@ -170,8 +168,7 @@ async def test_a_device_signed_out_from_the_account_page_is_closed_and_says_so(
     cluster: Cluster, browser: Browser
 ) -> None:
     async with browsing_each(browser, LAPTOP, PHONE) as ([desk, phone], errors):
-        await sign_up(desk, cluster.base, "Ava")
-        session = await token_of(desk)
+        session = await sign_up(desk, cluster.base, "Ava")
         phone_id, phone_token = await signed_in_elsewhere(phone, cluster.base, session)
         await expect(phone.locator(".me .dot.on")).to_be_visible()
         await phone.evaluate(
@@ -209,8 +206,7 @@ async def test_signing_out_everywhere_else_from_the_account_page(
     cluster: Cluster, browser: Browser
 ) -> None:
     async with browsing_each(browser, PHONE, WIDE) as ([here, there], errors):
-        await sign_up(here, cluster.base, "Ava")
-        session = await token_of(here)
+        session = await sign_up(here, cluster.base, "Ava")
         other, other_token = await signed_in_elsewhere(there, cluster.base, session)
         await open_account(here)
         await here.get_by_role("button", name="Sign out everywhere else…").click()
@@ -235,8 +231,7 @@ async def test_signing_out_on_this_device_forgets_its_token(
     cluster: Cluster, browser: Browser
 ) -> None:
     async with browsing(browser, SMALL_PHONE) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Ava")
         await open_account(page)
         await page.get_by_role("button", name="Sign out on this device…").click()
         dialog = page.get_by_role("alertdialog")

@@ -74,8 +74,7 @@ async def enter_code(page: Page, base: str, field: str, code: str) -> None:
 
 async def test_a_device_link_from_a_phone_to_a_desktop(cluster: Cluster, browser: Browser) -> None:
     async with browsing_each(browser, PHONE, LAPTOP) as ([phone, desk], errors):
-        await sign_up(phone, cluster.base, "Linda")
-        session = await token_of(phone)
+        session = await sign_up(phone, cluster.base, "Linda")
         table, chips = await seated_balance(cluster.base, session["token"])
         await phone.reload()
         await open_account(phone)
@@ -134,8 +133,7 @@ async def test_wrong_used_and_expired_link_codes_are_refused_with_one_message(
     cluster: Cluster, browser: Browser
 ) -> None:
     async with browsing_each(browser, PHONE, DESKTOP, DESKTOP) as ([phone, first, second], errors):
-        await sign_up(phone, cluster.base, "Remy")
-        session = await token_of(phone)
+        session = await sign_up(phone, cluster.base, "Remy")
         await open_account(phone)
         code = await show_link_code(phone)
 
@@ -198,8 +196,7 @@ async def test_recovery_codes_are_shown_once_and_each_signs_in_once(
     cluster: Cluster, browser: Browser
 ) -> None:
     async with browsing_each(browser, DESKTOP, PHONE) as ([page, other], errors):
-        await sign_up(page, cluster.base, "Wren")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Wren")
         await open_account(page)
         await expect(page.locator(".keep-it")).to_be_visible()
         await page.get_by_role("button", name="Make recovery codes").click()

@@ -65,8 +65,7 @@ async def test_a_passkey_signs_a_fresh_browser_in_to_the_same_account_and_seat(
     base = local(cluster.base)
     async with browsing_each(browser, DESKTOP, PHONE, PHONE) as ([here, there, late], errors):
         cdp, made = await authenticator(here.context, here)
-        await sign_up(here, base, "Pia")
-        session = await token_of(here)
+        session = await sign_up(here, base, "Pia")
         table, chips = await seated_balance(cluster.base, session["token"])
         await here.goto(base + "/#/account")
         await here.locator(".handle").wait_for()

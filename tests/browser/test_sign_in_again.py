@@ -44,8 +44,7 @@ async def signs_in_again(page: Page, cluster: Cluster, refused: str) -> None:
 
 async def test_an_expired_token_signs_in_again(cluster: Cluster, browser: Browser) -> None:
     async with browsing(browser) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Ava")
         month_ago = time.time() - LIFETIME - 60
         expired = Tokens(cluster.settings.secret, clock=lambda: month_ago).sign(
             Identity(session["id"], session["name"])
@@ -63,8 +62,7 @@ async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browse
         await route.fulfill(status=503, json={"detail": "down for the test"})
 
     async with browsing(browser) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Ava")
         forged = Tokens(DEV_SECRET).sign(Identity(session["id"], session["name"]))
         await page.route("**/api/me**", unavailable)
         await replace_token(page, forged)
@@ -77,8 +75,7 @@ async def test_a_socket_closed_with_4401_signs_in_again(cluster: Cluster, browse
 async def test_an_old_token_is_renewed_in_place(cluster: Cluster, browser: Browser) -> None:
     """A player back after two days keeps being the same player, with a fresh token."""
     async with browsing(browser) as (_, page, errors):
-        await sign_up(page, cluster.base, "Ava")
-        session = await token_of(page)
+        session = await sign_up(page, cluster.base, "Ava")
         two_days_ago = time.time() - 2 * RENEW_AFTER
         old = Tokens(cluster.settings.secret, clock=lambda: two_days_ago).sign(
             Identity(session["id"], session["name"])

@@ -74,8 +74,7 @@ async def test_sign_out_everywhere_keeps_this_browser_and_signs_out_the_other(
     cluster: Cluster, browser: Browser, viewport: dict[str, int], connected: str
 ) -> None:
     async with browsing_each(browser, viewport, viewport) as ([here, there], errors):
-        await sign_up(here, cluster.base, "Ava")
-        session = await token_of(here)
+        session = await sign_up(here, cluster.base, "Ava")
         old = session["token"]
         _, balance = await seated_balance(cluster.base, old)
         await here.reload()
