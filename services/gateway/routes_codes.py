@@ -1,7 +1,7 @@
 """The one-time codes' routes: a signed-in device's link code for a new device, an account's
 recovery codes, and signing in with either (docs/accounts.md).
 
-Every refused code gets the one answer, a 401 with ``NOT_SIGNED_IN``, whether it was not a
+Every refused code gets the one answer, a 401 with ``SIGN_IN_FAILED``, whether it was not a
 code, unknown, expired or used, so nothing tells whether a code or an account exists. Tries
 are counted per client address, every try alike (``SignupLimit``, in the database all the
 gateways share, under the key the passkeys' sign-in counts under too): right or wrong, at most
@@ -26,12 +26,11 @@ from services.gateway.models import PlayerOut, Strict
 from services.gateway.recovery_codes import RecoveryCodes, recovery_code_store_for
 from services.gateway.sign_in_limits import admit, sign_in_limit
 from services.gateway.signed_in import SignedInClaims, signed_in_account
-from services.gateway.signing_in import sign_in
+from services.gateway.signing_in import SIGN_IN_FAILED, sign_in
 from services.gateway.state import Gateway, gateway_of
 
 Redeem = Callable[[str], Awaitable[str | None]]  # a typed code's account, if it is good
 
-NOT_SIGNED_IN = "That did not sign you in: check it and try again"
 MAX_TYPED = 64  # characters of a typed code: a recovery code's 19, with room for spaces
 
 
@@ -114,7 +113,7 @@ def add_code_routes(app: FastAPI) -> None:
         account_id = await redeem(body.code)
         account = None if account_id is None else await gw.accounts.get(account_id)
         if account is None:  # a deleted account's code is as good as none
-            raise HTTPException(401, NOT_SIGNED_IN)
+            raise HTTPException(401, SIGN_IN_FAILED)
         return await sign_in(gw, request, account, how)
 
     async def linked_account(typed: str) -> str | None:

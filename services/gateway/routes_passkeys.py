@@ -23,11 +23,10 @@ from services.gateway.passkey_ceremonies import Ceremonies, NotSignedIn, Passkey
 from services.gateway.passkeys import Passkey
 from services.gateway.sign_in_limits import admit, sign_in_limit
 from services.gateway.signed_in import SignedIn, signed_in_account
-from services.gateway.signing_in import sign_in
+from services.gateway.signing_in import SIGN_IN_FAILED, sign_in
 from services.gateway.signups import SignupLimit
 from services.gateway.state import Gateway, gateway_of
 
-SIGN_IN_FAILED = "That did not sign you in: check it and try again"
 MAX_LABEL = 40
 BASE64URL = r"^[A-Za-z0-9_-]*$"  # the WebAuthn JSON forms' binary fields, unpadded
 WORD = r"^[a-z-]*$"  # their names: public-key, platform, internal, ...

@@ -15,6 +15,9 @@ from services.gateway.models import PlayerOut
 from services.gateway.state import Gateway
 
 HOW = ("new", "passkey", "link", "recovery", "kept")  # "kept": a token from before devices
+# Every failed way of signing in again answers this, with a 401, whatever failed: nothing tells
+# whether an account, a code or a passkey exists.
+SIGN_IN_FAILED = "That did not sign you in: check it and try again"
 
 
 async def sign_in(gw: Gateway, request: Request, account: Account, how: str) -> PlayerOut:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from services.gateway.passkey_ceremonies import CHALLENGE_SECONDS
-from services.gateway.routes_passkeys import SIGN_IN_FAILED
+from services.gateway.signing_in import SIGN_IN_FAILED
 from tests.clock import Clock
 from tests.security.lone_gateway import LoneGateway, gateway_fixture
 from tests.security.passkey_authenticator import Authenticator

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.gateway.routes_codes import NOT_SIGNED_IN
+from services.gateway.signing_in import SIGN_IN_FAILED
 from shared.settings import Settings
 from tests.clock import Clock
 from tests.security.lone_gateway import STORES, LoneGateway, lone_gateway
@@ -26,7 +26,7 @@ from tests.security.store_database import stored_rows
 
 PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile"
 DESKTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
-REFUSED = {"detail": NOT_SIGNED_IN}
+REFUSED = {"detail": SIGN_IN_FAILED}
 MINUTE = 60.0
 
 
