@@ -18,6 +18,7 @@ import {
   spokenLines,
   timedOutSeats,
   trickCardTip,
+  secondsLeftWords,
   warningDelay,
   whoIs,
 } from '../../services/gateway/web/js/shell/words.js';
@@ -217,7 +218,12 @@ test('the warning comes five seconds before your own deadline, never for another
   const view = { seat: 1, phase: 'tricks', to_act: [1], options: [{}], deadline: 20_000 };
   assert.equal(WARNING_MS, 5000);
   assert.equal(warningDelay(view, 5_000), 10_000);
-  assert.equal(warningDelay(view, 16_000), null); // seen inside the last seconds: too late
+  // Seen inside the last seconds (a deadline cut short for a player away, a late page): at once.
+  assert.equal(warningDelay(view, 17_000), 0);
+  assert.equal(warningDelay(view, 20_000), null); // past it: nothing to warn of
+  assert.equal(secondsLeftWords(5_000), '5 seconds left to decide.');
+  assert.equal(secondsLeftWords(2_600), '3 seconds left to decide.');
+  assert.equal(secondsLeftWords(200), '1 second left to decide.');
   assert.equal(warningDelay({ ...view, to_act: [2] }, 5_000), null);
   assert.equal(warningDelay({ ...view, options: [] }, 5_000), null);
   assert.equal(warningDelay({ ...view, deadline: null }, 5_000), null);

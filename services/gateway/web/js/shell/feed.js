@@ -9,7 +9,7 @@ import { go, useApp } from '../context.js';
 import { peopleOf, taggedView, useTags } from '../handles.js';
 import { buzz, play as playSound } from '../sound.js';
 import { applyFrame, markStale, mergeChat, mergeLog, newTableState } from '../state.js';
-import { SOUNDS, WARNING_MS, foreignGame, logEntries, ranOutForYou, warningDelay } from './words.js';
+import { SOUNDS, foreignGame, logEntries, ranOutForYou, secondsLeftWords, warningDelay } from './words.js';
 
 const WATCH_TRIES = 40;
 const TOAST_MS = 4500;
@@ -121,7 +121,7 @@ export function useTableFeed({ table, invite, autoJoin, onGame, game }) {
     if (warnIn === null) return undefined;
     const timer = setTimeout(() => {
       // The words first: the sound and the buzz are extras a browser may refuse.
-      setLive(`${WARNING_MS / 1000} seconds left to decide.`);
+      setLive(secondsLeftWords(view.deadline - Date.now()));
       playSound('warning');
       buzz(200);
     }, warnIn);

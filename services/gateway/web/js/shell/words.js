@@ -81,13 +81,20 @@ export function ranOutForYou(said) {
 export const WARNING_MS = 5000;
 
 /** Milliseconds from `now` until the warning that your time is running out, or null: none is
- * due when the decision is not yours, has no deadline, or is already inside its last seconds
- * (a view seen late, as after a reload, warns nothing). */
+ * due when the decision is not yours, has no deadline, or is past it. A decision first seen
+ * inside its last seconds warns at once: its deadline was cut short (the table gives a player
+ * it counts as away a few seconds only), or the page came back late. */
 export function warningDelay(view, now) {
   if (!view || view.seat === null || view.seat === undefined || !view.deadline) return null;
   if (view.phase === 'interlude' || !view.to_act.includes(view.seat) || !(view.options || []).length) return null;
   const left = view.deadline - now;
-  return left > WARNING_MS ? left - WARNING_MS : null;
+  return left > 0 ? Math.max(0, left - WARNING_MS) : null;
+}
+
+/** The warning's words, `left` milliseconds before the deadline. */
+export function secondsLeftWords(left) {
+  const seconds = Math.max(1, Math.round(left / 1000));
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'} left to decide.`;
 }
 
 /** A seat as the table names it to you. */
