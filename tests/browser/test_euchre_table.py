@@ -329,21 +329,25 @@ async def test_trump_shows_at_the_centre_of_the_table(
     cluster: Cluster, browser: Browser, size: str
 ) -> None:
     """Once trump is made, the middle of the felt says which suit, by name for screen readers,
-    and which team made it, under the trick: the cards played stay on top, in full view."""
+    and which team made it, under the trick: the cards played stay on top, in full view.
+
+    The game runs to ten points: a hand in which we lead every trick (or sit out while our
+    partner goes alone) leaves no trick to follow, so the test plays on into the next hand."""
     with bots_running(cluster):
         async with browsing(browser, VIEWPORTS[size]) as (_, page, errors):
             await sign_up(page, cluster.base, "Tess")
-            await new_euchre_game(page, cluster.base, target=1)
+            await new_euchre_game(page, cluster.base, target=10)
             mark = page.locator(".eu-centre .eu-trump-mark")
             seen: dict[str, int] = {}
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 120
+            hung = loop.time() + 600  # a guard against a stuck table, far above a game's length
             while True:
-                assert loop.time() < deadline, f"no trick to follow: {seen}"
+                assert not await page.locator(".game-over").count(), f"no trick to follow: {seen}"
+                assert loop.time() < hung, f"the game stopped moving: {seen}"
                 kind = await plaque_kind(page)
                 if kind == "play" and await page.locator(".eu-trick.live .eu-played").count():
                     break
-                if kind in ("order", "name", "discard", "play"):
+                if kind in ("order", "name", "discard", "play", "next_hand"):
                     with contextlib.suppress(AssertionError, PlaywrightTimeout):
                         await take_decision(page, kind, False, seen)
                 await asyncio.sleep(0.1)
