@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shared.settings import Settings
@@ -84,6 +84,79 @@ class Winner:
     bot: bool
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class HistoryCursor:
+    """Where a page of a player's history ends: games that ended before this one come next."""
+
+    ended_ms: int
+    table_id: str
+    game_no: int
+
+    def __str__(self) -> str:
+        return f"{self.ended_ms}.{self.game_no}.{self.table_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> HistoryCursor:
+        """The cursor ``str`` wrote; ``ValueError`` for any other text."""
+        ended, game_no, table_id = text.split(".", 2)
+        if not (ended.isdigit() and game_no.isdigit() and table_id) or len(text) > 200:
+            raise ValueError("not a history cursor")
+        return cls(int(ended), table_id, int(game_no))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A player's result of a finished game (``shared.games.results.SeatResult``, with who
+    sat there): everyone who sat in during the game has one. ``left``: they left before its
+    end, so their seat's result went to whoever sat there then, and they take the last place
+    with no points or chips of the game's own (a leaver's chips moved when they left)."""
+
+    player_id: str
+    seat: int
+    name: str
+    bot: str | None  # a bot's level or registered name; ``None`` for a person
+    side: int
+    points: int | None
+    chips: int | None
+    place: int | None
+    left: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game in a player's history: its table, number and game, when it ended (ms
+    since the epoch), how many places it had (sides: two in Euchre) and everyone's results."""
+
+    table_id: str
+    game_no: int
+    game: str
+    ended_ms: int
+    results: tuple[PlayerResult, ...]
+
+    @property
+    def places(self) -> int:
+        return len({result.side for result in self.results if not result.left})
+
+    @property
+    def cursor(self) -> HistoryCursor:
+        return HistoryCursor(self.ended_ms, self.table_id, self.game_no)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A rating on a game's ladder (``shared/ratings.py``): who (an account id on the people's
+    ladder, a bot's name on the bots'), the name they were last seen by, the model's mean and
+    deviation, and the rated games it counts."""
+
+    game: str
+    ladder: str
+    rated: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecordRow:
     """A finished game's public record as stored: its JSON text, every player seated at the
@@ -99,6 +172,9 @@ class GameRecordRow:
     winners: tuple[Winner, ...] = ()
     opponents: tuple[str, ...] = ()  # the seated losers, sorted: persons by id, bots by name
     ranked: bool = False  # long enough or played for a stake: it counts on the boards
+    # Each player's, stored beside the record and read back in a history (``games_of``), not
+    # with the record: two records of one game are equal whatever results either carries.
+    results: tuple[PlayerResult, ...] = field(default=(), compare=False)
 
 
 class TableReads(Protocol):
@@ -134,6 +210,14 @@ class TableReads(Protocol):
     async def games_won(self, game: str, since: float, limit: int) -> list[dict[str, Any]]: ...
 
     async def bot_account(self, name: str) -> BotAccount | None: ...
+
+    async def games_of(
+        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
+    ) -> list[PlayedGame]: ...
+
+    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]: ...
+
+    async def ratings_of(self, player_id: str) -> list[RatingRow]: ...
 
 
 # How a service that runs alone opens the read model: given its settings and the name its

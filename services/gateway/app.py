@@ -48,8 +48,10 @@ from services.gateway.routes_account import add_account_routes
 from services.gateway.routes_chips import add_chip_routes
 from services.gateway.routes_codes import add_code_routes
 from services.gateway.routes_games import add_game_routes
+from services.gateway.routes_history import add_history_routes
 from services.gateway.routes_passkeys import add_passkey_routes
 from services.gateway.routes_players import add_player_routes
+from services.gateway.routes_ratings import add_rating_routes
 from services.gateway.routes_tables import add_table_routes
 from services.gateway.security import SecurityHeaders
 from services.gateway.sessions import Sessions, versions_for
@@ -165,6 +167,8 @@ def create_app(
     add_code_routes(app)
     add_table_routes(app)
     add_game_routes(app)
+    add_history_routes(app)
+    add_rating_routes(app)
     add_chip_routes(app)
 
     @app.get("/rules.md", include_in_schema=False)

@@ -1,5 +1,5 @@
 """The chips' routes, answered by the ledger: a player's balance and transfers, and the
-leaderboards (a game's own with the games each player won)."""
+leaderboards (a game's own with its ratings and the games each person won)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from services.gateway.ledger_proxy import ask_ledger, relay_ledger
 from services.gateway.models import MyBalance, form_of
+from services.gateway.routes_ratings import ladders
 from services.gateway.signed_in import SignedIn
 from services.gateway.state import Gateway, gateway_of
 from shared.games.registry import GAMES
@@ -65,14 +66,16 @@ def add_chip_routes(app: FastAPI) -> None:
 
 async def game_board(gw: Gateway, game_name: str, days: int, limit: int) -> dict[str, Any]:
     """One game's leaderboard: ``players``, the net chips won at its tables over the last
-    ``days`` (from the ledger: stakes and antes in, pots out); for a game with winners (Euchre,
-    Contract Whist, whether played for points or a stake) also ``games_won``, the games each
-    player won in that time (from the finished games' records). 422 for an unknown game."""
+    ``days`` (from the ledger: stakes and antes in, pots out); its ladders, ``ratings`` (people
+    only) and ``bots``; for a game with winners (Euchre, Contract Whist, whether played for
+    points or a stake) also ``games_won``, the games each person won in that time (from the
+    finished games' records). 422 for an unknown game."""
     form_of(game_name)
     reply = await ask_ledger(gw, "/leaderboard", days=days, limit=limit, game=game_name)
     if reply.status_code != 200:
         raise HTTPException(503, "The ledger is not answering: try again soon")
     board: dict[str, Any] = {"days": days, "game": game_name, "players": reply.json()["players"]}
+    board.update(await ladders(gw, game_name, limit))
     if game_name != "swick":  # a Swick game is a run of pots: nobody wins the game
         since = time.time() - days * 86_400
         board["games_won"] = await gw.store.games_won(game_name, since, limit)

@@ -3,11 +3,71 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.table.storage import GameRecordRow, Winner
+from shared.ratings import PROVISIONAL, Rated, Rating, rated, rated_as
 from shared.rows import Row
+from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult, RatingRow
+
+FIRST_PAGE = HistoryCursor(2**62, "", 0)  # before every game: a history's first page
+
+# A page of a player's history and everyone's results of its games, in one statement: each
+# store fills in its own table names and placeholders.
+HISTORY = (
+    "WITH page AS (SELECT r.table_id, r.game_no, r.ended_ms, t.game"
+    " FROM {results} r JOIN {tables} t USING (table_id)"
+    " WHERE r.player_id = {player} AND ({game} IS NULL OR t.game = {game})"
+    " AND (r.ended_ms, r.table_id, r.game_no) < ({ended}, {table}, {game_no})"
+    " ORDER BY r.ended_ms DESC, r.table_id DESC, r.game_no DESC LIMIT {limit})"
+    " SELECT page.game, page.ended_ms, o.table_id, o.game_no, o.player_id, o.seat, o.name,"
+    " o.bot, o.side, o.points, o.chips, o.place, o.left_early"
+    " FROM page JOIN {results} o USING (table_id, game_no)"
+    " ORDER BY page.ended_ms DESC, page.table_id DESC, page.game_no DESC, o.seat, o.left_early"
+)
+
+
+def result_rows(record: GameRecordRow) -> list[tuple[Any, ...]]:
+    """The record's results as the columns ``save_record`` writes after its game's key."""
+    return [
+        (
+            r.player_id,
+            r.seat,
+            r.name,
+            r.bot,
+            r.side,
+            r.points,
+            r.chips,
+            r.place,
+            r.left,
+        )
+        for r in record.results
+    ]
+
+
+def played_games(rows: Sequence[Row]) -> list[PlayedGame]:
+    """The games of ``HISTORY``'s rows, in their order, each with everyone's results."""
+    grouped: dict[tuple[str, int], tuple[Row, list[PlayerResult]]] = {}
+    for row in rows:
+        key = (str(row["table_id"]), int(row["game_no"]))
+        grouped.setdefault(key, (row, []))[1].append(
+            PlayerResult(
+                str(row["player_id"]),
+                int(row["seat"]),
+                str(row["name"]),
+                row["bot"],
+                int(row["side"]),
+                row["points"],
+                row["chips"],
+                row["place"],
+                bool(row["left_early"]),
+            )
+        )
+    return [
+        PlayedGame(*key, str(first["game"]), int(first["ended_ms"]), tuple(results))
+        for key, (first, results) in grouped.items()
+    ]
 
 
 def record_of(
@@ -25,3 +85,45 @@ def record_of(
         tuple(json.loads(row["opponents"])),
         bool(row["ranked"]),
     )
+
+
+# A ladder, best first: settled ratings by mean, then provisional ones (``shared.ratings``).
+BOARD_ORDER = f"(sigma >= {PROVISIONAL}), mu DESC, rated"
+RATING_COLUMNS = "game, ladder, rated, name, mu, sigma, games"
+
+
+def rating_of(row: Row) -> RatingRow:
+    return RatingRow(
+        str(row["game"]),
+        str(row["ladder"]),
+        str(row["rated"]),
+        str(row["name"]),
+        float(row["mu"]),
+        float(row["sigma"]),
+        int(row["games"]),
+    )
+
+
+def rerated(
+    game: str, record: GameRecordRow, rows: Sequence[Row]
+) -> list[tuple[str, str, str, str, float, float, int]]:
+    """The rows (``RATING_COLUMNS``) a finished game's ratings become, from the stored ``rows``
+    of its players (one rated in no game yet starts at ``Rating()``): a person named as in
+    this game, a bot by its level or registered name (its seats' names change by table)."""
+    current: dict[Rated, Rating] = {
+        (row["ladder"], str(row["rated"])): Rating(
+            float(row["mu"]), float(row["sigma"]), int(row["games"])
+        )
+        for row in rows
+        if row["games"] > 0
+    }
+    names = {rated_as(result): result.bot or result.name for result in record.results}
+    return [
+        (game, ladder, who, names[ladder, who], rating.mu, rating.sigma, rating.games)
+        for (ladder, who), rating in sorted(rated(record.results, current).items())
+    ]
+
+
+def raters(record: GameRecordRow) -> list[Rated]:
+    """Who a game rates, in one order (the order their rows are locked in)."""
+    return sorted({rated_as(result) for result in record.results})

@@ -8,8 +8,8 @@ stored record and replay of those tables again from the rewritten log and puts i
 the old one. A record is a pure function of the log, and its names are no part of what it
 proves (the seed, its fingerprint, every deal and draw, which ``swick verify`` re-deals): the
 rebuilt record verifies exactly as the old one did, and says "Deleted player" where it said
-the name. Ids stay where they were (a record's players, a board's opponents): they name nobody
-once the account is gone.
+the name. Ids stay where they were (a record's players, a board's opponents, the games'
+results): they name nobody once the account is gone. Its ratings are dropped.
 """
 
 from __future__ import annotations
@@ -70,6 +70,10 @@ class Forgetting(ABC):
     async def _replace_finished(self, record: GameRecordRow, replay: bytes | None) -> None:
         """Put ``record`` (and ``replay``, when given) in place of the stored ones of its game."""
 
+    @abstractmethod
+    async def _forget_ratings(self, player_id: str) -> None:
+        """Take the player off the people's ladders: an account that is gone ranks no more."""
+
     async def forget_player(self, player_id: str) -> int:
         """Forget the player's name everywhere the tables keep it: how many tables named them.
         Safe to call again (a second call finds the same tables and changes nothing)."""
@@ -82,6 +86,7 @@ class Forgetting(ABC):
             for record, replay in await asyncio.to_thread(_rebuilt, stored):
                 if await self.game_record(table_id, record.game_no) is not None:
                     await self._replace_finished(record, replay)
+        await self._forget_ratings(player_id)
         return len(tables)
 
 

@@ -13,7 +13,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from shared.tables_read import BotAccount, GameRecordRow, Stored, TableReads, TableRow, Winner
+from shared.tables_read import (
+    BotAccount,
+    GameRecordRow,
+    HistoryCursor,
+    PlayedGame,
+    RatingRow,
+    Stored,
+    TableReads,
+    TableRow,
+    Winner,
+)
 
 __all__ = [
     "Append",
@@ -21,7 +31,10 @@ __all__ = [
     "DuplicateAction",
     "Fenced",
     "GameRecordRow",
+    "HistoryCursor",
+    "PlayedGame",
     "Queued",
+    "RatingRow",
     "SeatConflict",
     "Stored",
     "TableRow",
@@ -199,8 +212,25 @@ class TableStorage(TableReads, Protocol):
         queued posting."""
 
     async def save_record(self, record: GameRecordRow) -> None:
-        """Store a finished game's record; a record stored already for that game is kept (both
-        come from the same log, so they are the same)."""
+        """Store a finished game's record and each player's result of it (``results``), and
+        rate its players by them (``shared.ratings``), in one transaction; a record stored
+        already for that game is kept (both come from the same log, so they are the same),
+        and so are its results, and nobody is rated for it again."""
+
+    async def games_of(
+        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
+    ) -> list[PlayedGame]:
+        """The finished games the player sat in (of ``game`` only, when given), newest first:
+        ``limit`` of them from just ``before`` that cursor (from the newest without one), each
+        with everyone's results."""
+
+    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
+        """The game's ``ladder`` (``people`` or ``bots``), best first: the settled ratings by
+        mean, then the provisional ones (``shared.ratings.PROVISIONAL``) by mean."""
+
+    async def ratings_of(self, player_id: str) -> list[RatingRow]:
+        """The player's ratings on the people's ladder of every game they were rated at, by
+        game."""
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         """The stored record of the table's ``game_no``-th game (its text exactly as saved),

@@ -5,10 +5,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import record_of
+from services.table.archive_rows import (
+    BOARD_ORDER,
+    FIRST_PAGE,
+    HISTORY,
+    RATING_COLUMNS,
+    played_games,
+    raters,
+    rating_of,
+    record_of,
+    rerated,
+    result_rows,
+)
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
+    HistoryCursor,
+    PlayedGame,
+    RatingRow,
 )
 from services.table.store_pool import (
     PoolStore,
@@ -19,18 +33,99 @@ from shared.rows import board
 
 class GameArchive(PoolStore):
     async def save_record(self, record: GameRecordRow) -> None:
-        await self.pool.execute(
-            "INSERT INTO tables.game_records"
-            " (table_id, game_no, record, players, winners, opponents, ranked)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
-            record.table_id,
-            record.game_no,
-            record.data,
-            list(record.players),
-            [[w.player_id, w.name, w.bot] for w in record.winners],  # jsonb: the pool encodes
-            json.dumps(sorted(record.opponents)),  # text: compared whole, as the boards' key
-            record.ranked,
+        async with self.pool.acquire() as conn, conn.transaction():
+            stored = await conn.execute(
+                "INSERT INTO tables.game_records"
+                " (table_id, game_no, record, players, winners, opponents, ranked)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                record.table_id,
+                record.game_no,
+                record.data,
+                list(record.players),
+                [[w.player_id, w.name, w.bot] for w in record.winners],  # jsonb: pool-encoded
+                json.dumps(sorted(record.opponents)),  # text: compared whole, the boards' key
+                record.ranked,
+            )
+            # Stamped with the record's own end (a record saved again keeps its first one).
+            await conn.executemany(
+                "INSERT INTO tables.game_results (table_id, game_no, player_id, seat, name,"
+                " bot, side, points, chips, place, left_early, ended_ms)"
+                " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+                " (extract(epoch FROM ended_at) * 1000)::bigint FROM tables.game_records"
+                " WHERE table_id = $1 AND game_no = $2 ON CONFLICT DO NOTHING",
+                [(record.table_id, record.game_no, *row) for row in result_rows(record)],
+            )
+            if stored == "INSERT 0 1":  # the first time: the game moves its players' ratings
+                await self._rate(conn, record)
+
+    async def _rate(self, conn: Any, record: GameRecordRow) -> None:
+        who = raters(record)
+        if not who:
+            return
+        game = await conn.fetchval(
+            "SELECT game FROM tables.tables WHERE table_id = $1", record.table_id
         )
+        ladders, rated = [w[0] for w in who], [w[1] for w in who]
+        # Every row there first, then locked in one order: two games ending at once for one
+        # player wait for each other, and neither rates from a stale row.
+        await conn.execute(
+            "INSERT INTO tables.ratings (game, ladder, rated, name, mu, sigma, games)"
+            " SELECT $1, l, r, '', 0, 0, 0 FROM unnest($2::text[], $3::text[]) AS u(l, r)"
+            " ON CONFLICT DO NOTHING",
+            game,
+            ladders,
+            rated,
+        )
+        rows = await conn.fetch(
+            f"SELECT {RATING_COLUMNS} FROM tables.ratings WHERE game = $1"
+            " AND (ladder, rated) IN (SELECT * FROM unnest($2::text[], $3::text[]))"
+            " ORDER BY ladder, rated FOR UPDATE",
+            game,
+            ladders,
+            rated,
+        )
+        await conn.executemany(
+            "UPDATE tables.ratings SET name = $4, mu = $5, sigma = $6, games = $7"
+            " WHERE game = $1 AND ladder = $2 AND rated = $3",
+            rerated(game, record, rows),
+        )
+
+    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
+        rows = await self._read(
+            f"SELECT {RATING_COLUMNS} FROM tables.ratings WHERE game = $1 AND ladder = $2"
+            f" AND games > 0 ORDER BY {BOARD_ORDER} LIMIT $3",
+            game,
+            ladder,
+            limit,
+        )
+        return [rating_of(row) for row in rows]
+
+    async def ratings_of(self, player_id: str) -> list[RatingRow]:
+        rows = await self._read(
+            f"SELECT {RATING_COLUMNS} FROM tables.ratings WHERE rated = $1"
+            " AND ladder = 'people' AND games > 0 ORDER BY game",
+            player_id,
+        )
+        return [rating_of(row) for row in rows]
+
+    async def games_of(
+        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
+    ) -> list[PlayedGame]:
+        since = before or FIRST_PAGE
+        sql = HISTORY.format(
+            results="tables.game_results",
+            tables="tables.tables",
+            player="$1",
+            game="$2::text",
+            ended="$3",
+            table="$4",
+            game_no="$5",
+            limit="$6",
+        )
+        rows = await self._read(
+            sql, player_id, game, since.ended_ms, since.table_id, since.game_no, limit
+        )
+        return played_games(rows)
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         row = await self._read_row(
@@ -69,6 +164,7 @@ class GameArchive(PoolStore):
             " FROM tables.game_records r JOIN tables.tables t USING (table_id),"
             " jsonb_array_elements(r.winners) w"
             " WHERE t.game = $1 AND r.ended_at >= to_timestamp($2) AND r.ranked"
+            " AND NOT (w ->> 2)::boolean"  # people only: a bot partner wins no place on it
             " GROUP BY w ->> 0 ORDER BY won DESC, player_id LIMIT $3",
             game,
             since,

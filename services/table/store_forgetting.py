@@ -48,6 +48,11 @@ class LogForgetting(PoolStore, Forgetting):
                             value,
                         )
 
+    async def _forget_ratings(self, player_id: str) -> None:
+        await self.pool.execute(
+            "DELETE FROM tables.ratings WHERE ladder = 'people' AND rated = $1", player_id
+        )
+
     async def _replace_finished(self, record: GameRecordRow, replay: bytes | None) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
@@ -57,6 +62,11 @@ class LogForgetting(PoolStore, Forgetting):
                 record.game_no,
                 record.data,
                 [[w.player_id, w.name, w.bot] for w in record.winners],
+            )
+            await conn.executemany(
+                "UPDATE tables.game_results SET name = $4"
+                " WHERE table_id = $1 AND game_no = $2 AND player_id = $3",
+                [(record.table_id, record.game_no, r.player_id, r.name) for r in record.results],
             )
             if replay is not None:
                 await conn.execute(

@@ -6,23 +6,37 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import record_of
+from services.table.archive_rows import (
+    BOARD_ORDER,
+    FIRST_PAGE,
+    HISTORY,
+    RATING_COLUMNS,
+    played_games,
+    raters,
+    rating_of,
+    record_of,
+    rerated,
+    result_rows,
+)
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
+    HistoryCursor,
+    PlayedGame,
+    RatingRow,
 )
 from services.table.store_sqlite_db import (
     DatabaseStore,
     bot_of,
 )
 from shared.rows import board
-from shared.sqlite import run
+from shared.sqlite import run, run_many
 
 
 class SqliteGameArchive(DatabaseStore):
     async def save_record(self, record: GameRecordRow) -> None:
         async with self.db.write() as conn:
-            await run(
+            stored = await run(
                 conn,
                 "INSERT INTO tables_game_records"
                 " (table_id, game_no, record, players, winners, ended_at, opponents, ranked)"
@@ -36,6 +50,75 @@ class SqliteGameArchive(DatabaseStore):
                 json.dumps(sorted(record.opponents)),
                 record.ranked,
             )
+            for row in result_rows(record):
+                await run(
+                    conn,
+                    "INSERT INTO tables_game_results (table_id, game_no, player_id, seat, name,"
+                    " bot, side, points, chips, place, left_early, ended_ms)"
+                    " SELECT table_id, game_no, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    " CAST(ended_at * 1000 AS INTEGER) FROM tables_game_records"
+                    " WHERE table_id = ? AND game_no = ? ON CONFLICT DO NOTHING",
+                    *row,
+                    record.table_id,
+                    record.game_no,
+                )
+            if stored == 1 and (who := raters(record)):  # the first time: rate its players
+                # One writer at a time: the rows read here are the latest.
+                async with conn.execute(
+                    "SELECT game FROM tables_tables WHERE table_id = ?", (record.table_id,)
+                ) as cursor:
+                    (game,) = await cursor.fetchone() or ("",)
+                async with conn.execute(
+                    f"SELECT {RATING_COLUMNS} FROM tables_ratings WHERE game = ?"
+                    f" AND ladder || ' ' || rated IN ({','.join('?' * len(who))})",
+                    (game, *(f"{ladder} {rated}" for ladder, rated in who)),
+                ) as cursor:
+                    rows = list(await cursor.fetchall())
+                await run_many(
+                    conn,
+                    "INSERT INTO tables_ratings (game, ladder, rated, name, mu, sigma, games)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, ladder, rated) DO UPDATE"
+                    " SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+                    " games = excluded.games",
+                    rerated(str(game), record, rows),
+                )
+
+    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
+        rows = await self._read(
+            f"SELECT {RATING_COLUMNS} FROM tables_ratings WHERE game = ? AND ladder = ?"
+            f" AND games > 0 ORDER BY {BOARD_ORDER} LIMIT ?",
+            game,
+            ladder,
+            limit,
+        )
+        return [rating_of(row) for row in rows]
+
+    async def ratings_of(self, player_id: str) -> list[RatingRow]:
+        rows = await self._read(
+            f"SELECT {RATING_COLUMNS} FROM tables_ratings WHERE rated = ?"
+            " AND ladder = 'people' AND games > 0 ORDER BY game",
+            player_id,
+        )
+        return [rating_of(row) for row in rows]
+
+    async def games_of(
+        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
+    ) -> list[PlayedGame]:
+        since = before or FIRST_PAGE
+        sql = HISTORY.format(
+            results="tables_game_results",
+            tables="tables_tables",
+            player="?1",
+            game="?2",
+            ended="?3",
+            table="?4",
+            game_no="?5",
+            limit="?6",
+        )
+        rows = await self._read(
+            sql, player_id, game, since.ended_ms, since.table_id, since.game_no, limit
+        )
+        return played_games(rows)
 
     async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None:
         await self._write(
@@ -61,7 +144,7 @@ class SqliteGameArchive(DatabaseStore):
             " count(DISTINCT r.opponents || ' ' || CAST(r.ended_at / 86400 AS INTEGER)) AS won"
             " FROM tables_game_records r JOIN tables_tables t USING (table_id),"
             " json_each(r.winners) w"
-            " WHERE t.game = ? AND r.ended_at >= ? AND r.ranked"
+            " WHERE t.game = ? AND r.ended_at >= ? AND r.ranked AND NOT (w.value ->> 2)"
             " GROUP BY w.value ->> 0 ORDER BY won DESC, player_id LIMIT ?",
             game,
             since,

@@ -46,6 +46,11 @@ class SqliteLogForgetting(DatabaseStore, Forgetting):
                             row["key"],
                         )
 
+    async def _forget_ratings(self, player_id: str) -> None:
+        await self._write(
+            "DELETE FROM tables_ratings WHERE ladder = 'people' AND rated = ?", player_id
+        )
+
     async def _replace_finished(self, record: GameRecordRow, replay: bytes | None) -> None:
         async with self.db.write() as conn:
             await run(
@@ -57,6 +62,16 @@ class SqliteLogForgetting(DatabaseStore, Forgetting):
                 record.table_id,
                 record.game_no,
             )
+            for result in record.results:
+                await run(
+                    conn,
+                    "UPDATE tables_game_results SET name = ?"
+                    " WHERE table_id = ? AND game_no = ? AND player_id = ?",
+                    result.name,
+                    record.table_id,
+                    record.game_no,
+                    result.player_id,
+                )
             if replay is not None:
                 await run(
                     conn,

@@ -56,6 +56,7 @@ from shared.games.interface import TABLE, Command, IllegalCommand
 from shared.games.records import build_record
 from shared.games.registry import GAMES, AnyGame
 from shared.games.replays import build_replay
+from shared.tables_read import PlayerResult
 
 STACK = 10_000  # every player's chips when seated: enough for any stake or ante
 ABANDON_MS = 300_000  # the table workers' default abandon time
@@ -187,6 +188,7 @@ class Table(Sender):
         self.games = 0  # games started at this table
         self.published: list[str] = []  # the spectators' view after each batch of this game
         self.books: Counter[str] = Counter()  # the ledger's accounts, by the game's transfers
+        self.books_at_start: Counter[str] = Counter()  # and as the current game began
         self.brought = 0
         self.offered: set[str] = set()  # every game decision offered so far, as JSON text
         self.snapshot: tuple[int, str] | None = None  # batches logged then, the state as JSON
@@ -240,6 +242,8 @@ class Table(Sender):
             assert command.action in offered, f"accepted {command.action}, not offered as legal"
         TALLY.commands += 1
         TALLY.decisions += bool(waiting) and (command.actor in waiting or decision is None)
+        if any(getattr(event, "kind", None) == "game_started" for event in events):
+            self.books_at_start = Counter(self.books)
         self.book(before, command, events, after)
         stored = [g.dump_event(event) for event in events]
         for event, data in zip(events, stored, strict=True):
@@ -258,7 +262,10 @@ class Table(Sender):
             self.published = []
         self.published.append(g.view_json(g.view_for(after, None)))
         if "game_ended" in kinds:
-            self.check_finished()
+            ending = before  # the table as the game ended (a batch may go on to close it)
+            for event in events[: kinds.index("game_ended") + 1]:
+                ending = g.evolve(ending, event)
+            self.check_finished(ending)
         self.check()
         return events
 
@@ -372,8 +379,9 @@ class Table(Sender):
                     resumed = g.evolve(resumed, g.load_event(data))
             assert resumed == self.state, "the snapshot and the log after it differ from the table"
 
-    def check_finished(self) -> None:
-        """A game just ended: its record verifies, and its replay shows what was published."""
+    def check_finished(self, ending: Any) -> None:
+        """A game just ended (``ending``: the table as it did): its record verifies, its
+        results are the table's, and its replay shows what was published."""
         TALLY.finished += 1
         self.check_rebuilt()
         g, events = self.game, [data for _, logged in self.batches for data in logged]
@@ -381,6 +389,7 @@ class Table(Sender):
         assert build_record("t", earlier, self.seats, self.games, g.name, self.config) is None
         found = build_record("t", events, self.seats, self.games, g.name, self.config)
         assert found is not None, "no record of a finished game"
+        self.check_results(found.results, ending)
         data = json.loads(found.data)
         verdict = g.verify_record(data)
         assert verdict.ok, f"the record does not verify: {verdict.mismatch}"
@@ -392,6 +401,22 @@ class Table(Sender):
         frames = json.loads(text)["frames"]
         shown = [frame["view"] for frame in frames]
         assert shown == [json.loads(view) for view in self.published], "the replay differs"
+
+    def check_results(self, results: Sequence[PlayerResult], ending: Any) -> None:
+        """Everyone seated at the end has their seat's result, once; places start at 1 and
+        those who left come last; a player's chips are what their wallet gained or lost over
+        the game."""
+        seated = {p.id: seat for seat, p in enumerate(self.game.players(ending)) if p}
+        stayed = {r.player_id: r for r in results if not r.left}
+        assert {r.player_id: r.seat for r in stayed.values()} == seated, "results by seat"
+        placed = [r.place for r in results if r.place is not None]
+        if placed:
+            assert min(placed) == 1 and len(placed) == len(results), f"places: {results}"
+            assert all(r.place == max(placed) for r in results if r.left), "a leaver placed"
+        for r in stayed.values():
+            wallet = f"wallet:{r.player_id}"
+            gained = self.books[wallet] - self.books_at_start[wallet]
+            assert r.chips is None or r.chips == gained, f"{r.name}'s chips: {r.chips}, {gained}"
 
     def tamper(self, data: Any) -> Any | None:
         """``data`` with its first card replaced by another card, or ``None`` if it has none."""

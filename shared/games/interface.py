@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from shared.games.lifecycle import Player
+from shared.games.results import SeatResult
 
 ActionT = TypeVar("ActionT")
 ActionT_co = TypeVar("ActionT_co", covariant=True)
@@ -213,6 +214,11 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
     def winners(self, ended: EventT) -> tuple[int, ...]:
         """The seats that won the game ``ended`` (its ``game_ended`` event) ended; none for a
         game with no winner (a pot game, a game cut short without a forfeit)."""
+        ...
+
+    def results(self, started: EventT, ended: EventT) -> tuple[SeatResult, ...]:
+        """Each seat's result of the game that ``started`` began and ``ended`` ended (its
+        ``game_started`` and ``game_ended`` events), one for every seat that played it."""
         ...
 
     # What the conformance suite (``shared/games/conformance.py``) checks every game by.

@@ -25,7 +25,8 @@ from typing import Any
 
 from shared.games.registry import game as game_named
 from shared.games.replays import build_replay, pack_replay
-from shared.tables_read import GameRecordRow, Winner
+from shared.games.results import SeatResult
+from shared.tables_read import GameRecordRow, PlayerResult, Winner
 
 MIN_EUCHRE_TARGET = 5  # points: a points-only Euchre game to fewer is too quick to rank
 MIN_WHIST_ROUNDS = 9  # a points-only Contract Whist game ranks from 10 cards down to 2
@@ -88,22 +89,31 @@ def build_record(
     seated: dict[int, Any] = {}
     dealt_in: list[dict[str, Any] | None] = []
     wanted: list[Any] = []
+    played: dict[str, tuple[int, Any]] = {}  # who sat in during the game: their last seat
+    throughout: set[str] = set()  # who sat from its start to its end without leaving
     for event in events:
         kind = event.get("kind")
         if kind == "seat_taken":
             players.setdefault(str(event["player"]["id"]), None)
             seated[event["seat"]] = event["player"]
-        elif kind == "seat_left":
-            seated.pop(event["seat"], None)
+            if started == game_no:
+                played[str(event["player"]["id"])] = (event["seat"], event["player"])
+        elif kind == "seat_left" and (left := seated.pop(event["seat"], None)) is not None:
+            throughout.discard(str(left["id"]))
         started += kind == "game_started"
         if kind == "game_started" and started == game_no:
             dealt_in = seat_names(seated, seats)
+            played = {str(p["id"]): (seat, p) for seat, p in seated.items()}
+            throughout = set(played)
         if started == game_no and kind in module.recorded:
             wanted.append(event)
         if kind == "game_ended" and started == game_no:
             record = {**module.record(wanted, seats), "players": dealt_in}
             text = json.dumps(record, separators=(",", ":"))
-            won = module.winners(module.load_event(event))
+            ended = module.load_event(event)
+            seat_results = module.results(module.load_event(wanted[0]), ended)
+            results = player_results(played, seated, throughout, seat_results)
+            won = module.winners(ended)
             winners = tuple(
                 Winner(str(p["id"]), str(p["name"]), p.get("bot") is not None)
                 for seat in won
@@ -112,9 +122,45 @@ def build_record(
             opponents = tuple(sorted(identity(p) for s, p in seated.items() if s not in won))
             ranked = counts_on_boards(game, config or {})
             return GameRecordRow(
-                table_id, game_no, text, tuple(players), winners, opponents, ranked
+                table_id, game_no, text, tuple(players), winners, opponents, ranked, results
             )
     return None
+
+
+def player_results(
+    played: Mapping[str, tuple[int, Any]],
+    seated: Mapping[int, Any],
+    throughout: set[str],
+    seat_results: Sequence[SeatResult],
+) -> tuple[PlayerResult, ...]:
+    """Everyone's result of a game, by seat: ``played`` are who sat in during it (by id, their
+    last seat), ``seated`` who held each seat at its end, ``throughout`` who sat from its start
+    to its end. Those who left before the end take the last place, below every side still
+    seated. A seat's chips are its player's only if they held it throughout (a player who sat
+    down later did not pay what the seat staked at the start): the others' are not said."""
+    by_seat = {result.seat: result for result in seat_results}
+    placed = [r.place for r in seat_results if r.place is not None]
+    last = 1 + max(placed) if placed else None  # a game with no result places nobody
+    results = []
+    for player_id, (seat, player) in played.items():
+        result = by_seat.get(seat)
+        holder = seated.get(seat)
+        stayed = holder is not None and str(holder["id"]) == player_id
+        kept = result if stayed else None
+        results.append(
+            PlayerResult(
+                player_id,
+                seat,
+                str(player["name"]),
+                player.get("bot"),
+                result.side if result else seat,
+                kept.points if kept else None,
+                kept.chips if kept and player_id in throughout else None,
+                kept.place if kept else last,
+                left=kept is None,
+            )
+        )
+    return tuple(sorted(results, key=lambda r: (r.seat, r.left)))
 
 
 def build_finished(

@@ -159,11 +159,15 @@ async def test_a_full_euchre_game_against_bots(cluster: Cluster, browser: Browse
             await page.get_by_role("link", name="Lobby", exact=True).click()
             await page.locator("input[name='lobby-game'][value='euchre']").check()
             board = page.get_by_role("region", name=re.compile("^Leaderboard"))
-            await expect(board).to_contain_text("Euchre, last 7 days")
+            await expect(board).to_contain_text("Euchre")
             await expect(board.get_by_role("heading", name="Games won")).to_be_visible()
-            # The first list is the games won (a list of chips at stake tables may follow).
-            leaders = await board.locator(".leaders").first.locator("li").all_inner_texts()
+            leaders = await board.locator(".leaders.won li").all_inner_texts()
             assert leaders and all(row.split()[-1].isdigit() for row in leaders), leaders
+            # Ratings list people only; the bots have a ladder of their own.
+            await expect(board.get_by_role("heading", name="Ratings")).to_be_visible()
+            await expect(board.locator(".leaders.ratings .bot-badge")).to_have_count(0)
+            await expect(board.get_by_role("heading", name="Bot ladder")).to_be_visible()
+            await expect(board.locator(".leaders.bots li").first).to_contain_text("bot")
             # The board ranks the whole site's players (the lobby shows its top ten): Ivo's own
             # line is read from the same board, long enough to hold every winner of this run.
             reply = await page.request.get(
@@ -171,6 +175,7 @@ async def test_a_full_euchre_game_against_bots(cluster: Cluster, browser: Browse
             )
             won = {row["name"]: row["won"] for row in (await reply.json())["games_won"]}
             assert won.get("Ivo", 0) == (1 if we_won else 0), won
+            assert "Ivo" in {row["name"] for row in (await reply.json())["ratings"]}
 
             # Stuck as dealer at least once: in this game, or in a few short ones after it.
             extra = 0

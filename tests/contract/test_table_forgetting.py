@@ -10,6 +10,7 @@ import gzip
 import json
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,8 @@ async def test_a_deleted_players_name_is_forgotten_and_the_record_still_verifies
     before, replay_before = await finished(store, row.table_id)
     assert game("swick").verify_record(before).ok
     assert [p["name"] for p in before["players"]] == list(NAMES)
+    played_before = await store.games_of(ids[0], None, None, 10)
+    assert [r.name for r in played_before[0].results] == list(NAMES)
 
     assert await store.forget_player(ids[1]) == 1
     after, replay_after = await finished(store, row.table_id)
@@ -133,6 +136,13 @@ async def test_a_deleted_players_name_is_forgotten_and_the_record_still_verifies
     assert "Zebediah" not in text and ids[1] in text and "Ysolde" in text
     record = await store.game_record(row.table_id, 1)
     assert record is not None and ids[1] in record.players
+    # Their history and their table mates' say "Deleted player", with every result kept.
+    for player_id in ids[:2]:
+        (game_after,) = await store.games_of(player_id, None, None, 10)
+        assert [r.name for r in game_after.results] == ["Ysolde", DELETED_PLAYER, "Xanthe"]
+        assert [replace(r, name="") for r in game_after.results] == [
+            replace(r, name="") for r in played_before[0].results
+        ]
     # Another player of the same name, at another table, keeps it.
     assert "Zebediah" in (await finished(store, other.table_id))[1]
 

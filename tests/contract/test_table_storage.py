@@ -30,6 +30,7 @@ from services.table.storage import (
     DuplicateAction,
     Fenced,
     GameRecordRow,
+    HistoryCursor,
     SeatConflict,
     TableRow,
     TableStorage,
@@ -40,6 +41,7 @@ from services.table.storage import (
 from services.table.store import TableStore, connect_pool
 from services.table.store_sqlite import SqliteTableStore
 from shared.settings import Settings
+from shared.tables_read import PlayerResult
 from tests.contract.conftest import of_each_backend, uid
 
 FIRST_SHARD = 0
@@ -731,7 +733,9 @@ async def test_bot_accounts_are_listed_by_name(own_store: TableStorage) -> None:
     assert [a.name for a in await own_store.bot_accounts()] == ["alpha", "mu", "zeta"]
 
 
-async def test_games_won_count_ranked_wins_once_per_opponents_and_day(store: TableStorage) -> None:
+async def test_games_won_count_ranked_wins_of_people_once_per_opponents_and_day(
+    store: TableStorage,
+) -> None:
     shard = await new_shard(store)
     euchre = replace(new_row(shard), game="euchre")
     other = replace(new_row(shard), game="contract-whist")
@@ -755,10 +759,8 @@ async def test_games_won_count_ranked_wins_once_per_opponents_and_day(store: Tab
     )
     mine = {ann, ben, bot}
     won = [row for row in await store.games_won("euchre", since, 1000) if row["player_id"] in mine]
-    assert won == [
-        {"player_id": ann, "name": "Ann", "bot": False, "won": 2},
-        {"player_id": bot, "name": "Robo", "bot": True, "won": 1},
-    ]
+    # Ann's bot partner won with her, but bots are on no people's board.
+    assert won == [{"player_id": ann, "name": "Ann", "bot": False, "won": 2}]
     whist = await store.games_won("contract-whist", since, 1000)
     assert [row for row in whist if row["player_id"] in mine] == [
         {"player_id": ben, "name": "Ben", "bot": False, "won": 1}
@@ -766,3 +768,93 @@ async def test_games_won_count_ranked_wins_once_per_opponents_and_day(store: Tab
     assert not [r for r in await store.games_won("swick", since, 1000) if r["player_id"] in mine]
     later = datetime.now(UTC).timestamp() + 60
     assert not [r for r in await store.games_won("euchre", later, 1000) if r["player_id"] in mine]
+
+
+def results_of(*players: tuple[str, int, str | None, int | None]) -> tuple[PlayerResult, ...]:
+    """Results of a game of two sides: (player, seat, bot, place) each."""
+    return tuple(
+        PlayerResult(player, seat, f"name {seat}", bot, seat % 2, 5, 10 * seat, place)
+        for player, seat, bot, place in players
+    )
+
+
+async def test_a_players_history_pages_their_games_newest_first(store: TableStorage) -> None:
+    """Each player's results are stored with the record (once, however often it is saved)
+    and a history reads a player's games newest first, a page at a time from a cursor, of
+    one game or all, each with everyone's results by seat."""
+    shard = await new_shard(store)
+    euchre = replace(new_row(shard), game="euchre")
+    whist = replace(new_row(shard), game="contract-whist")
+    assert await store.create(euchre) and await store.create(whist)
+    ann, ben = uid("ann"), uid("ben")
+    games = {
+        (euchre.table_id, 1): results_of((ben, 1, None, 2), (ann, 0, None, 1)),
+        (euchre.table_id, 2): results_of((ann, 0, None, 2), (uid("bot"), 1, "easy", 1)),
+        (whist.table_id, 1): results_of((ann, 2, None, None)),
+        (whist.table_id, 2): results_of((ben, 0, None, 1)),  # not Ann's
+    }
+    for (table_id, game_no), results in games.items():
+        record = GameRecordRow(table_id, game_no, "{}", (), results=results)
+        await store.save_record(record)
+        await store.save_record(record)  # a redelivered game's end: stored once
+    pages, cursor = [], None
+    while page := await store.games_of(ann, None, cursor, 2):
+        pages.append(page)
+        cursor = page[-1].cursor
+    assert [len(page) for page in pages] == [2, 1]
+    played = [game for page in pages for game in page]
+    keys = [(g.ended_ms, g.table_id, g.game_no) for g in played]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == 3
+    assert {(g.table_id, g.game_no) for g in played} == set(list(games)[:3])
+    for game in played:
+        expected = sorted(games[game.table_id, game.game_no], key=lambda r: r.seat)
+        assert game.results == tuple(expected)
+        assert game.game == ("euchre" if game.table_id == euchre.table_id else "contract-whist")
+    assert played[0].places == (2 if played[0].game == "euchre" else 1)
+    only_whist = await store.games_of(ann, "contract-whist", None, 10)
+    assert [(g.table_id, g.game_no) for g in only_whist] == [(whist.table_id, 1)]
+    assert [g.game_no for g in await store.games_of(ben, "contract-whist", None, 10)] == [2]
+    assert await store.games_of(uid("nobody"), None, None, 10) == []
+
+
+def test_a_history_cursor_reads_back_what_it_wrote_and_refuses_other_text() -> None:
+    cursor = HistoryCursor(1765149000123, "t-a.b", 3)
+    assert HistoryCursor.parse(str(cursor)) == cursor
+    for text in ("", "12", "x.1.t", "1.x.t", "1.2.", "-1.2.t", "1.2." + "t" * 300):
+        with pytest.raises(ValueError):
+            HistoryCursor.parse(text)
+
+
+async def test_a_game_rates_its_players_once_on_their_ladders(store: TableStorage) -> None:
+    """A finished game's first save moves its players' ratings, people and bots on ladders of
+    their own; saving it again (a redelivered game's end) moves nothing; the next game starts
+    from the ratings the first left."""
+    shard = await new_shard(store)
+    game = f"g{uid('')[-8:]}"  # a ladder of this test's own: the boards list every player
+    table = replace(new_row(shard), game=game)
+    assert await store.create(table)
+    ann, ben = uid("ann"), uid("ben")
+    first = results_of((ann, 0, None, 1), (ben, 1, None, 2), (uid("b"), 3, "hard", 2))
+    record = GameRecordRow(table.table_id, 1, "{}", (), results=first)
+    for _ in range(3):
+        await store.save_record(record)
+    people = await store.rating_board(game, "people", 10)
+    assert [(r.rated, r.games) for r in people] == [(ann, 1), (ben, 1)]
+    assert people[0].mu > 1500 > people[1].mu and people[0].name == "name 0"
+    (bot,) = await store.rating_board(game, "bots", 10)
+    assert (bot.rated, bot.name, bot.games) == ("hard", "hard", 1)
+    assert [(r.game, r.games) for r in await store.ratings_of(ann)] == [(game, 1)]
+    # A second game, Ben first: from where the first left them.
+    second = results_of((ann, 0, None, 2), (ben, 1, None, 1))
+    await store.save_record(GameRecordRow(table.table_id, 2, "{}", (), results=second))
+    after = {r.rated: r for r in await store.rating_board(game, "people", 10)}
+    assert after[ann].games == after[ben].games == 2
+    assert after[ann].mu < people[0].mu and after[ben].mu > people[1].mu
+    # A game cut short (no places) rates nobody.
+    short = results_of((ann, 0, None, None), (ben, 1, None, None))
+    await store.save_record(GameRecordRow(table.table_id, 3, "{}", (), results=short))
+    assert {r.rated: r.games for r in await store.rating_board(game, "people", 10)} == {
+        ann: 2,
+        ben: 2,
+    }
+    assert await store.ratings_of(uid("nobody")) == []

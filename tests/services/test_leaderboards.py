@@ -122,7 +122,7 @@ async def test_boards_per_game(cluster: Cluster, four: list[Player]) -> None:
 
     # Contract Whist's board answers (nobody here played it); the default board is as before.
     whist = await board(host, "contract-whist")
-    assert set(whist) == {"days", "game", "players", "games_won"}
+    assert set(whist) == {"days", "game", "players", "games_won", "ratings", "bots"}
     assert not rows(whist, "players", ids) and not rows(whist, "games_won", ids)
     default = await board(host)
     assert set(default) == {"days", "players"}

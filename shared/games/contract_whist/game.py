@@ -28,6 +28,7 @@ from shared.games.contract_whist.state import (
 )
 from shared.games.contract_whist.views import WhistView, view_for
 from shared.games.interface import RecordVerdict, TableForm
+from shared.games.results import SeatResult, net_chips, places_by
 from shared.games.table.game import TableGame, ranged, seat_count, stake, timing, trick_cards
 from shared.games.views import viewer
 
@@ -85,6 +86,24 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
         if isinstance(ended, ev.GameEnded) and (ended.reason == "rounds" or ended.forfeited):
             return ended.winners
         return ()
+
+    def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
+        # By the totals after the last round; those who ended the game early come last, after
+        # everyone who stayed (rules §8.4); a game cut short otherwise places nobody.
+        assert isinstance(started, ev.GameStarted) and isinstance(ended, ev.GameEnded)
+        places: list[int | None]
+        if ended.forfeited:
+            places = [1 if seat in ended.winners else 2 for seat in range(len(ended.scores))]
+        elif ended.reason == "rounds":
+            places = [*places_by(ended.scores)]
+        else:
+            places = [None] * len(ended.scores)
+        return tuple(
+            SeatResult(
+                seat, seat, points, net_chips(started.stakes, ended.payouts, seat), places[seat]
+            )
+            for seat, points in enumerate(ended.scores)
+        )
 
     deck = tuple(code(card) for card in DECK)
     sample_settings: tuple[Mapping[str, Any], ...] = (

@@ -27,6 +27,7 @@ from shared.games.euchre.state import (
 )
 from shared.games.euchre.views import EuchreView, view_for
 from shared.games.interface import RecordVerdict, TableForm
+from shared.games.results import SeatResult, net_chips
 from shared.games.table.game import TableGame, ranged, stake, timing, trick_cards
 from shared.games.views import viewer
 
@@ -91,6 +92,20 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
         if isinstance(ended, ev.GameEnded) and ended.winner is not None:
             return tuple(seat for seat in range(SEATS) if seat % 2 == ended.winner)
         return ()
+
+    def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
+        # Partnerships: both partners share their team's points and place.
+        assert isinstance(started, ev.GameStarted) and isinstance(ended, ev.GameEnded)
+        return tuple(
+            SeatResult(
+                seat,
+                seat % 2,
+                ended.scores[seat % 2],
+                net_chips(started.stakes, ended.payouts, seat),
+                None if ended.winner is None else 1 if seat % 2 == ended.winner else 2,
+            )
+            for seat in range(SEATS)
+        )
 
     deck = tuple(code(card) for card in DECK)
     sample_settings: tuple[Mapping[str, Any], ...] = (

@@ -239,7 +239,9 @@ def _closing(s: State, e: ev.TableClosing) -> None:
 
 
 def _carry_shared(s: State, e: ev.CarryShared) -> None:
+    # A share of the carry is won like a pot: it counts in the game's nets (its standings).
     s.stacks = table.paid_out(s.stacks, e.shares)
+    s.nets = table.paid_out(s.nets, e.shares)
     s.carry = 0
 
 

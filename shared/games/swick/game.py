@@ -7,6 +7,7 @@ from typing import Any
 
 from shared.fairness import ALGORITHM
 from shared.games.interface import IllegalCommand, RecordVerdict, TableForm
+from shared.games.results import SeatResult, places_by
 from shared.games.swick import actions as ac
 from shared.games.swick import events as ev
 from shared.games.swick import record
@@ -87,6 +88,15 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
 
     def winners(self, ended: ev.Event) -> tuple[int, ...]:
         return ()  # a pot game: chips are won hand by hand, not the game
+
+    def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
+        # No points: the seats are placed by the chips each won or lost over the game.
+        assert isinstance(ended, ev.GameEnded)
+        nets = [standing.net for standing in ended.standings]
+        return tuple(
+            SeatResult(standing.seat, standing.seat, None, standing.net, place)
+            for standing, place in zip(ended.standings, places_by(nets), strict=True)
+        )
 
     deck = tuple(code(card) for card in DECK)
     sample_settings: tuple[Mapping[str, Any], ...] = (

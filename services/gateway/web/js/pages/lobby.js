@@ -246,37 +246,64 @@ function SignOutEverywhere() {
   </section>`;
 }
 
-/** The picked game's board over the last week: games won (at the games played for points)
- * and chips won or lost at its tables. */
+/** A rating as a board shows it: provisional ones (still unsure) with a "?". */
+export function ratingText(row) {
+  return `${row.rating}${row.provisional ? '?' : ''}`;
+}
+
+export function ratingTip(row) {
+  const games = `${row.games} rated game${row.games === 1 ? '' : 's'}`;
+  return row.provisional ? `Provisional: ${games}, not yet settled` : games;
+}
+
+function RatingList({ rows, kind }) {
+  return html`<ol class=${`leaders ${kind}`}>
+    ${rows.map(
+      (r) => html`<li>
+        <span>${r.name}${kind === 'bots' ? html` <span class="bot-badge">bot</span>` : null}</span>
+        <span class="rating" title=${ratingTip(r)}>
+          ${ratingText(r)}<span class="visually-hidden">, ${ratingTip(r)}</span>
+          <span class="muted small" aria-hidden="true"> · ${r.games}</span>
+        </span>
+      </li>`,
+    )}
+  </ol>`;
+}
+
+/** The picked game's board: the people's ratings (bots have a ladder of their own), the games
+ * each person won over the last week (at the games played for points) and chips won or lost at
+ * its tables. */
 function Leaderboard({ game }) {
   const board = usePolling(() => api.leaderboard(game), 30000, [game]);
   const data = board.data && board.data.game === game ? board.data : null;
   const players = data ? data.players || [] : [];
+  const ratings = data ? data.ratings || [] : [];
+  const bots = data ? data.bots || [] : [];
   const won = data && data.games_won ? data.games_won.filter((p) => p.won > 0) : null;
   const name = gameName(game);
-  const empty = won ? `Nobody has won a game of ${name} yet this week.` : 'Nobody has won or lost a chip yet this week.';
+  const nothing = data && !ratings.length && !(won && won.length) && !players.length;
   return html`<section class="panel" aria-labelledby="board-title">
-    <h2 id="board-title">Leaderboard <span class="muted small">${name}, last 7 days</span></h2>
+    <h2 id="board-title">Leaderboard <span class="muted small">${name}</span></h2>
     ${board.error && !data
       ? html`<p class="muted">${board.error}</p>`
       : !data
         ? html`<p class="muted">Loading…</p>`
-        : won && won.length
-          ? html`<h3 class="board-kind">Games won</h3>
-              <ol class="leaders">
-                ${won.map(
-                  (p) => html`<li>
-                    <span>${p.name}${p.bot ? html` <span class="bot-badge">bot</span>` : null}</span>
-                    <span>${p.won}</span>
-                  </li>`,
-                )}
-              </ol>`
-          : !players.length
-            ? html`<p class="muted">${empty}</p>`
-            : null}
+        : nothing
+          ? html`<p class="muted">Nobody has finished a rated game of ${name} yet.</p>`
+          : null}
+    ${ratings.length
+      ? html`<h3 class="board-kind">Ratings</h3>
+          <${RatingList} rows=${ratings} kind="ratings" />`
+      : null}
+    ${won && won.length
+      ? html`<h3 class="board-kind">Games won <span class="muted small">last 7 days</span></h3>
+          <ol class="leaders won">
+            ${won.map((p) => html`<li><span>${p.name}</span><span>${p.won}</span></li>`)}
+          </ol>`
+      : null}
     ${players.length
-      ? html`${won ? html`<h3 class="board-kind">Chips at stake tables</h3>` : null}
-          <ol class="leaders">
+      ? html`<h3 class="board-kind">Chips at stake tables <span class="muted small">last 7 days</span></h3>
+          <ol class="leaders chips">
             ${players.map(
               (p) => html`<li>
                 <span>${p.name}${p.bot ? html` <span class="bot-badge">bot</span>` : null}</span>
@@ -284,6 +311,10 @@ function Leaderboard({ game }) {
               </li>`,
             )}
           </ol>`
+      : null}
+    ${bots.length
+      ? html`<h3 class="board-kind">Bot ladder</h3>
+          <${RatingList} rows=${bots} kind="bots" />`
       : null}
   </section>`;
 }
