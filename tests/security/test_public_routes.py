@@ -323,7 +323,8 @@ async def test_a_record_is_served_as_stored(cluster: Cluster, trio: list[Player]
         )
         assert (await http.get(path)).content == b'{"stored": true}'
         # A game that ended before records were stored is built once on demand, the same.
-        await fetch(cluster.settings, "DELETE FROM tables.game_records WHERE table_id = $1", table)
+        for stored in ("game_results", "game_records"):
+            await fetch(cluster.settings, f"DELETE FROM tables.{stored} WHERE table_id = $1", table)
         rebuilt = await http.get(path)
         assert rebuilt.content == text.encode()
         assert await stored_record(cluster, table) == text
