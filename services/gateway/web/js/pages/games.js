@@ -96,7 +96,7 @@ export function GamesPage() {
     const first = document.getElementById(`game-${focusFrom.current}`);
     focusFrom.current = null;
     if (first) first.focus();
-  }, [shown.games.length]);
+  }, [shown]);
 
   const { games, next, loaded } = shown;
   const count = games.length;
@@ -123,7 +123,7 @@ export function GamesPage() {
     ${error && !loaded ? html`<button type="button" class="small" onClick=${() => load(game)} disabled=${busy}>Try again</button>` : null}
     ${next
       ? html`<p class="games-more">
-          <button type="button" onClick=${() => load(game, next)} disabled=${busy}>${busy ? 'Loading…' : 'Show more'}</button>
+          <button type="button" aria-busy=${busy ? 'true' : 'false'} onClick=${() => busy || load(game, next)}>Show more</button>
         </p>`
       : null}
   </main>`;
