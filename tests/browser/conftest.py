@@ -11,8 +11,12 @@ import pytest
 from playwright.async_api import Browser, async_playwright
 
 from tests.browser.support import VIEWPORTS
+from tests.browser.test_quickplay import bots_running
 from tests.conftest import REQUIRED
+from tests.services.client import Player
+from tests.services.cluster import Cluster
 from tests.services.conftest import whole_platform  # noqa: F401  (the same lineup for every test)
+from tests.services.play import finished_with_bots
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALLED = CHROMIUM.exists()
@@ -56,3 +60,17 @@ def size(request: pytest.FixtureRequest) -> str:
     """The name of each window size of ``VIEWPORTS`` in turn, for a test to run at each."""
     value: str = request.param
     return value
+
+
+@pytest.fixture
+async def finished(cluster: Cluster) -> AsyncIterator[tuple[Player, str]]:
+    """A player whose one-round Contract Whist game against three bots (medium, hard, easy) is
+    over, played to its end by the player's own Python client (quick and sure), and its table;
+    a page then signs in as that player (``support.signed_in_as``)."""
+    with bots_running(cluster):
+        player = Player(cluster.base, "Rhea")
+        await player.sign_up()
+        await player.connect()
+        table = (await finished_with_bots(player, game="contract-whist", rounds=1))["id"]
+        await player.close()  # the page is this player's one socket from now on
+        yield player, table

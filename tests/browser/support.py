@@ -127,6 +127,15 @@ async def sign_up(page: Page, base: str, name: str, path: str = "/") -> dict[str
     return await token_of(page)
 
 
+async def signed_in_as(page: Page, base: str, player: Player, path: str) -> None:
+    """Open ``path`` signed in as ``player`` (a Python player's session kept by the page)."""
+    await page.goto(base + "/")
+    session = {"id": player.id, "name": player.name, "token": player.token}
+    await page.evaluate("s => localStorage.setItem('swick.session', s)", json.dumps(session))
+    await page.goto(base + path)
+    await page.reload()  # a new hash alone would not load the page again
+
+
 async def token_of(page: Page) -> dict[str, str]:
     session: dict[str, str] = json.loads(
         await page.evaluate("localStorage.getItem('swick.session')")

@@ -5,38 +5,15 @@ client first (quick and sure); the page then signs in as that player."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import AsyncIterator
 
-import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
-from tests.browser.support import axe_violations, browsing
+from tests.browser.support import axe_violations, browsing, signed_in_as
 from tests.browser.test_quickplay import bots_running
 from tests.services.client import Player
 from tests.services.cluster import Cluster
-from tests.services.play import bots_playing, finished_with_bots
-
-
-@pytest.fixture
-async def finished(cluster: Cluster) -> AsyncIterator[tuple[Player, str]]:
-    """A player whose one-round Contract Whist game against three bots is over, and its table."""
-    with bots_running(cluster):
-        player = Player(cluster.base, "Rhea")
-        await player.sign_up()
-        await player.connect()
-        table = (await finished_with_bots(player, game="contract-whist", rounds=1))["id"]
-        await player.close()  # the page is this player's one socket from now on
-        yield player, table
-
-
-async def signed_in_as(page: Page, base: str, player: Player, path: str) -> None:
-    await page.goto(base + "/")
-    session = {"id": player.id, "name": player.name, "token": player.token}
-    await page.evaluate("s => localStorage.setItem('swick.session', s)", json.dumps(session))
-    await page.goto(base + path)
-    await page.reload()  # a new hash alone would not load the page again
+from tests.services.play import bots_playing
 
 
 async def test_play_again_deals_a_new_game_to_everyone_seated(

@@ -1,5 +1,7 @@
 // The HTTP lobby (services/gateway/routes_*.py) and the player's remembered session.
 
+import { myGamesPath } from './game-history.js';
+
 const SESSION_KEY = 'swick.session';
 const FORMER_KEY = 'swick.former'; // the name of a session whose token the server refused
 const INVITES_KEY = 'swick.invites';
@@ -237,6 +239,9 @@ export const api = {
     request('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`, { token }),
   passkeySignInOptions: () => request('POST', '/api/sign-in/passkey/options'),
   signInWithPasskey: (body) => request('POST', '/api/sign-in/passkey', { body }),
+  // The player's finished games, newest first: `{ games, next }` (`next`, the cursor of the
+  // page after, or null on the last); `query` is `{ game, before, limit }` (js/game-history.js).
+  myGames: (token, query = {}) => request('GET', myGamesPath(query), { token }),
   leaderboard: (game) => request('GET', `/api/leaderboard?days=7&limit=10&game=${encodeURIComponent(game)}`),
   rules: async () => {
     const response = await fetch('/rules.md');

@@ -1,7 +1,7 @@
 // Swick Online in the browser: the shell (header, routes, sign-in, the socket) around the pages.
 // Routes live in the hash: #/ lobby, #/table/<id>[/<invite>], #/join/<code>, #/rules[/exact|/euchre|/contract-whist],
-// #/verify[/<table>/<game>], #/replay/<table>/<game>, #/account, #/link/<code> (signing in with a
-// device link).
+// #/verify[/<table>/<game>], #/replay/<table>/<game>, #/games (your finished games), #/account,
+// #/link/<code> (signing in with a device link).
 
 import {
   html,
@@ -39,6 +39,7 @@ import { WhistGuidePage } from './pages/whist-guide.js';
 import { VerifyPage } from './pages/verify.js';
 import { ReplayPage } from './pages/replay.js';
 import { AccountPage } from './pages/account.js';
+import { GamesPage } from './pages/games.js';
 import { SignInAgain } from './pages/sign-in.js';
 import { landingOf } from './account-words.js';
 
@@ -119,6 +120,7 @@ function Header({ route, shown }) {
     <nav aria-label="Main">
       ${link('lobby', 'Lobby', '#/')}
       ${link('rules', 'Rules', rulesHref)}
+      ${link('games', 'Games', '#/games', ' played')}
       ${link('verify', 'Verify', '#/verify', ' a game')}
     </nav>
     <div class="top-right">
@@ -373,7 +375,7 @@ function Root() {
   );
 
   let page;
-  const needsName = ['lobby', 'table', 'join', 'account', 'link'].includes(route.page) && !session;
+  const needsName = ['lobby', 'table', 'join', 'account', 'games', 'link'].includes(route.page) && !session;
   if (route.page === 'link' && route.args[0]) {
     page = html`<${NameGate} key=${route.args[0]} page="link" linkCode=${route.args[0]} />`;
   } else if (needsName) {
@@ -385,10 +387,14 @@ function Root() {
           ? 'Pick a name to sit at or watch this table.'
           : route.page === 'account'
             ? 'Sign in to see your account.'
-            : '');
+            : route.page === 'games'
+              ? 'Sign in to see the games you played.'
+              : '');
     page = html`<${NameGate} why=${why} page=${route.page} again=${Boolean(gateWhy) || route.page === 'account' || route.page === 'link'} />`;
   } else if (route.page === 'account') {
     page = html`<${AccountPage} />`;
+  } else if (route.page === 'games') {
+    page = html`<${GamesPage} key=${session.id} />`;
   } else if (route.page === 'table' && route.args[0]) {
     const [table, ...rest] = route.args;
     const invite = rest.find((arg) => arg !== 'join') || invites()[table] || null;

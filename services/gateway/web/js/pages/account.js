@@ -488,6 +488,7 @@ export function AccountPage() {
               <span class="handle" aria-label=${`Your handle: ${account.handle}`}><span class="handle-name">${account.name}</span><span class="handle-tag">#${tag}</span></span>
             </p>
             <p class="small muted">Others see your name; where two players of that name meet, the tag tells you apart. Playing since ${dateText(account.created_at)}.</p>
+            <p class="small"><a href="#/games">Your games</a>: every game you finished, with its replay and its check.</p>
             <${ErrorText} text=${error} />
           </div>
           <${KeepIt} account=${account} />

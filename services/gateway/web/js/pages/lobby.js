@@ -161,6 +161,7 @@ function Balance() {
           )}
         </ul>`
       : html`<p class="muted">No hands played yet.</p>`}
+    <p class="small"><a href="#/games">Your games</a>: every game you finished, with its result, its replay and its check.</p>
   </section>`;
 }
 
