@@ -120,6 +120,9 @@ class PlayerResult:
     chips: int | None
     place: int | None
     left: bool = False
+    # What they did over the game (``GameModule.stats``): counts, for one who held the seat
+    # from the game's start to its end; empty for the others.
+    stats: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,18 @@ class PlayedGame:
     @property
     def cursor(self) -> HistoryCursor:
         return HistoryCursor(self.ended_ms, self.table_id, self.game_no)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's finished games of one game added up: how many, how many they came first in
+    (alone or sharing first place) and left early, and their ``PlayerResult.stats`` summed."""
+
+    game: str
+    games: int
+    first: int
+    left: int
+    stats: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +229,8 @@ class TableReads(Protocol):
     async def games_of(
         self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
     ) -> list[PlayedGame]: ...
+
+    async def stats_of(self, player_id: str, game: str) -> PlayerStats: ...
 
     async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]: ...
 

@@ -3,6 +3,7 @@ results (``/api/games/mine``), read from the tables' read model (``TableReads.ga
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import UTC, datetime
 from typing import Annotated
@@ -13,7 +14,7 @@ from pydantic import BaseModel, Field
 from services.gateway.signed_in import SignedIn
 from services.gateway.state import gateway_of
 from shared.games.registry import GAMES
-from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult
+from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult, PlayerStats
 
 PAGE = 20  # games a page holds unless asked for fewer or more
 MAX_PAGE = 50
@@ -32,6 +33,10 @@ class SeatResultOut(BaseModel):
     place: int | None = Field(description="1 is the best, ties share one; null: no result")
     left: bool = Field(description="Left before the game's end: last place")
     me: bool = Field(description="The player asking")
+    stats: dict[str, int] = Field(
+        description="What the seat did over the game (see `/api/games/mine/stats`); empty for "
+        "a player who did not hold it from the start to the end"
+    )
 
 
 class PlayedGameOut(BaseModel):
@@ -49,6 +54,46 @@ class HistoryOut(BaseModel):
     next: str | None = Field(description="`before` for the next page; null on the last")
 
 
+class StatsOut(BaseModel):
+    game: str
+    games: int = Field(description="Finished games played")
+    first: int = Field(description="Games finished in first place, alone or shared")
+    left: int = Field(description="Games left before their end")
+    counts: dict[str, int] = Field(
+        description="Added up over the games: Euchre `hands`, `made`, `euchred`, `loners`, "
+        "`marches` (of the hands you made trump in); Contract Whist `rounds`, `exact` (bids "
+        "made exactly), `points`; Swick `hands`, `knocks`, `sets`, `net` (¢), `net_squares`"
+    )
+    points_per_round: float | None = Field(description="Contract Whist's points a round")
+    net_per_hand: float | None = Field(description="Swick's mean net a hand, in cents")
+    net_per_hand_interval: tuple[float, float] | None = Field(
+        description="Swick: the 95% interval of that mean (from two hands on)"
+    )
+
+
+def stats_out(stats: PlayerStats) -> StatsOut:
+    counts = stats.stats
+    hands, rounds = counts.get("hands", 0), counts.get("rounds", 0)
+    mean = interval = None
+    if stats.game == "swick" and hands:
+        mean = counts.get("net", 0) / hands
+        if hands >= 2:
+            # The sample's standard deviation, from the sums: the mean's normal interval.
+            spread = (counts.get("net_squares", 0) - hands * mean * mean) / (hands - 1)
+            half = 1.96 * math.sqrt(max(spread, 0.0) / hands)
+            interval = (mean - half, mean + half)
+    return StatsOut(
+        game=stats.game,
+        games=stats.games,
+        first=stats.first,
+        left=stats.left,
+        counts=counts,
+        points_per_round=counts.get("points", 0) / rounds if rounds else None,
+        net_per_hand=mean,
+        net_per_hand_interval=interval,
+    )
+
+
 def result_out(result: PlayerResult, player_id: str) -> SeatResultOut:
     return SeatResultOut(
         seat=result.seat,
@@ -59,6 +104,7 @@ def result_out(result: PlayerResult, player_id: str) -> SeatResultOut:
         place=result.place,
         left=result.left,
         me=result.player_id == player_id,
+        stats=result.stats,
     )
 
 
@@ -77,7 +123,17 @@ def played_out(played: PlayedGame, player_id: str) -> PlayedGameOut:
 
 
 def add_history_routes(app: FastAPI) -> None:
-    """``/api/games/mine``."""
+    """``/api/games/mine`` and ``/api/games/mine/stats``."""
+
+    @app.get(
+        "/api/games/mine/stats",
+        response_model=StatsOut,
+        summary="Your statistics at one game, over every finished game of it",
+    )
+    async def my_stats(
+        player: SignedIn, game: Annotated[str, Query(pattern=GAME_NAMES)]
+    ) -> StatsOut:
+        return stats_out(await gateway_of(app).store.stats_of(player.id, game))
 
     @app.get(
         "/api/games/mine",

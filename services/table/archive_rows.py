@@ -9,7 +9,7 @@ from typing import Any
 from services.table.storage import GameRecordRow, Winner
 from shared.ratings import PROVISIONAL, Rated, Rating, rated, rated_as
 from shared.rows import Row
-from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult, RatingRow
+from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult, PlayerStats, RatingRow
 
 FIRST_PAGE = HistoryCursor(2**62, "", 0)  # before every game: a history's first page
 
@@ -22,10 +22,32 @@ HISTORY = (
     " AND (r.ended_ms, r.table_id, r.game_no) < ({ended}, {table}, {game_no})"
     " ORDER BY r.ended_ms DESC, r.table_id DESC, r.game_no DESC LIMIT {limit})"
     " SELECT page.game, page.ended_ms, o.table_id, o.game_no, o.player_id, o.seat, o.name,"
-    " o.bot, o.side, o.points, o.chips, o.place, o.left_early"
+    " o.bot, o.side, o.points, o.chips, o.place, o.left_early, o.stats"
     " FROM page JOIN {results} o USING (table_id, game_no)"
     " ORDER BY page.ended_ms DESC, page.table_id DESC, page.game_no DESC, o.seat, o.left_early"
 )
+
+
+# A player's results of one game's finished games, for their statistics.
+STATS = (
+    "SELECT r.place, r.left_early, r.stats FROM {results} r JOIN {tables} t USING (table_id)"
+    " WHERE r.player_id = {player} AND t.game = {game}"
+)
+
+
+def added_up(game: str, rows: Sequence[Row]) -> PlayerStats:
+    """``STATS``' rows added up."""
+    totals: dict[str, int] = {}
+    for row in rows:
+        for key, count in json.loads(row["stats"]).items():
+            totals[key] = totals.get(key, 0) + int(count)
+    return PlayerStats(
+        game,
+        len(rows),
+        sum(row["place"] == 1 for row in rows),
+        sum(bool(row["left_early"]) for row in rows),
+        totals,
+    )
 
 
 def result_rows(record: GameRecordRow) -> list[tuple[Any, ...]]:
@@ -41,6 +63,7 @@ def result_rows(record: GameRecordRow) -> list[tuple[Any, ...]]:
             r.chips,
             r.place,
             r.left,
+            json.dumps(r.stats, separators=(",", ":"), sort_keys=True),
         )
         for r in record.results
     ]
@@ -62,6 +85,7 @@ def played_games(rows: Sequence[Row]) -> list[PlayedGame]:
                 row["chips"],
                 row["place"],
                 bool(row["left_early"]),
+                json.loads(row["stats"]),
             )
         )
     return [

@@ -18,6 +18,7 @@ from shared.tables_read import (
     GameRecordRow,
     HistoryCursor,
     PlayedGame,
+    PlayerStats,
     RatingRow,
     Stored,
     TableReads,
@@ -33,6 +34,7 @@ __all__ = [
     "GameRecordRow",
     "HistoryCursor",
     "PlayedGame",
+    "PlayerStats",
     "Queued",
     "RatingRow",
     "SeatConflict",
@@ -223,6 +225,9 @@ class TableStorage(TableReads, Protocol):
         """The finished games the player sat in (of ``game`` only, when given), newest first:
         ``limit`` of them from just ``before`` that cursor (from the newest without one), each
         with everyone's results."""
+
+    async def stats_of(self, player_id: str, game: str) -> PlayerStats:
+        """The player's finished games of ``game`` added up (none: zeros)."""
 
     async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
         """The game's ``ladder`` (``people`` or ``bots``), best first: the settled ratings by

@@ -10,6 +10,8 @@ from services.table.archive_rows import (
     FIRST_PAGE,
     HISTORY,
     RATING_COLUMNS,
+    STATS,
+    added_up,
     played_games,
     raters,
     rating_of,
@@ -22,6 +24,7 @@ from services.table.storage import (
     GameRecordRow,
     HistoryCursor,
     PlayedGame,
+    PlayerStats,
     RatingRow,
 )
 from services.table.store_pool import (
@@ -49,8 +52,8 @@ class GameArchive(PoolStore):
             # Stamped with the record's own end (a record saved again keeps its first one).
             await conn.executemany(
                 "INSERT INTO tables.game_results (table_id, game_no, player_id, seat, name,"
-                " bot, side, points, chips, place, left_early, ended_ms)"
-                " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+                " bot, side, points, chips, place, left_early, stats, ended_ms)"
+                " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
                 " (extract(epoch FROM ended_at) * 1000)::bigint FROM tables.game_records"
                 " WHERE table_id = $1 AND game_no = $2 ON CONFLICT DO NOTHING",
                 [(record.table_id, record.game_no, *row) for row in result_rows(record)],
@@ -89,6 +92,12 @@ class GameArchive(PoolStore):
             " WHERE game = $1 AND ladder = $2 AND rated = $3",
             rerated(game, record, rows),
         )
+
+    async def stats_of(self, player_id: str, game: str) -> PlayerStats:
+        sql = STATS.format(
+            results="tables.game_results", tables="tables.tables", player="$1", game="$2"
+        )
+        return added_up(game, await self._read(sql, player_id, game))
 
     async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
         rows = await self._read(

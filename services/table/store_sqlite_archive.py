@@ -11,6 +11,8 @@ from services.table.archive_rows import (
     FIRST_PAGE,
     HISTORY,
     RATING_COLUMNS,
+    STATS,
+    added_up,
     played_games,
     raters,
     rating_of,
@@ -23,6 +25,7 @@ from services.table.storage import (
     GameRecordRow,
     HistoryCursor,
     PlayedGame,
+    PlayerStats,
     RatingRow,
 )
 from services.table.store_sqlite_db import (
@@ -54,8 +57,8 @@ class SqliteGameArchive(DatabaseStore):
                 await run(
                     conn,
                     "INSERT INTO tables_game_results (table_id, game_no, player_id, seat, name,"
-                    " bot, side, points, chips, place, left_early, ended_ms)"
-                    " SELECT table_id, game_no, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    " bot, side, points, chips, place, left_early, stats, ended_ms)"
+                    " SELECT table_id, game_no, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                     " CAST(ended_at * 1000 AS INTEGER) FROM tables_game_records"
                     " WHERE table_id = ? AND game_no = ? ON CONFLICT DO NOTHING",
                     *row,
@@ -82,6 +85,12 @@ class SqliteGameArchive(DatabaseStore):
                     " games = excluded.games",
                     rerated(str(game), record, rows),
                 )
+
+    async def stats_of(self, player_id: str, game: str) -> PlayerStats:
+        sql = STATS.format(
+            results="tables_game_results", tables="tables_tables", player="?", game="?"
+        )
+        return added_up(game, await self._read(sql, player_id, game))
 
     async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
         rows = await self._read(

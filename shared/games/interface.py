@@ -221,6 +221,14 @@ class GameModule(Protocol[ConfigT, StateT, ActionT, EventT, ViewT]):
         ``game_started`` and ``game_ended`` events), one for every seat that played it."""
         ...
 
+    counted: frozenset[str]
+    """The kinds of the events a game's statistics (``stats``) are counted from."""
+
+    def stats(self, events: Sequence[EventT], seat: int) -> dict[str, int]:
+        """What ``seat`` did over one game (``events``: those of the kinds in ``counted``),
+        as counts a player's games add up (``docs/ratings.md`` names them)."""
+        ...
+
     # What the conformance suite (``shared/games/conformance.py``) checks every game by.
 
     deck: tuple[str, ...]

@@ -89,6 +89,7 @@ def build_record(
     seated: dict[int, Any] = {}
     dealt_in: list[dict[str, Any] | None] = []
     wanted: list[Any] = []
+    counted: list[Any] = []  # the game's events its statistics are counted from
     played: dict[str, tuple[int, Any]] = {}  # who sat in during the game: their last seat
     throughout: set[str] = set()  # who sat from its start to its end without leaving
     for event in events:
@@ -107,12 +108,15 @@ def build_record(
             throughout = set(played)
         if started == game_no and kind in module.recorded:
             wanted.append(event)
+        if started == game_no and kind in module.counted:
+            counted.append(module.load_event(event))
         if kind == "game_ended" and started == game_no:
             record = {**module.record(wanted, seats), "players": dealt_in}
             text = json.dumps(record, separators=(",", ":"))
             ended = module.load_event(event)
             seat_results = module.results(module.load_event(wanted[0]), ended)
-            results = player_results(played, seated, throughout, seat_results)
+            stats = {seat: module.stats(counted, seat) for seat in range(seats)}
+            results = player_results(played, seated, throughout, seat_results, stats)
             won = module.winners(ended)
             winners = tuple(
                 Winner(str(p["id"]), str(p["name"]), p.get("bot") is not None)
@@ -132,12 +136,14 @@ def player_results(
     seated: Mapping[int, Any],
     throughout: set[str],
     seat_results: Sequence[SeatResult],
+    stats: Mapping[int, dict[str, int]],
 ) -> tuple[PlayerResult, ...]:
     """Everyone's result of a game, by seat: ``played`` are who sat in during it (by id, their
     last seat), ``seated`` who held each seat at its end, ``throughout`` who sat from its start
     to its end. Those who left before the end take the last place, below every side still
-    seated. A seat's chips are its player's only if they held it throughout (a player who sat
-    down later did not pay what the seat staked at the start): the others' are not said."""
+    seated. A seat's chips and ``stats`` (by seat) are its player's only if they held it
+    throughout (a player who sat down later did not pay what the seat staked at the start, nor
+    played its first hands): the others' are not said."""
     by_seat = {result.seat: result for result in seat_results}
     placed = [r.place for r in seat_results if r.place is not None]
     last = 1 + max(placed) if placed else None  # a game with no result places nobody
@@ -158,6 +164,7 @@ def player_results(
                 kept.chips if kept and player_id in throughout else None,
                 kept.place if kept else last,
                 left=kept is None,
+                stats=stats[seat] if kept and player_id in throughout else {},
             )
         )
     return tuple(sorted(results, key=lambda r: (r.seat, r.left)))

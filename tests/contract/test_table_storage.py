@@ -858,3 +858,22 @@ async def test_a_game_rates_its_players_once_on_their_ladders(store: TableStorag
         ben: 2,
     }
     assert await store.ratings_of(uid("nobody")) == []
+
+
+async def test_a_players_statistics_add_up_their_games_of_one_game(store: TableStorage) -> None:
+    shard = await new_shard(store)
+    game = f"g{uid('')[-8:]}"
+    table = replace(new_row(shard), game=game)
+    assert await store.create(table)
+    ann = uid("ann")
+    for game_no, (place, left, made) in enumerate(((1, False, 2), (2, False, 1), (3, True, 0)), 1):
+        mine = PlayerResult(ann, 0, "Ann", None, 0, 5, 0, place, left, {"made": made, "hands": 4})
+        other = PlayerResult(uid("ben"), 1, "Ben", None, 1, 5, 0, 1, False, {"made": 9})
+        record = GameRecordRow(table.table_id, game_no, "{}", (), results=(mine, other))
+        await store.save_record(record)
+        await store.save_record(record)
+    stats = await store.stats_of(ann, game)
+    assert (stats.game, stats.games, stats.first, stats.left) == (game, 3, 1, 1)
+    assert stats.stats == {"made": 3, "hands": 12}
+    nothing = await store.stats_of(ann, "swick")
+    assert (nothing.games, nothing.first, nothing.left, nothing.stats) == (0, 0, 0, {})

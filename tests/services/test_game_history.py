@@ -43,6 +43,17 @@ async def test_a_finished_euchre_game_is_in_the_players_history_with_everyones_r
             team = s["seat"] % 2
             assert s["points"] == view["scores"][team] and s["chips"] == 0, s
             assert s["place"] == (1 if team == winner else 2) and not s["left"], s
+        # What each seat did: every hand counted once, by whoever made trump in it.
+        hands = view["hand_no"]
+        assert all(s["stats"]["hands"] == hands for s in seats), seats
+        assert sum(s["stats"]["made"] + s["stats"]["euchred"] for s in seats) == hands
+        stats = (await person.http("GET", "/api/games/mine/stats?game=euchre")).json()
+        assert (stats["games"], stats["first"], stats["left"]) == (
+            1,
+            int(game["me"]["place"] == 1),
+            0,
+        )
+        assert stats["counts"] == seats[0]["stats"] and stats["net_per_hand"] is None
         # Nobody is named by account id.
         assert person.id not in reply.text + str(mine)
         # The same game, asked of one game only; none of another.
@@ -64,8 +75,10 @@ async def test_a_finished_euchre_game_is_in_the_players_history_with_everyones_r
 async def test_a_new_players_history_is_empty_and_bad_asks_are_refused(cluster: Cluster) -> None:
     person = await registered(cluster.base, "Iker")
     assert await history(person) == {"games": [], "next": None}
-    for query in ("?game=chess", "?limit=0", "?limit=51", "?before=yesterday"):
+    for query in ("?game=chess", "?limit=0", "?limit=51", "?before=yesterday", "/stats"):
         reply = await person.http("GET", f"/api/games/mine{query}")
         assert reply.status_code == 422, (query, reply.text)
+    stats = (await person.http("GET", "/api/games/mine/stats?game=swick")).json()
+    assert (stats["games"], stats["counts"], stats["net_per_hand"]) == (0, {}, None)
     async with httpx.AsyncClient(base_url=cluster.base) as anonymous:
         assert (await anonymous.get("/api/games/mine")).status_code == 401

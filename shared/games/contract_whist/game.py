@@ -87,6 +87,17 @@ class ContractWhistGame(TableGame[State, ac.Action, ev.Event, WhistView]):
             return ended.winners
         return ()
 
+    counted = frozenset({"round_scored"})
+
+    def stats(self, events: Sequence[ev.Event], seat: int) -> dict[str, int]:
+        # Rounds played, bids made exactly, and the points they scored.
+        rounds = [e.result for e in events if isinstance(e, ev.RoundScored)]
+        return {
+            "rounds": len(rounds),
+            "exact": sum(r.bids[seat] == r.tricks[seat] for r in rounds),
+            "points": sum(r.points[seat] for r in rounds),
+        }
+
     def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
         # By the totals after the last round; those who ended the game early come last, after
         # everyone who stayed (rules §8.4); a game cut short otherwise places nobody.

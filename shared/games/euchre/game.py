@@ -93,6 +93,19 @@ class EuchreGame(TableGame[State, ac.Action, ev.Event, EuchreView]):
             return tuple(seat for seat in range(SEATS) if seat % 2 == ended.winner)
         return ()
 
+    counted = frozenset({"hand_scored"})
+
+    def stats(self, events: Sequence[ev.Event], seat: int) -> dict[str, int]:
+        # The hands this seat made trump in: made or euchred, alone, marched (all five tricks).
+        made = [e.result for e in events if isinstance(e, ev.HandScored) and e.result.maker == seat]
+        return {
+            "hands": sum(isinstance(e, ev.HandScored) for e in events),
+            "made": sum(r.outcome != "euchred" for r in made),
+            "euchred": sum(r.outcome == "euchred" for r in made),
+            "loners": sum(r.alone for r in made),
+            "marches": sum(r.outcome in ("march", "alone_march") for r in made),
+        }
+
     def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
         # Partnerships: both partners share their team's points and place.
         assert isinstance(started, ev.GameStarted) and isinstance(ended, ev.GameEnded)

@@ -89,6 +89,24 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
     def winners(self, ended: ev.Event) -> tuple[int, ...]:
         return ()  # a pot game: chips are won hand by hand, not the game
 
+    counted = frozenset({"hand_dealt", "knocked", "hand_settled"})
+
+    def stats(self, events: Sequence[ev.Event], seat: int) -> dict[str, int]:
+        # The hands dealt to this seat, its knocks and sets, and its net per hand (with the
+        # sum of squares, for the interval of the mean over many games).
+        dealt = {e.hand_no for e in events if isinstance(e, ev.HandDealt) and seat in e.order}
+        settled = [
+            e.result for e in events if isinstance(e, ev.HandSettled) and e.result.hand_no in dealt
+        ]
+        nets = [r.delta[seat] for r in settled]
+        return {
+            "hands": len(settled),
+            "knocks": sum(isinstance(e, ev.Knocked) and e.seat == seat and e.knock for e in events),
+            "sets": sum(bool(r.sets[seat]) for r in settled),
+            "net": sum(nets),
+            "net_squares": sum(net * net for net in nets),
+        }
+
     def results(self, started: ev.Event, ended: ev.Event) -> tuple[SeatResult, ...]:
         # No points: the seats are placed by the chips each won or lost over the game.
         assert isinstance(ended, ev.GameEnded)
