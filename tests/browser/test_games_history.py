@@ -105,8 +105,23 @@ async def test_a_finished_game_is_listed_with_its_seats_result_and_links(
         await expect(game_of(page, table)).to_have_count(0)
         await filter_.select_option(label="Contract Whist")
         await expect(game_of(page, table)).to_have_count(1)
+        # The player's rating and statistics at the game: one game of one round, rated.
+        panel = page.get_by_role("region", name="You at Contract Whist")
+        await expect(panel.locator("dt")).to_contain_text(["Rating", "Games", "First place"])
+        await expect(panel.locator("dd").first).to_have_text(re.compile(r"^\d+\?, Provisional"))
+        lines = dict(
+            zip(
+                await panel.locator("dt").all_inner_texts(),
+                await panel.locator("dd").all_inner_texts(),
+                strict=True,
+            )
+        )
+        assert lines["Games"] == "1" and lines["Rounds"] == "1", lines
         await filter_.select_option(label="All games")
         await expect(game_of(page, table)).to_have_count(1)
+        ratings = page.get_by_role("region", name="Your ratings")
+        await expect(ratings).to_contain_text("Contract Whist rating")
+        await expect(ratings).to_contain_text("Euchre ratingNot rated yet")
 
         # Replay opens the game's replay; Verify re-deals it from its seed.
         await game_of(page, table).get_by_role("link", name="Replay", exact=True).click()

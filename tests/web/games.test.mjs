@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { ratingWords, statsLines } from '../../services/gateway/web/js/game-stats.js';
+
 import {
   GAME_FILTERS,
   appendGames,
@@ -209,4 +211,57 @@ test('api.myGames asks with the token, and answers the page', async () => {
 test('a refused filter is an error in the server’s words', async () => {
   globalThis.fetch = answer(422, { detail: 'game: not a game' });
   await assert.rejects(api.myGames('tok', { game: 'poker' }), { status: 422, message: 'game: not a game' });
+});
+
+
+test('a rating reads as its number, provisional ones with a question mark', () => {
+  assert.deepEqual(ratingWords(null), { text: 'Not rated yet', tip: 'A finished game with a result rates you' });
+  assert.deepEqual(ratingWords({ rating: 1540, deviation: 300, provisional: true, games: 1 }), {
+    text: '1540?',
+    tip: 'Provisional: 1 rated game, not yet settled',
+  });
+  assert.deepEqual(ratingWords({ rating: 1612, deviation: 90, provisional: false, games: 40 }), {
+    text: '1612',
+    tip: '40 rated games, deviation 90',
+  });
+});
+
+test("a game's statistics read as its own counts", () => {
+  const euchre = statsLines({ game: 'euchre', games: 4, first: 3, left: 1, counts: { hands: 20, made: 6, euchred: 2, loners: 1, marches: 2 } });
+  assert.deepEqual(euchre, [
+    ['Games', '4'],
+    ['First place', '3 (75%)'],
+    ['Left early', '1'],
+    ['Hands', '20'],
+    ['Made trump', '8, made 6 (75%)'],
+    ['Euchred', '2'],
+    ['Alone', '1'],
+    ['Marches', '2'],
+  ]);
+  const whist = statsLines({ game: 'contract-whist', games: 1, first: 0, left: 0, counts: { rounds: 4, exact: 1, points: 30 }, points_per_round: 7.5 });
+  assert.deepEqual(whist.slice(2), [
+    ['Rounds', '4'],
+    ['Exact bids', '1 (25%)'],
+    ['Points a round', '7.5'],
+  ]);
+  const swick = statsLines({
+    game: 'swick',
+    games: 2,
+    first: 1,
+    left: 0,
+    counts: { hands: 10, knocks: 6, sets: 1, net: 32 },
+    net_per_hand: 3.2,
+    net_per_hand_interval: [-1.04, 7.44],
+  });
+  assert.deepEqual(swick.slice(2), [
+    ['Hands', '10'],
+    ['Knocked in', '6 (60%)'],
+    ['Set', '1'],
+    ['Net', '+32¢'],
+    ['Net a hand', '+3.2¢ (95%: −1.0¢ to +7.4¢)'],
+  ]);
+  assert.deepEqual(statsLines({ game: 'swick', games: 0, first: 0, left: 0, counts: {} }).slice(0, 2), [
+    ['Games', '0'],
+    ['First place', '0'],
+  ]);
 });

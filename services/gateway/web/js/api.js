@@ -242,6 +242,8 @@ export const api = {
   // The player's finished games, newest first: `{ games, next }` (`next`, the cursor of the
   // page after, or null on the last); `query` is `{ game, before, limit }` (js/game-history.js).
   myGames: (token, query = {}) => request('GET', myGamesPath(query), { token }),
+  myStats: (token, game) => request('GET', `/api/games/mine/stats?game=${encodeURIComponent(game)}`, { token }),
+  myRatings: (token) => request('GET', '/api/ratings/mine', { token }),
   leaderboard: (game) => request('GET', `/api/leaderboard?days=7&limit=10&game=${encodeURIComponent(game)}`),
   rules: async () => {
     const response = await fetch('/rules.md');

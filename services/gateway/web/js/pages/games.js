@@ -16,6 +16,7 @@ import {
   seatText,
   whenText,
 } from '../game-history.js';
+import { ratingWords, statsLines } from '../game-stats.js';
 import { ErrorText, useAction } from '../ui.js';
 
 /** One seat of a game: the name, then what it was ("you", "medium bot", "left early"). */
@@ -55,6 +56,39 @@ function GameItem({ entry, index }) {
       <a class="button small" href=${links.verify} aria-describedby=${id}>Verify</a>
     </p>
   </li>`;
+}
+
+/** The player's rating and statistics at the picked game; with every game picked, their
+ * rating at each. Nothing while it loads or if it cannot be read (the list says why). */
+function StatsPanel({ game, token }) {
+  const [data, setData] = useState(null);
+  useEffect(() => {
+    let live = true;
+    setData(null);
+    Promise.all([api.myRatings(token), game ? api.myStats(token, game) : null])
+      .then(([ratings, stats]) => live && setData({ game, ratings, stats }))
+      .catch(() => live && setData(null));
+    return () => {
+      live = false;
+    };
+  }, [game, token]);
+  if (!data || data.game !== game) return null; // (the first render after a change of game)
+  const ratingOf = (id) => ratingWords((data.ratings || []).find((r) => r.game === id));
+  const lines = game
+    ? [['Rating', ratingOf(game)], ...statsLines(data.stats).map(([term, text]) => [term, { text }])]
+    : GAME_FILTERS.filter((g) => g.id).map((g) => [`${g.name} rating`, ratingOf(g.id)]);
+  return html`<section class="panel games-stats" aria-labelledby="games-stats-title">
+    <h2 id="games-stats-title">${game ? `You at ${gameName(game)}` : 'Your ratings'}</h2>
+    <dl class="stats-lines">
+      ${lines.map(
+        ([term, value]) => html`<div>
+          <dt>${term}</dt>
+          <dd title=${value.tip || undefined}>${value.text}${value.tip ? html`<span class="visually-hidden">, ${value.tip}</span>` : null}</dd>
+        </div>`,
+      )}
+    </dl>
+    <p class="small muted">Every finished game with a result moves your rating: a newcomer starts at 1500, and a ? marks a rating not yet settled. Bots are rated on a ladder of their own, on <a href="#/">the lobby's leaderboard</a>.</p>
+  </section>`;
 }
 
 export function GamesPage() {
@@ -109,6 +143,7 @@ export function GamesPage() {
         ${GAME_FILTERS.map((g) => html`<option value=${g.id} selected=${g.id === game}>${g.name}</option>`)}
       </select>
     </div>
+    <${StatsPanel} game=${game} token=${session.token} />
     <p class="visually-hidden" role="status">${loaded ? `${count} game${count === 1 ? '' : 's'} shown${next ? ', more to show' : ''}` : ''}</p>
     ${count
       ? html`<ol class="games-list" aria-label=${game ? `Your games of ${gameName(game)}, newest first` : 'Your games, newest first'}>
