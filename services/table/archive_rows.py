@@ -7,36 +7,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.table.storage import GameRecordRow, Winner
-from shared.ratings import PROVISIONAL, Rated, Rating, rated, rated_as
+from shared.ratings import Rated, Rating, rated, rated_as
 from shared.rows import Row
-from shared.tables_read import HistoryCursor, PlayedGame, PlayerResult, PlayerStats, RatingRow
-
-FIRST_PAGE = HistoryCursor(2**62, "", 0)  # before every game: a history's first page
-
-# A page of a player's history and everyone's results of its games, in one statement: each
-# store fills in its own table names and placeholders.
-HISTORY = (
-    "WITH page AS (SELECT r.table_id, r.game_no, r.ended_ms, t.game"
-    " FROM {results} r JOIN {tables} t USING (table_id)"
-    " WHERE r.player_id = {player} AND ({game} IS NULL OR t.game = {game})"
-    " AND (r.ended_ms, r.table_id, r.game_no) < ({ended}, {table}, {game_no})"
-    " ORDER BY r.ended_ms DESC, r.table_id DESC, r.game_no DESC LIMIT {limit})"
-    " SELECT page.game, page.ended_ms, o.table_id, o.game_no, o.player_id, o.seat, o.name,"
-    " o.bot, o.side, o.points, o.chips, o.place, o.left_early, o.stats"
-    " FROM page JOIN {results} o USING (table_id, game_no)"
-    " ORDER BY page.ended_ms DESC, page.table_id DESC, page.game_no DESC, o.seat, o.left_early"
-)
-
-
-# A player's results of one game's finished games, for their statistics.
-STATS = (
-    "SELECT r.place, r.left_early, r.stats FROM {results} r JOIN {tables} t USING (table_id)"
-    " WHERE r.player_id = {player} AND t.game = {game}"
-)
+from shared.tables_read import PlayedGame, PlayerResult, PlayerStats, RatingRow
 
 
 def added_up(game: str, rows: Sequence[Row]) -> PlayerStats:
-    """``STATS``' rows added up."""
+    """A player's results of one game's finished games (place, left early, stats), added up."""
     totals: dict[str, int] = {}
     for row in rows:
         for key, count in json.loads(row["stats"]).items():
@@ -70,7 +47,8 @@ def result_rows(record: GameRecordRow) -> list[tuple[Any, ...]]:
 
 
 def played_games(rows: Sequence[Row]) -> list[PlayedGame]:
-    """The games of ``HISTORY``'s rows, in their order, each with everyone's results."""
+    """The games of a history's rows (one a player's result, in the games' order), each with
+    everyone's results."""
     grouped: dict[tuple[str, int], tuple[Row, list[PlayerResult]]] = {}
     for row in rows:
         key = (str(row["table_id"]), int(row["game_no"]))
@@ -109,11 +87,6 @@ def record_of(
         tuple(json.loads(row["opponents"])),
         bool(row["ranked"]),
     )
-
-
-# A ladder, best first: settled ratings by mean, then provisional ones (``shared.ratings``).
-BOARD_ORDER = f"(sigma >= {PROVISIONAL}), mu DESC, rated"
-RATING_COLUMNS = "game, ladder, rated, name, mu, sigma, games"
 
 
 def rating_of(row: Row) -> RatingRow:

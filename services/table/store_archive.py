@@ -5,27 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import (
-    BOARD_ORDER,
-    FIRST_PAGE,
-    HISTORY,
-    RATING_COLUMNS,
-    STATS,
-    added_up,
-    played_games,
-    raters,
-    rating_of,
-    record_of,
-    rerated,
-    result_rows,
-)
+from services.table.archive_rows import raters, record_of, rerated, result_rows
+from services.table.player_reads import RATING_COLUMNS, PlayerReads
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
-    HistoryCursor,
-    PlayedGame,
-    PlayerStats,
-    RatingRow,
 )
 from services.table.store_pool import (
     PoolStore,
@@ -34,7 +18,10 @@ from services.table.store_pool import (
 from shared.rows import board
 
 
-class GameArchive(PoolStore):
+class GameArchive(PoolStore, PlayerReads):
+    tables = "tables.{}"
+    mark = "$"
+
     async def save_record(self, record: GameRecordRow) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             stored = await conn.execute(
@@ -92,49 +79,6 @@ class GameArchive(PoolStore):
             " WHERE game = $1 AND ladder = $2 AND rated = $3",
             rerated(game, record, rows),
         )
-
-    async def stats_of(self, player_id: str, game: str) -> PlayerStats:
-        sql = STATS.format(
-            results="tables.game_results", tables="tables.tables", player="$1", game="$2"
-        )
-        return added_up(game, await self._read(sql, player_id, game))
-
-    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
-        rows = await self._read(
-            f"SELECT {RATING_COLUMNS} FROM tables.ratings WHERE game = $1 AND ladder = $2"
-            f" AND games > 0 ORDER BY {BOARD_ORDER} LIMIT $3",
-            game,
-            ladder,
-            limit,
-        )
-        return [rating_of(row) for row in rows]
-
-    async def ratings_of(self, player_id: str) -> list[RatingRow]:
-        rows = await self._read(
-            f"SELECT {RATING_COLUMNS} FROM tables.ratings WHERE rated = $1"
-            " AND ladder = 'people' AND games > 0 ORDER BY game",
-            player_id,
-        )
-        return [rating_of(row) for row in rows]
-
-    async def games_of(
-        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
-    ) -> list[PlayedGame]:
-        since = before or FIRST_PAGE
-        sql = HISTORY.format(
-            results="tables.game_results",
-            tables="tables.tables",
-            player="$1",
-            game="$2::text",
-            ended="$3",
-            table="$4",
-            game_no="$5",
-            limit="$6",
-        )
-        rows = await self._read(
-            sql, player_id, game, since.ended_ms, since.table_id, since.game_no, limit
-        )
-        return played_games(rows)
 
     async def game_record(self, table_id: str, game_no: int) -> GameRecordRow | None:
         row = await self._read_row(

@@ -6,27 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.table.archive_rows import (
-    BOARD_ORDER,
-    FIRST_PAGE,
-    HISTORY,
-    RATING_COLUMNS,
-    STATS,
-    added_up,
-    played_games,
-    raters,
-    rating_of,
-    record_of,
-    rerated,
-    result_rows,
-)
+from services.table.archive_rows import raters, record_of, rerated, result_rows
+from services.table.player_reads import RATING_COLUMNS, PlayerReads
 from services.table.storage import (
     BotAccount,
     GameRecordRow,
-    HistoryCursor,
-    PlayedGame,
-    PlayerStats,
-    RatingRow,
 )
 from services.table.store_sqlite_db import (
     DatabaseStore,
@@ -36,7 +20,10 @@ from shared.rows import board
 from shared.sqlite import run, run_many
 
 
-class SqliteGameArchive(DatabaseStore):
+class SqliteGameArchive(DatabaseStore, PlayerReads):
+    tables = "tables_{}"
+    mark = "?"
+
     async def save_record(self, record: GameRecordRow) -> None:
         async with self.db.write() as conn:
             stored = await run(
@@ -85,49 +72,6 @@ class SqliteGameArchive(DatabaseStore):
                     " games = excluded.games",
                     rerated(str(game), record, rows),
                 )
-
-    async def stats_of(self, player_id: str, game: str) -> PlayerStats:
-        sql = STATS.format(
-            results="tables_game_results", tables="tables_tables", player="?", game="?"
-        )
-        return added_up(game, await self._read(sql, player_id, game))
-
-    async def rating_board(self, game: str, ladder: str, limit: int) -> list[RatingRow]:
-        rows = await self._read(
-            f"SELECT {RATING_COLUMNS} FROM tables_ratings WHERE game = ? AND ladder = ?"
-            f" AND games > 0 ORDER BY {BOARD_ORDER} LIMIT ?",
-            game,
-            ladder,
-            limit,
-        )
-        return [rating_of(row) for row in rows]
-
-    async def ratings_of(self, player_id: str) -> list[RatingRow]:
-        rows = await self._read(
-            f"SELECT {RATING_COLUMNS} FROM tables_ratings WHERE rated = ?"
-            " AND ladder = 'people' AND games > 0 ORDER BY game",
-            player_id,
-        )
-        return [rating_of(row) for row in rows]
-
-    async def games_of(
-        self, player_id: str, game: str | None, before: HistoryCursor | None, limit: int
-    ) -> list[PlayedGame]:
-        since = before or FIRST_PAGE
-        sql = HISTORY.format(
-            results="tables_game_results",
-            tables="tables_tables",
-            player="?1",
-            game="?2",
-            ended="?3",
-            table="?4",
-            game_no="?5",
-            limit="?6",
-        )
-        rows = await self._read(
-            sql, player_id, game, since.ended_ms, since.table_id, since.game_no, limit
-        )
-        return played_games(rows)
 
     async def save_replay(self, table_id: str, game_no: int, replay: bytes) -> None:
         await self._write(
