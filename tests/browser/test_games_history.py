@@ -148,6 +148,29 @@ async def test_a_finished_game_is_listed_with_its_seats_result_and_links(
         errors.check()
 
 
+async def test_the_lobby_board_ranks_people_by_rating_and_the_bots_apart(
+    cluster: Cluster, browser: Browser, finished: tuple[Player, str]
+) -> None:
+    """The finished game rated its players: the lobby's Contract Whist board lists people's
+    ratings (a provisional one with a "?"), and the bots on a ladder of their own."""
+    player, _ = finished
+    async with browsing(browser, DESKTOP) as (_, page, errors):
+        await signed_in_as(page, cluster.base, player, "/#/")
+        for size, viewport in SIZES.items():
+            await page.set_viewport_size(viewport)  # type: ignore[arg-type]
+            await page.locator("input[name='lobby-game'][value='contract-whist']").check()
+            board = page.get_by_role("region", name=re.compile("^Leaderboard"))
+            await expect(board.get_by_role("heading", name="Ratings")).to_be_visible()
+            people = board.locator(".leaders.ratings li")
+            await expect(people.first).to_have_text(re.compile(r"\d+\??"))
+            await expect(board.locator(".leaders.ratings .bot-badge")).to_have_count(0)
+            await expect(board.get_by_role("heading", name="Bot ladder")).to_be_visible()
+            bots = board.locator(".leaders.bots li")
+            await expect(bots.first.locator(".bot-badge")).to_have_text("bot")
+            await check_clean(page, f"board-ratings-{size}")
+        errors.check()
+
+
 async def test_a_fresh_player_is_told_there_is_no_game_yet(
     cluster: Cluster, browser: Browser
 ) -> None:

@@ -81,7 +81,6 @@ def test_contract_whist_counts_exact_bids_and_the_points(
 @given(seeds, picks)
 def test_swick_counts_knocks_sets_and_the_net_of_each_hand(seed: bytes, choices: list[int]) -> None:
     results = played("swick", {"seats": 3}, seed, choices)
-    assert any(r.stats["hands"] for r in results)
     for r in results:
         s = r.stats
         assert 0 <= s["sets"] <= s["knocks"] <= s["hands"], s

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
 
 from tests.services.client import Player, registered, signed_up
 from tests.services.cluster import Cluster
-from tests.services.play import ended, finished_with_bots
+from tests.services.play import act, ended, finished_with_bots, play
 
 
 async def history(player: Player, query: str = "") -> dict[str, Any]:
@@ -82,3 +83,28 @@ async def test_a_new_players_history_is_empty_and_bad_asks_are_refused(cluster: 
     assert (stats["games"], stats["counts"], stats["net_per_hand"]) == (0, {}, None)
     async with httpx.AsyncClient(base_url=cluster.base) as anonymous:
         assert (await anonymous.get("/api/games/mine")).status_code == 401
+
+
+async def test_a_rematch_at_the_same_table_is_the_next_game_in_the_history(
+    cluster: Cluster,
+) -> None:
+    async with signed_up(cluster.base, "Juno") as (person,):
+        table = (await finished_with_bots(person, seed=8, game="euchre", target=1))["id"]
+        first = (await person.until(table, ended))["seed"]
+        # Play again: the host deals a new game at the table.
+        assert (await act(person, table, {"kind": "start_game"}))["type"] == "ack"
+        await play(
+            [person],
+            table,
+            random.Random(9),
+            lambda view: ended(view) and view["seed"] != first,
+            within=60,
+        )
+        for game_no in (1, 2):
+            reply = await person.http("GET", f"/api/tables/{table}/games/{game_no}/record")
+            assert reply.status_code == 200, reply.text
+        games = (await history(person))["games"]
+        assert [(g["table_id"], g["game_no"]) for g in games] == [(table, 2), (table, 1)]
+        assert games[0]["ended_at"] >= games[1]["ended_at"]
+        (rating,) = (await person.http("GET", "/api/ratings/mine")).json()
+        assert rating["games"] == 2

@@ -21,6 +21,7 @@ from shared.games.swick.state import (
     DEFAULT_TIMER_MS,
     MAX_SEATS,
     MIN_SEATS,
+    HandResult,
     State,
     TableConfig,
     new_table,
@@ -92,16 +93,24 @@ class SwickGame(TableGame[State, ac.Action, ev.Event, SwickView]):
     counted = frozenset({"hand_dealt", "knocked", "hand_settled"})
 
     def stats(self, events: Sequence[ev.Event], seat: int) -> dict[str, int]:
-        # The hands dealt to this seat, its knocks and sets, and its net per hand (with the
-        # sum of squares, for the interval of the mean over many games).
-        dealt = {e.hand_no for e in events if isinstance(e, ev.HandDealt) and seat in e.order}
-        settled = [
-            e.result for e in events if isinstance(e, ev.HandSettled) and e.result.hand_no in dealt
-        ]
+        # The hands dealt to this seat; those it played (knocked in, or, as the dealer, took
+        # a trick or was set) and was set in; its net a hand, with the sum of squares for the
+        # interval of the mean over many games.
+        dealt = knocked = False
+        settled: list[HandResult] = []
+        played = 0
+        for e in events:
+            if isinstance(e, ev.HandDealt):
+                dealt, knocked = seat in e.order, False
+            elif isinstance(e, ev.Knocked) and e.seat == seat:
+                knocked = e.knock
+            elif isinstance(e, ev.HandSettled) and dealt:
+                settled.append(e.result)
+                played += knocked or e.result.tricks[seat] > 0 or bool(e.result.sets[seat])
         nets = [r.delta[seat] for r in settled]
         return {
             "hands": len(settled),
-            "knocks": sum(isinstance(e, ev.Knocked) and e.seat == seat and e.knock for e in events),
+            "knocks": played,
             "sets": sum(bool(r.sets[seat]) for r in settled),
             "net": sum(nets),
             "net_squares": sum(net * net for net in nets),
