@@ -181,9 +181,14 @@ async def test_a_long_line_beside_the_lobby_wraps_on_a_phone(
         await page.locator(".side .panel").first.wait_for()
         await page.set_viewport_size(PHONES[0])  # type: ignore[arg-type]
         await page.evaluate(
-            """() => { const line = document.createElement('p');
+            """() => { const panels = document.querySelectorAll('.side .panel');
+              const line = document.createElement('p');
               line.textContent = 'W'.repeat(120);
-              document.querySelector('.side .panel').appendChild(line); }"""
+              panels[0].appendChild(line);
+              const unbreakable = document.createElement('span');
+              unbreakable.style.whiteSpace = 'nowrap';
+              unbreakable.textContent = 'one line that never wraps '.repeat(12);
+              panels[panels.length - 1].appendChild(unbreakable); }"""
         )
         await no_overflow(page)
         errors.check()
